@@ -1,0 +1,23 @@
+//! floodgate-scan: read, replay and audit the floodgate (wdoor) archive of computer-shogi
+//! games, measure entering-king endings, and re-play them with a built-in engine.
+//!
+//! Layers, each depending only on those above it:
+//!
+//! - [`shogi`]: the position core (rules, legal moves, mate in one); no I/O.
+//! - [`csa`]: CSA record text to structured events; syntax only, never legality.
+//! - [`game`]: one record in, one checked verdict out (replay, judge, table row).
+//! - [`source`]: where record bytes come from (folders, tar, gzip, 7z, zip, stdin).
+//! - [`scan`]: the parallel pipeline from sources to the per-game table.
+//! - [`report`]: paper tables and plots from the per-game table.
+//! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
+//! - [`cli`]: flags, messages, progress bars and exit codes.
+
+pub mod cli;
+pub mod csa;
+pub mod engine;
+pub mod game;
+#[cfg(feature = "report")]
+pub mod report;
+pub mod scan;
+pub mod shogi;
+pub mod source;
