@@ -1,6 +1,89 @@
-//! The command line: the only layer that knows flags, standard error and exit codes.
+//! The command line: the only layer that knows flags, standard error, exit codes and
+//! `anyhow`. Each subcommand lives in its own file with the same shape:
+//! arguments -> configuration -> library call -> summary.
+//!
+//! Exit codes: 0 success (every entry read), 1 partial failure (some input could not be
+//! read; the rest was processed and written), 2 usage or fatal error (bad flag, bad
+//! SFEN or move, unwritable output).
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
+
+pub mod engine;
+pub mod perft;
+pub mod position;
+pub mod report;
+pub mod scan;
+
+/// Exit code for a partial failure: some input was unreadable, the rest was written.
+pub const EXIT_PARTIAL: u8 = 1;
+/// Exit code for a usage error or a fatal error.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "floodgate-scan",
+    version,
+    about = "Read, replay and audit the floodgate shogi archive; entering-king report tables; a USI engine",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the legal move tree (perft), optionally split per move.
+    Perft(perft::PerftArgs),
+    /// Show a position: legal moves, check, mate in one, points and declaration verdicts.
+    Position(position::PositionArgs),
+    /// Read CSA records (folders, .csa, .tar, .tar.gz, .7z, .zip, or - for a tar stream),
+    /// replay and audit every game, and write the per-game table.
+    Scan(scan::ScanArgs),
+    /// Make the tables and plots of an entering-king study from a scan's games.parquet.
+    Report(report::ReportArgs),
+    /// Position statistics over a file of SFENs (first column of each line).
+    Positions(report::PositionsArgs),
+    /// Speak the USI protocol on standard input and output (the built-in engine).
+    Usi(engine::UsiArgs),
+    /// Search a fixed set of positions and print the node-count signature and nodes/s.
+    Bench(engine::BenchArgs),
+    /// Continue the mutual entering-king games the move limit cut off with the engine.
+    Replay(engine::ReplayArgs),
+    /// Tune the 24-point engine's weights by SPSA self-play.
+    Tune(engine::TuneArgs),
+    /// Play tuned against default weights on held-out positions.
+    Validate(engine::ValidateArgs),
+}
+
+/// Parse the command line, run the subcommand, and map errors to exit codes.
 pub fn run() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(a) => perft::run(a),
+        Command::Position(a) => position::run(a),
+        Command::Scan(a) => scan::run(a),
+        Command::Report(a) => report::run(a),
+        Command::Positions(a) => report::run_positions(a),
+        Command::Usi(a) => engine::run_usi(a),
+        Command::Bench(a) => engine::run_bench(a),
+        Command::Replay(a) => engine::run_replay(a),
+        Command::Tune(a) => engine::run_tune(a),
+        Command::Validate(a) => engine::run_validate(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("floodgate-scan: error: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
 }
