@@ -1,14 +1,136 @@
-//! `floodgate-scan report` and `floodgate-scan positions`.
+//! `floodgate-scan report` (paper tables from a scan's `games.parquet`) and
+//! `floodgate-scan positions` (statistics over a file of SFENs).
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct ReportArgs {}
+/// Where `scan` writes by default, and so where `report` looks by default.
+pub const DEFAULT_SCAN_DIR: &str = "floodgate-scan-out";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PoolArg {
+    /// Both ratings of every rated game of the year (a player counted once per game).
+    Year,
+    /// Both ratings of the year's mutual entering-king games only (the reference study).
+    Entering,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct PositionsArgs {}
+pub struct ReportArgs {
+    /// The games.parquet written by `scan` [default: floodgate-scan-out/games.parquet].
+    pub games: Option<PathBuf>,
+    /// Output folder [default: a `report` folder beside the games table].
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    /// Strength threshold: this percentile (0-100) of the year's rating pool.
+    #[arg(long, default_value_t = 75.0)]
+    pub percentile: f64,
+    /// Which ratings make a year's pool for the strength threshold.
+    #[arg(long, value_enum, default_value_t = PoolArg::Year)]
+    pub pool: PoolArg,
+    /// Flag strength-controlled rows with fewer games than this.
+    #[arg(long, default_value_t = 10)]
+    pub min_games: u32,
+}
 
-pub fn run(_a: ReportArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("report: not built yet")
+#[derive(Debug, clap::Args)]
+pub struct PositionsArgs {
+    /// A file of SFENs: the first tab-separated column of each line; `#` lines are comments.
+    pub file: PathBuf,
+    /// Print one JSON object instead of a Markdown table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The games table and output folder `report` uses for these arguments.
+pub fn paths(a: &ReportArgs) -> (PathBuf, PathBuf) {
+    let games = a
+        .games
+        .clone()
+        .unwrap_or_else(|| Path::new(DEFAULT_SCAN_DIR).join("games.parquet"));
+    let out = a.out.clone().unwrap_or_else(|| {
+        games
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join("report")
+    });
+    (games, out)
+}
+
+#[cfg(feature = "report")]
+mod imp {
+    use super::*;
+    use crate::report::{self, RatingPool, ReportConfig};
+    use anyhow::Context as _;
+
+    pub fn run(a: ReportArgs) -> anyhow::Result<ExitCode> {
+        let (games, out) = paths(&a);
+        let config = ReportConfig {
+            percentile: a.percentile,
+            pool: match a.pool {
+                PoolArg::Year => RatingPool::Year,
+                PoolArg::Entering => RatingPool::Entering,
+            },
+            min_games: a.min_games,
+        };
+        make(&games, &out, &config)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    pub fn make(games: &Path, out: &Path, config: &ReportConfig) -> anyhow::Result<()> {
+        if !games.exists() {
+            anyhow::bail!(
+                "{}: no such games table (run `floodgate-scan scan` first, or name a games.parquet)",
+                games.display()
+            );
+        }
+        let df = report::read_games(games)?;
+        let mut rep = report::build(&df, config)?;
+        if let Some(n) = report::count_unreadable_entries(games)? {
+            rep.notes.push(format!(
+                "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
+            ));
+        }
+        report::write(&rep, out).with_context(|| format!("writing {}", out.display()))?;
+        println!(
+            "report: {} games -> {} tables, {} plots, {}",
+            df.height(),
+            rep.tables.len(),
+            rep.plots.len(),
+            out.join("report.md").display()
+        );
+        Ok(())
+    }
+}
+
+#[cfg(not(feature = "report"))]
+mod imp {
+    use super::*;
+
+    pub fn run(_a: ReportArgs) -> anyhow::Result<ExitCode> {
+        anyhow::bail!("report: this build has no `report` feature (polars); rebuild with default features")
+    }
+}
+
+/// Make the report of a scan's output folder (`OUTDIR/games.parquet` -> `OUTDIR/report`)
+/// with the default settings; `scan --report` calls this.
+pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
+    #[cfg(feature = "report")]
+    {
+        imp::make(
+            &outdir.join("games.parquet"),
+            &outdir.join("report"),
+            &crate::report::ReportConfig::default(),
+        )
+    }
+    #[cfg(not(feature = "report"))]
+    {
+        let _ = outdir;
+        anyhow::bail!("--report: this build has no `report` feature (polars)")
+    }
+}
+
+pub fn run(a: ReportArgs) -> anyhow::Result<ExitCode> {
+    imp::run(a)
 }
 
 pub fn run_positions(_a: PositionsArgs) -> anyhow::Result<ExitCode> {

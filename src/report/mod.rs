@@ -1,1 +1,230 @@
-//! (module under construction)
+//! Paper tables and plots from the per-game table.
+//!
+//! `scan` writes one row per game (`games.parquet`, columns defined once in
+//! [`crate::game::row`]). A study of entering-king endings needs a handful of derived
+//! tables: yearly counts, endings by year and by the `'Max_Moves` read from each record,
+//! strength-controlled declaration rates, the funnel of games the move limit cut off, a
+//! counterfactual re-scoring of those games, and statistics of the positions where both
+//! kings had entered. This module computes them with polars, each table defined once with
+//! its caption ([`tables::TABLES`]), and writes them as CSV, Parquet, Markdown and SVG.
+
+pub mod columns;
+pub mod markdown;
+pub mod plots;
+pub mod tables;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+pub use tables::{TableSpec, TABLES};
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Polars failed while reading, computing or writing.
+    #[error("{context}: {source}")]
+    Polars {
+        context: String,
+        source: PolarsError,
+    },
+    /// The games table lacks a column the report needs, or has it with another type.
+    #[error("games table: column `{name}`: {problem}")]
+    BadColumn { name: String, problem: String },
+    /// A configuration value is out of range.
+    #[error("{0}")]
+    Config(String),
+}
+
+impl ReportError {
+    fn polars(context: impl Into<String>) -> impl FnOnce(PolarsError) -> ReportError {
+        let context = context.into();
+        move |source| ReportError::Polars { context, source }
+    }
+    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
+        move |source| ReportError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Which ratings define a year's strength threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RatingPool {
+    /// Both pre-game ratings of every rated game of the year (a player counted once per
+    /// game they played).
+    #[default]
+    Year,
+    /// Both pre-game ratings of the year's mutual entering-king games only (the reference
+    /// study's definition, to reproduce it).
+    Entering,
+}
+
+impl RatingPool {
+    /// The name used on the command line and in captions.
+    pub fn name(self) -> &'static str {
+        match self {
+            RatingPool::Year => "year",
+            RatingPool::Entering => "entering",
+        }
+    }
+}
+
+/// Settings of a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportConfig {
+    /// Strength threshold percentile (0-100) of the year's rating pool.
+    pub percentile: f64,
+    /// Which ratings make the pool.
+    pub pool: RatingPool,
+    /// Strength-controlled rows with fewer games than this are flagged.
+    pub min_games: u32,
+}
+
+impl Default for ReportConfig {
+    fn default() -> Self {
+        ReportConfig {
+            percentile: 75.0,
+            pool: RatingPool::Year,
+            min_games: 10,
+        }
+    }
+}
+
+impl ReportConfig {
+    fn validate(&self) -> Result<(), ReportError> {
+        if !(0.0..=100.0).contains(&self.percentile) || self.percentile.is_nan() {
+            return Err(ReportError::Config(format!(
+                "percentile must be between 0 and 100, got {}",
+                self.percentile
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One computed table with its definition.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub spec: &'static TableSpec,
+    pub data: DataFrame,
+}
+
+/// One plot, as SVG text.
+#[derive(Debug, Clone)]
+pub struct Plot {
+    /// File name (`*.svg`).
+    pub file: &'static str,
+    /// What it shows (used as alt text and caption).
+    pub caption: String,
+    pub svg: String,
+}
+
+/// A computed report: tables in registry order, plots, and free-text notes.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub config: ReportConfig,
+    pub tables: Vec<Table>,
+    pub plots: Vec<Plot>,
+    /// Extra lines for `report.md` (e.g. the count of unreadable entries).
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// The table with this registry name.
+    pub fn table(&self, name: &str) -> Option<&DataFrame> {
+        self.tables
+            .iter()
+            .find(|t| t.spec.name == name)
+            .map(|t| &t.data)
+    }
+}
+
+/// Read a `games.parquet` written by `scan`, checking the columns the report uses.
+pub fn read_games(path: &Path) -> Result<DataFrame, ReportError> {
+    let file = File::open(path).map_err(ReportError::io(path))?;
+    let df = ParquetReader::new(file)
+        .finish()
+        .map_err(ReportError::polars(format!("{}", path.display())))?;
+    columns::check(&df)?;
+    Ok(df)
+}
+
+/// Compute every table and plot from a games table.
+pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportError> {
+    config.validate()?;
+    columns::check(games)?;
+    let mut out = Vec::new();
+    for spec in TABLES {
+        let data = tables::compute(spec, games, config)
+            .map_err(ReportError::polars(format!("table {}", spec.name)))?;
+        out.push(Table { spec, data });
+    }
+    let mut report = Report {
+        config: config.clone(),
+        tables: out,
+        plots: Vec::new(),
+        notes: Vec::new(),
+    };
+    report.plots = plots::all(&report, games).map_err(ReportError::polars("plots"))?;
+    Ok(report)
+}
+
+/// Write every table as `NAME.csv` and `NAME.parquet`, each plot as SVG, and
+/// `report.md`, into `dir` (created if needed).
+pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir).map_err(ReportError::io(dir))?;
+    for table in &report.tables {
+        let mut df = table.data.clone();
+        let csv = dir.join(format!("{}.csv", table.spec.name));
+        let f = File::create(&csv).map_err(ReportError::io(&csv))?;
+        CsvWriter::new(f)
+            .finish(&mut df)
+            .map_err(ReportError::polars(csv.display().to_string()))?;
+        let pq = dir.join(format!("{}.parquet", table.spec.name));
+        let f = File::create(&pq).map_err(ReportError::io(&pq))?;
+        ParquetWriter::new(f)
+            .finish(&mut df)
+            .map_err(ReportError::polars(pq.display().to_string()))?;
+    }
+    for plot in &report.plots {
+        let p = dir.join(plot.file);
+        std::fs::write(&p, &plot.svg).map_err(ReportError::io(&p))?;
+    }
+    let md = dir.join("report.md");
+    std::fs::write(&md, markdown::render(report)).map_err(ReportError::io(&md))?;
+    Ok(())
+}
+
+/// Count the data lines of the `errors.csv` beside a `games.parquet` (entries that could
+/// not be read as a game), if that file exists.
+pub fn count_unreadable_entries(games_path: &Path) -> Result<Option<u64>, ReportError> {
+    let Some(dir) = games_path.parent() else {
+        return Ok(None);
+    };
+    let path = dir.join("errors.csv");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let mut reader = csv::Reader::from_path(&path).map_err(|e| ReportError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    let mut n = 0;
+    for rec in reader.records() {
+        rec.map_err(|e| ReportError::Io {
+            path: path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        n += 1;
+    }
+    Ok(Some(n))
+}

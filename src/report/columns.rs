@@ -1,0 +1,166 @@
+//! The columns of the per-game table the report reads, by name, with the polars type
+//! each must have. The names and kinds come from [`crate::game::row::COLUMNS`]; a test
+//! checks every name here against that single definition.
+
+use polars::prelude::*;
+
+use super::ReportError;
+use crate::game::row::{COLUMNS, Cell, ColumnKind, GameRow};
+
+pub const YEAR: &str = "year";
+pub const BLACK_RATE: &str = "black_rate";
+pub const WHITE_RATE: &str = "white_rate";
+pub const MAX_MOVES: &str = "max_moves";
+pub const PLIES: &str = "plies";
+pub const SUMMARY_REASON: &str = "summary_reason";
+pub const STATUS: &str = "status";
+pub const ILLEGAL_PLY: &str = "illegal_ply";
+pub const FINAL_BOARD: &str = "final_board";
+pub const OWNED_BLACK: &str = "owned_black";
+pub const OWNED_WHITE: &str = "owned_white";
+pub const DECL_BLACK: &str = "decl_black";
+pub const DECL_WHITE: &str = "decl_white";
+pub const ZONE_BLACK: &str = "zone_black";
+pub const ZONE_WHITE: &str = "zone_white";
+pub const KING_IN_CAMP_BLACK: &str = "king_in_camp_black";
+pub const KING_IN_CAMP_WHITE: &str = "king_in_camp_white";
+pub const IN_CHECK_FINAL: &str = "in_check_final";
+pub const ENTERING: &str = "entering";
+pub const MUTUAL_SFEN: &str = "mutual_sfen";
+pub const JUDGE_AGREES: &str = "judge_agrees";
+pub const FINAL_SFEN: &str = "final_sfen";
+
+/// Every column the report reads.
+pub const USED: &[&str] = &[
+    YEAR,
+    BLACK_RATE,
+    WHITE_RATE,
+    MAX_MOVES,
+    PLIES,
+    SUMMARY_REASON,
+    STATUS,
+    ILLEGAL_PLY,
+    FINAL_BOARD,
+    OWNED_BLACK,
+    OWNED_WHITE,
+    DECL_BLACK,
+    DECL_WHITE,
+    ZONE_BLACK,
+    ZONE_WHITE,
+    KING_IN_CAMP_BLACK,
+    KING_IN_CAMP_WHITE,
+    IN_CHECK_FINAL,
+    ENTERING,
+    MUTUAL_SFEN,
+    JUDGE_AGREES,
+    FINAL_SFEN,
+];
+
+/// The polars type a column of this kind has in `games.parquet`.
+pub fn dtype(kind: ColumnKind) -> DataType {
+    match kind {
+        ColumnKind::Str | ColumnKind::OptStr => DataType::String,
+        ColumnKind::Int | ColumnKind::OptInt => DataType::Int64,
+        ColumnKind::OptFloat => DataType::Float64,
+        ColumnKind::Bool | ColumnKind::OptBool => DataType::Boolean,
+    }
+}
+
+/// The kind of a column of the per-game table, by name.
+pub fn kind(name: &str) -> Option<ColumnKind> {
+    COLUMNS.iter().find(|c| c.name == name).map(|c| c.kind)
+}
+
+/// Check that `df` has every used column with its table type.
+pub fn check(df: &DataFrame) -> Result<(), ReportError> {
+    for &name in USED {
+        let want = kind(name).map(dtype).ok_or_else(|| ReportError::BadColumn {
+            name: name.to_string(),
+            problem: "not a column of the per-game table".to_string(),
+        })?;
+        let got = df.column(name).map_err(|_| ReportError::BadColumn {
+            name: name.to_string(),
+            problem: "missing".to_string(),
+        })?;
+        // A column with no value at all may be stored untyped; anything else must match.
+        if got.dtype() != &want && got.dtype() != &DataType::Null {
+            return Err(ReportError::BadColumn {
+                name: name.to_string(),
+                problem: format!("type {} instead of {}", got.dtype(), want),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Expressions that give every used column its table type (for all-null columns).
+pub fn typed() -> Vec<Expr> {
+    USED.iter()
+        .filter_map(|&name| kind(name).map(|k| col(name).cast(dtype(k))))
+        .collect()
+}
+
+/// A games table in memory, with the same columns and types as `games.parquet`.
+pub fn frame_from_rows(rows: &[GameRow]) -> PolarsResult<DataFrame> {
+    let cells: Vec<Vec<Cell<'_>>> = rows.iter().map(GameRow::cells).collect();
+    let mut columns = Vec::with_capacity(COLUMNS.len());
+    for (j, c) in COLUMNS.iter().enumerate() {
+        let name = PlSmallStr::from_static(c.name);
+        let column = match c.kind {
+            ColumnKind::Str | ColumnKind::OptStr => {
+                let v: Vec<Option<&str>> = cells
+                    .iter()
+                    .map(|r| match r[j] {
+                        Cell::Str(s) => s,
+                        _ => None,
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+            ColumnKind::Int | ColumnKind::OptInt => {
+                let v: Vec<Option<i64>> = cells
+                    .iter()
+                    .map(|r| match r[j] {
+                        Cell::Int(x) => x,
+                        _ => None,
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+            ColumnKind::OptFloat => {
+                let v: Vec<Option<f64>> = cells
+                    .iter()
+                    .map(|r| match r[j] {
+                        Cell::Float(x) => x,
+                        _ => None,
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+            ColumnKind::Bool | ColumnKind::OptBool => {
+                let v: Vec<Option<bool>> = cells
+                    .iter()
+                    .map(|r| match r[j] {
+                        Cell::Bool(x) => x,
+                        _ => None,
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+        };
+        columns.push(column);
+    }
+    DataFrame::new(rows.len(), columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_used_column_is_in_the_table_definition() {
+        for name in USED {
+            assert!(kind(name).is_some(), "{name} is not in game::row::COLUMNS");
+        }
+    }
+}

@@ -1,0 +1,745 @@
+//! The table registry: every report table defined once, with its caption and the polars
+//! query that computes it.
+//!
+//! Vocabulary used by every caption (the server's verdict, never the end marker):
+//! - *declaration win*: `summary_reason` is `kachi`;
+//! - *invalid declaration*: `summary_reason` is `illegal kachi`;
+//! - *move limit*: `summary_reason` is `max_moves` or `max_moves_draw`;
+//! - *entering-king game*: `entering` is `mutual` (both kings in the enemy camp in the final
+//!   position), `black_only` or `white_only` (one-sided);
+//! - *Max_Moves*: the `'Max_Moves` value read from each record; a record without the line
+//!   is `unknown`, never a guessed value.
+//!
+//! Group keys are written as text: a year or a Max_Moves value, `unknown` for a missing
+//! value, and `all` for the total row.
+
+use polars::prelude::*;
+
+use super::ReportConfig;
+use super::RatingPool;
+use super::columns::*;
+
+/// One report table: its file name, title, caption and computation.
+pub struct TableSpec {
+    /// Number in `report.md` (e.g. `3b`).
+    pub number: &'static str,
+    /// File stem of the CSV and Parquet outputs.
+    pub name: &'static str,
+    pub title: &'static str,
+    /// What exactly is counted. `{percentile}`, `{pool}` and `{min_games}` are replaced by
+    /// the report's settings.
+    pub caption: &'static str,
+    compute: fn(LazyFrame, &ReportConfig) -> PolarsResult<DataFrame>,
+}
+
+impl std::fmt::Debug for TableSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableSpec").field("name", &self.name).finish()
+    }
+}
+
+impl TableSpec {
+    /// The caption with the settings filled in.
+    pub fn caption_for(&self, config: &ReportConfig) -> String {
+        let pool = match config.pool {
+            RatingPool::Year => {
+                "`year`: both pre-game ratings of every game of that year that has them (a player counted once per game)"
+            }
+            RatingPool::Entering => {
+                "`entering`: both pre-game ratings of that year's mutual entering-king games only (the reference study's definition)"
+            }
+        };
+        self.caption
+            .replace("{percentile}", &format_number(config.percentile))
+            .replace("{pool}", pool)
+            .replace("{min_games}", &config.min_games.to_string())
+    }
+}
+
+fn format_number(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Compute one table from the games table.
+pub fn compute(
+    spec: &TableSpec,
+    games: &DataFrame,
+    config: &ReportConfig,
+) -> PolarsResult<DataFrame> {
+    let lf = games.clone().lazy().with_columns(typed());
+    (spec.compute)(lf, config)
+}
+
+/// Every table of the report, in order.
+pub const TABLES: &[TableSpec] = &[
+    TableSpec {
+        number: "1",
+        name: "years",
+        title: "Games by year",
+        caption: "One row per `year` of the record's start time. `games`: rows of the per-game table. \
+`not_replayed`: games whose `status` is not `ok`, `illegal_move` or `no_summary` (the record could not be replayed to its end). \
+`illegal_move`: games with an illegal ply by our replay. `mutual` / `one_sided` / `no_entering`: the `entering` class of the final position \
+(both kings in the enemy camp / exactly one / neither), with shares of `games`. `board_match_rate`: games whose replayed final position equals \
+the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over games with a trailer. \
+`points_violations`: games with a replayed final position whose owned points do not total 54. `judge_disagreements`: games where our verdict \
+differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+        compute: years,
+    },
+    TableSpec {
+        number: "2a",
+        name: "endings_mutual_by_year",
+        title: "Endings of mutual entering-king games, by year",
+        caption: ENDINGS_CAPTION_MUTUAL,
+        compute: |lf, _| endings(lf, Population::Mutual, col(YEAR), "year"),
+    },
+    TableSpec {
+        number: "2b",
+        name: "endings_mutual_by_max_moves",
+        title: "Endings of mutual entering-king games, by Max_Moves",
+        caption: ENDINGS_CAPTION_MUTUAL,
+        compute: |lf, _| endings(lf, Population::Mutual, col(MAX_MOVES), "max_moves"),
+    },
+    TableSpec {
+        number: "2c",
+        name: "endings_one_sided_by_year",
+        title: "Endings of one-sided entering-king games, by year",
+        caption: ENDINGS_CAPTION_ONE_SIDED,
+        compute: |lf, _| endings(lf, Population::OneSided, col(YEAR), "year"),
+    },
+    TableSpec {
+        number: "2d",
+        name: "endings_one_sided_by_max_moves",
+        title: "Endings of one-sided entering-king games, by Max_Moves",
+        caption: ENDINGS_CAPTION_ONE_SIDED,
+        compute: |lf, _| endings(lf, Population::OneSided, col(MAX_MOVES), "max_moves"),
+    },
+    TableSpec {
+        number: "3a",
+        name: "strength_by_year",
+        title: "Strength-controlled declaration rates, by year",
+        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile}th percentile \
+(linear interpolation, as numpy's default) of the year's rating pool, {pool}; missing ratings are left out of the pool, and a game with a missing \
+rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_win_rate`: share ending in a \
+declaration win (`kachi`); `move_limit_rate`: share cut by the move limit (`max_moves`, `max_moves_draw`); `low_side_share`: share of those \
+move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw). `few_games`: fewer than {min_games} controlled \
+games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games of the row, without strength control.",
+        compute: strength_by_year,
+    },
+    TableSpec {
+        number: "3b",
+        name: "strength_by_era",
+        title: "Strength-controlled declaration rates, by period",
+        caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
+2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games.",
+        compute: strength_by_era,
+    },
+    TableSpec {
+        number: "3c",
+        name: "strength_by_max_moves",
+        title: "Strength-controlled declaration rates, by Max_Moves",
+        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold).",
+        compute: strength_by_max_moves,
+    },
+    TableSpec {
+        number: "4",
+        name: "funnel",
+        title: "Funnel of mutual games cut by the move limit",
+        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per side (two sides a game), \
+in the final position. `owned31`: sides owning >= 31 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
+`decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). `declarable`: of those, sides with >= 10 pieces \
+in the enemy camp, the king in the camp, and not in check (the side to move is Black after an even number of plies). Shares are of `sides`; \
+`*_pass` rates are of the previous stage. `zone10`: sides with >= 10 pieces in the enemy camp, whatever their points. \
+`stranded_median`: median of owned minus declaration points over sides that own >= 31 but have fewer than 31 declaration points.",
+        compute: funnel,
+    },
+    TableSpec {
+        number: "5",
+        name: "counterfactual",
+        title: "Counterfactual re-scoring at the move limit",
+        caption: "The games of table 4, judged in their final position as if adjudicated there (both sides' standing counted). \
+`27-point`: a side wins if its king is in the enemy camp, it is not in check, it has >= 10 pieces there and >= 28 (Black) / 27 (White) \
+declaration points. `24-point`: the same with >= 31 points for a win and 24-30 for a declared draw, only while the SFEN move number \
+(plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
+fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive_share`: wins over games.",
+        compute: counterfactual,
+    },
+];
+
+const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings in the enemy camp (`entering` = `mutual`), by the \
+server's `'summary` reason: `valid_decl` = `kachi`, `invalid_decl` = `illegal kachi`, `move_limit` = `max_moves` or `max_moves_draw`, \
+`resignation` = `toryo`, `repetition` = `sennichite` or `oute_sennichite`, `other` = anything else (time up, abnormal, illegal moves, \
+no summary). Shares are of `games`. Max_Moves is read from each record; `unknown` = the record has no `'Max_Moves` line.";
+
+const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
+(`entering` = `black_only` or `white_only`).";
+
+/// The study periods of table 3b: label, first year, last year.
+pub const ERAS: &[(&str, i64, i64)] = &[
+    ("2008-2013", 2008, 2013),
+    ("2014-2017", 2014, 2017),
+    ("2018-2020", 2018, 2020),
+    ("2021-2023", 2021, 2023),
+    ("2024-2026", 2024, 2026),
+];
+
+// ---------------------------------------------------------------- expression helpers
+
+/// `name` equals one of `values` (null is false).
+fn is_one_of(name: &str, values: &[&str]) -> Expr {
+    values.iter().fold(lit(false), |acc, v| {
+        acc.or(col(name).eq(lit(*v)).fill_null(lit(false)))
+    })
+}
+
+/// Number of rows where `cond` holds (null counts as false).
+fn count_if(cond: Expr) -> Expr {
+    cond.fill_null(lit(false)).cast(DataType::Int64).sum()
+}
+
+/// `num / den` as a float, null when `den` is 0.
+fn ratio(num: &str, den: &str, name: &str) -> Expr {
+    when(col(den).gt(lit(0i64)))
+        .then(col(num).cast(DataType::Float64) / col(den).cast(DataType::Float64))
+        .otherwise(lit(NULL).cast(DataType::Float64))
+        .alias(name)
+}
+
+fn games_count() -> Expr {
+    len().cast(DataType::Int64).alias("games")
+}
+
+fn declaration_win() -> Expr {
+    is_one_of(SUMMARY_REASON, &["kachi"])
+}
+
+fn move_limit() -> Expr {
+    is_one_of(SUMMARY_REASON, &["max_moves", "max_moves_draw"])
+}
+
+fn mutual() -> Expr {
+    col(ENTERING).eq(lit("mutual")).fill_null(lit(false))
+}
+
+/// Black is to move in the final position (games start from the initial position).
+fn black_to_move() -> Expr {
+    (col(PLIES) % lit(2i64)).eq(lit(0i64))
+}
+
+/// Group by `key` (sorted, nulls last as `unknown`), add an `all` row, then add the
+/// `finish` columns and order the columns as `order` (after the key).
+fn keyed(
+    lf: LazyFrame,
+    key: Expr,
+    key_name: &str,
+    aggs: Vec<Expr>,
+    finish: Vec<Expr>,
+    order: &[&str],
+) -> PolarsResult<DataFrame> {
+    let groups = lf
+        .clone()
+        .group_by([key.alias(key_name)])
+        .agg(aggs.clone())
+        .sort(
+            [key_name],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .with_column(
+            col(key_name)
+                .cast(DataType::String)
+                .fill_null(lit("unknown")),
+        );
+    let mut total = vec![lit("all").alias(key_name)];
+    total.extend(aggs);
+    let total = lf.select(total);
+    let mut select = vec![col(key_name)];
+    select.extend(order.iter().map(|c| col(*c)));
+    concat([groups, total], UnionArgs::default())?
+        .with_columns(finish)
+        .select(select)
+        .collect()
+}
+
+// ---------------------------------------------------------------- table 1
+
+fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let replayed = is_one_of(STATUS, &["ok", "illegal_move", "no_summary"]);
+    let has_final = col(FINAL_SFEN).is_not_null();
+    let aggs = vec![
+        games_count(),
+        count_if(replayed.not()).alias("not_replayed"),
+        count_if(col(ILLEGAL_PLY).is_not_null()).alias("illegal_move"),
+        count_if(mutual()).alias("mutual"),
+        count_if(is_one_of(ENTERING, &["black_only", "white_only"])).alias("one_sided"),
+        count_if(is_one_of(ENTERING, &["none"])).alias("no_entering"),
+        count_if(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])).alias("board_compared"),
+        count_if(is_one_of(FINAL_BOARD, &["match", "prelast"])).alias("board_matched"),
+        count_if(has_final.clone()).alias("points_checked"),
+        count_if(has_final.and((col(OWNED_BLACK) + col(OWNED_WHITE)).neq(lit(54i64))))
+            .alias("points_violations"),
+        count_if(col(JUDGE_AGREES).is_not_null()).alias("judged"),
+        count_if(col(JUDGE_AGREES).eq(lit(false))).alias("judge_disagreements"),
+    ];
+    let finish = vec![
+        ratio("mutual", "games", "mutual_share"),
+        ratio("one_sided", "games", "one_sided_share"),
+        ratio("no_entering", "games", "no_entering_share"),
+        ratio("board_matched", "board_compared", "board_match_rate"),
+    ];
+    keyed(
+        lf,
+        col(YEAR),
+        "year",
+        aggs,
+        finish,
+        &[
+            "games",
+            "not_replayed",
+            "illegal_move",
+            "mutual",
+            "mutual_share",
+            "one_sided",
+            "one_sided_share",
+            "no_entering",
+            "no_entering_share",
+            "board_compared",
+            "board_match_rate",
+            "points_checked",
+            "points_violations",
+            "judged",
+            "judge_disagreements",
+        ],
+    )
+}
+
+// ---------------------------------------------------------------- table 2
+
+#[derive(Clone, Copy)]
+enum Population {
+    Mutual,
+    OneSided,
+}
+
+fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsResult<DataFrame> {
+    let filter = match pop {
+        Population::Mutual => mutual(),
+        Population::OneSided => is_one_of(ENTERING, &["black_only", "white_only"]),
+    };
+    let valid = declaration_win();
+    let invalid = is_one_of(SUMMARY_REASON, &["illegal kachi"]);
+    let limit = move_limit();
+    let resign = is_one_of(SUMMARY_REASON, &["toryo"]);
+    let repetition = is_one_of(SUMMARY_REASON, &["sennichite", "oute_sennichite"]);
+    let known = valid
+        .clone()
+        .or(invalid.clone())
+        .or(limit.clone())
+        .or(resign.clone())
+        .or(repetition.clone());
+    let aggs = vec![
+        games_count(),
+        count_if(valid).alias("valid_decl"),
+        count_if(invalid).alias("invalid_decl"),
+        count_if(limit).alias("move_limit"),
+        count_if(resign).alias("resignation"),
+        count_if(repetition).alias("repetition"),
+        count_if(known.not()).alias("other"),
+    ];
+    let finish = vec![
+        ratio("valid_decl", "games", "valid_decl_share"),
+        ratio("invalid_decl", "games", "invalid_decl_share"),
+        ratio("move_limit", "games", "move_limit_share"),
+    ];
+    keyed(
+        lf.filter(filter),
+        key,
+        key_name,
+        aggs,
+        finish,
+        &[
+            "games",
+            "valid_decl",
+            "valid_decl_share",
+            "invalid_decl",
+            "invalid_decl_share",
+            "move_limit",
+            "move_limit_share",
+            "resignation",
+            "repetition",
+            "other",
+        ],
+    )
+}
+
+// ---------------------------------------------------------------- table 3
+
+/// Each year's strength threshold: the configured percentile of its rating pool.
+/// Columns: `year`, `threshold`, `pool_ratings`.
+pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
+    let pool = match config.pool {
+        RatingPool::Year => lf,
+        RatingPool::Entering => lf.filter(mutual()),
+    };
+    let rates = concat(
+        [
+            pool.clone()
+                .select([col(YEAR), col(BLACK_RATE).alias("rate")]),
+            pool.select([col(YEAR), col(WHITE_RATE).alias("rate")]),
+        ],
+        UnionArgs::default(),
+    )?;
+    Ok(rates
+        .filter(col("rate").is_not_null().and(col(YEAR).is_not_null()))
+        .group_by([col(YEAR)])
+        .agg([
+            col("rate")
+                .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
+                .alias("threshold"),
+            len().cast(DataType::Int64).alias("pool_ratings"),
+        ]))
+}
+
+/// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
+/// above the threshold).
+fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
+    let t = thresholds(lf.clone(), config)?;
+    let strong = mutual()
+        .and(col(BLACK_RATE).gt_eq(col("threshold")))
+        .and(col(WHITE_RATE).gt_eq(col("threshold")))
+        .fill_null(lit(false));
+    Ok(lf
+        .left_join(t, col(YEAR), col(YEAR))
+        .with_column(strong.alias("strong")))
+}
+
+fn strength_aggs() -> Vec<Expr> {
+    let strong = col("strong");
+    let low_side = col(OWNED_BLACK)
+        .lt_eq(lit(23i64))
+        .or(col(OWNED_WHITE).lt_eq(lit(23i64)));
+    let mut aggs = Vec::new();
+    for (prefix, sel) in [("", strong), ("raw_", mutual())] {
+        aggs.push(count_if(sel.clone()).alias(format!("{prefix}games")));
+        aggs.push(count_if(sel.clone().and(declaration_win())).alias(format!("{prefix}decl_wins")));
+        aggs.push(count_if(sel.clone().and(move_limit())).alias(format!("{prefix}move_limit")));
+        aggs.push(
+            count_if(sel.and(move_limit()).and(low_side.clone()))
+                .alias(format!("{prefix}low_side")),
+        );
+    }
+    aggs
+}
+
+fn strength_finish(config: &ReportConfig) -> Vec<Expr> {
+    let mut f = Vec::new();
+    for p in ["", "raw_"] {
+        f.push(ratio(
+            &format!("{p}decl_wins"),
+            &format!("{p}games"),
+            &format!("{p}decl_win_rate"),
+        ));
+        f.push(ratio(
+            &format!("{p}move_limit"),
+            &format!("{p}games"),
+            &format!("{p}move_limit_rate"),
+        ));
+        f.push(ratio(
+            &format!("{p}low_side"),
+            &format!("{p}move_limit"),
+            &format!("{p}low_side_share"),
+        ));
+    }
+    f.push(
+        col("games")
+            .lt(lit(i64::from(config.min_games)))
+            .alias("few_games"),
+    );
+    f
+}
+
+const STRENGTH_ORDER: &[&str] = &[
+    "games",
+    "few_games",
+    "decl_wins",
+    "decl_win_rate",
+    "move_limit",
+    "move_limit_rate",
+    "low_side_share",
+    "raw_games",
+    "raw_decl_wins",
+    "raw_decl_win_rate",
+    "raw_move_limit",
+    "raw_move_limit_rate",
+    "raw_low_side_share",
+];
+
+fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    let mut aggs = vec![
+        col("pool_ratings").first().fill_null(lit(0i64)),
+        col("threshold").first(),
+    ];
+    aggs.extend(strength_aggs());
+    let mut order = vec!["pool_ratings", "threshold"];
+    order.extend_from_slice(STRENGTH_ORDER);
+    let df = keyed(
+        lf,
+        col(YEAR),
+        "year",
+        aggs,
+        strength_finish(config),
+        &order,
+    )?;
+    // The total row has no single threshold or pool.
+    df.lazy()
+        .with_columns([
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Float64))
+                .otherwise(col("threshold"))
+                .alias("threshold"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_ratings"))
+                .alias("pool_ratings"),
+        ])
+        .collect()
+}
+
+fn era_label() -> Expr {
+    ERAS.iter().rev().fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
+        when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
+            .then(lit(*label))
+            .otherwise(acc)
+    })
+}
+
+fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?
+        .with_column(era_label().alias("era"))
+        .filter(col("era").is_not_null());
+    let df = keyed(lf, col("era"), "era", strength_aggs(), strength_finish(config), STRENGTH_ORDER)?;
+    // Every period gets a row, with zero games when it has no data.
+    let mut labels: Vec<&str> = ERAS.iter().map(|e| e.0).collect();
+    labels.push("all");
+    let frame = DataFrame::new_infer_height(vec![Column::new("era".into(), labels)])?;
+    let counts = [
+        "games",
+        "decl_wins",
+        "move_limit",
+        "raw_games",
+        "raw_decl_wins",
+        "raw_move_limit",
+    ];
+    let mut fill: Vec<Expr> = counts
+        .iter()
+        .map(|c| col(*c).fill_null(lit(0i64)))
+        .collect();
+    fill.push(
+        col("games")
+            .fill_null(lit(0i64))
+            .lt(lit(i64::from(config.min_games)))
+            .alias("few_games"),
+    );
+    frame
+        .lazy()
+        .left_join(df.lazy(), col("era"), col("era"))
+        .with_columns(fill)
+        .collect()
+}
+
+fn strength_by_max_moves(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    keyed(
+        lf,
+        col(MAX_MOVES),
+        "max_moves",
+        strength_aggs(),
+        strength_finish(config),
+        STRENGTH_ORDER,
+    )
+}
+
+// ---------------------------------------------------------------- tables 4 and 5
+
+/// Mutual entering-king games ended by the move limit.
+pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
+    lf.filter(mutual().and(move_limit()))
+}
+
+/// One row per side of the cut mutual games: `max_moves`, `owned`, `decl`, `zone`,
+/// `king_in_camp`, `in_check`, `is_black`.
+pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
+    let cut = cut_mutual_games(lf);
+    let side = |black: bool| {
+        let (o, d, z, k) = if black {
+            (OWNED_BLACK, DECL_BLACK, ZONE_BLACK, KING_IN_CAMP_BLACK)
+        } else {
+            (OWNED_WHITE, DECL_WHITE, ZONE_WHITE, KING_IN_CAMP_WHITE)
+        };
+        let to_move = if black {
+            black_to_move()
+        } else {
+            black_to_move().not()
+        };
+        cut.clone().select([
+            col(MAX_MOVES),
+            col(o).alias("owned"),
+            col(d).alias("decl"),
+            col(z).alias("zone"),
+            col(k).alias("king_in_camp"),
+            col(IN_CHECK_FINAL).and(to_move).alias("in_check"),
+            lit(black).alias("is_black"),
+        ])
+    };
+    concat([side(true), side(false)], UnionArgs::default())
+}
+
+fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let sides = cut_sides(lf)?;
+    let owned31 = col("owned").gt_eq(lit(31i64));
+    let decl31 = owned31.clone().and(col("decl").gt_eq(lit(31i64)));
+    let declarable = decl31
+        .clone()
+        .and(col("zone").gt_eq(lit(10i64)))
+        .and(col("king_in_camp"))
+        .and(col("in_check").not());
+    let stranded = owned31.clone().and(col("decl").lt(lit(31i64)));
+    let aggs = vec![
+        count_if(col("is_black")).alias("games"),
+        len().cast(DataType::Int64).alias("sides"),
+        count_if(owned31).alias("owned31"),
+        count_if(decl31).alias("decl31"),
+        count_if(declarable).alias("declarable"),
+        count_if(col("zone").gt_eq(lit(10i64))).alias("zone10"),
+        (col("owned") - col("decl"))
+            .filter(stranded)
+            .median()
+            .alias("stranded_median"),
+    ];
+    let finish = vec![
+        ratio("owned31", "sides", "owned31_share"),
+        ratio("decl31", "sides", "decl31_share"),
+        ratio("decl31", "owned31", "decl31_pass"),
+        ratio("declarable", "sides", "declarable_share"),
+        ratio("declarable", "decl31", "declarable_pass"),
+        ratio("zone10", "sides", "zone10_share"),
+    ];
+    keyed(
+        sides,
+        col(MAX_MOVES),
+        "max_moves",
+        aggs,
+        finish,
+        &[
+            "games",
+            "sides",
+            "owned31",
+            "owned31_share",
+            "decl31",
+            "decl31_share",
+            "decl31_pass",
+            "declarable",
+            "declarable_share",
+            "declarable_pass",
+            "zone10",
+            "zone10_share",
+            "stranded_median",
+        ],
+    )
+}
+
+/// Whether one side may declare with at least `points` declaration points in the final
+/// position.
+fn can_declare(black: bool, min_points: i64) -> Expr {
+    let (d, z, k) = if black {
+        (DECL_BLACK, ZONE_BLACK, KING_IN_CAMP_BLACK)
+    } else {
+        (DECL_WHITE, ZONE_WHITE, KING_IN_CAMP_WHITE)
+    };
+    let to_move = if black {
+        black_to_move()
+    } else {
+        black_to_move().not()
+    };
+    let in_check = col(IN_CHECK_FINAL).and(to_move);
+    col(k)
+        .and(in_check.not())
+        .and(col(z).gt_eq(lit(10i64)))
+        .and(col(d).gt_eq(lit(min_points)))
+}
+
+fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let cut = cut_mutual_games(lf);
+    let within_500 = (col(PLIES) + lit(1i64)).lt_eq(lit(500i64));
+    let impasse_ok = col(IN_CHECK_FINAL).not();
+    let ob = || col(OWNED_BLACK).gt_eq(lit(24i64));
+    let ow = || col(OWNED_WHITE).gt_eq(lit(24i64));
+    // (rule, black wins, white wins, draw)
+    let rules: Vec<(&str, Expr, Expr, Expr)> = vec![
+        ("27-point", can_declare(true, 28), can_declare(false, 27), lit(false)),
+        (
+            "24-point",
+            can_declare(true, 31).and(within_500.clone()),
+            can_declare(false, 31).and(within_500.clone()),
+            can_declare(true, 24)
+                .or(can_declare(false, 24))
+                .and(within_500)
+                .and(can_declare(true, 31).not())
+                .and(can_declare(false, 31).not()),
+        ),
+        (
+            "impasse",
+            impasse_ok.clone().and(ob()).and(ow().not()),
+            impasse_ok.clone().and(ow()).and(ob().not()),
+            impasse_ok.and(ob()).and(ow()),
+        ),
+    ];
+    let mut out: Option<DataFrame> = None;
+    for (rule, bw, ww, draw) in rules {
+        let lf = cut.clone().with_columns([
+            bw.fill_null(lit(false)).alias("bw"),
+            ww.fill_null(lit(false)).alias("ww"),
+            draw.fill_null(lit(false)).alias("dr"),
+        ]);
+        let aggs = vec![
+            games_count(),
+            count_if(col("bw")).alias("black_win"),
+            count_if(col("ww")).alias("white_win"),
+            count_if(col("dr")).alias("draw"),
+            count_if(col("bw").or(col("ww")).or(col("dr")).not()).alias("unchanged"),
+        ];
+        let finish = vec![(col("black_win") + col("white_win")).alias("decisive")];
+        let df = keyed(
+            lf,
+            col(MAX_MOVES),
+            "max_moves",
+            aggs,
+            finish,
+            &["games", "black_win", "white_win", "decisive", "draw", "unchanged"],
+        )?
+        .lazy()
+        .with_columns([
+            lit(rule).alias("rule"),
+            ratio("decisive", "games", "decisive_share"),
+        ])
+        .select([
+            col("max_moves"),
+            col("rule"),
+            col("games"),
+            col("black_win"),
+            col("white_win"),
+            col("draw"),
+            col("unchanged"),
+            col("decisive_share"),
+        ])
+        .collect()?;
+        out = Some(match out {
+            None => df,
+            Some(acc) => acc.vstack(&df)?,
+        });
+    }
+    Ok(out.unwrap_or_default())
+}
