@@ -452,7 +452,7 @@ mod tests {
             s.to_sfen(),
             "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
         );
-        let al: Vec<&[u8]> = vec![b"P+5999OU", b"P-5111OU", b"P+00KA", b"P-00AL", b"+"];
+        let al: Vec<&[u8]> = vec![b"P+59OU", b"P-51OU", b"P+00KA", b"P-00AL", b"+"];
         let s = Setup::from_csa_lines(al).unwrap();
         assert_eq!(s.hands[0].count(PieceKind::Bishop), 1);
         assert_eq!(s.hands[1].count(PieceKind::Bishop), 1);
