@@ -11,6 +11,7 @@
 pub mod columns;
 pub mod markdown;
 pub mod plots;
+pub mod positions;
 pub mod tables;
 
 use std::fs::File;

@@ -127,7 +127,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
             svg: funnel(df)?,
         });
     }
-    let sides = tables::cut_sides(games.clone().lazy().with_columns(super::columns::typed()))?
+    let sides = tables::cut_sides(tables::prepared(games)?)?
         .group_by([col("owned")])
         .agg([len().cast(DataType::Int64).alias("n")])
         .collect()?;

@@ -243,3 +243,36 @@ pub fn read_positions(text: &str) -> (Vec<PositionCounts>, Vec<BadLine>) {
     }
     (out, bad)
 }
+
+/// The three tables of a set of positions: [`summary`], [`sides_summary`] and
+/// [`shortfall_distribution`].
+pub fn tables(all: &[PositionCounts]) -> PolarsResult<[DataFrame; 3]> {
+    let (p, s) = frames(all)?;
+    Ok([summary(&p)?, sides_summary(&s)?, shortfall_distribution(&s)?])
+}
+
+/// A table as a JSON array of objects (column name -> value).
+pub fn frame_json(df: &DataFrame) -> serde_json::Value {
+    let cols = df.columns();
+    let rows = (0..df.height())
+        .map(|i| {
+            let mut obj = serde_json::Map::new();
+            for c in cols {
+                let v = match c.get(i).unwrap_or(AnyValue::Null) {
+                    AnyValue::Null => serde_json::Value::Null,
+                    AnyValue::Boolean(b) => b.into(),
+                    AnyValue::String(s) => s.into(),
+                    AnyValue::Int64(x) => x.into(),
+                    AnyValue::Int32(x) => x.into(),
+                    AnyValue::UInt32(x) => x.into(),
+                    AnyValue::Float64(x) => serde_json::Number::from_f64(x)
+                        .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                    other => other.to_string().into(),
+                };
+                obj.insert(c.name().to_string(), v);
+            }
+            serde_json::Value::Object(obj)
+        })
+        .collect();
+    serde_json::Value::Array(rows)
+}

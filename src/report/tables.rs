@@ -17,6 +17,7 @@ use polars::prelude::*;
 
 use super::ReportConfig;
 use super::RatingPool;
+use super::positions;
 use super::columns::*;
 
 /// One report table: its file name, title, caption and computation.
@@ -70,8 +71,34 @@ pub fn compute(
     games: &DataFrame,
     config: &ReportConfig,
 ) -> PolarsResult<DataFrame> {
-    let lf = games.clone().lazy().with_columns(typed());
-    (spec.compute)(lf, config)
+    (spec.compute)(prepared(games)?, config)
+}
+
+/// The games table with every used column typed and the derived side-to-move column.
+pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
+    let mut games = games.clone();
+    let stm = side_to_move_column(&games)?;
+    games.with_column(stm)?;
+    Ok(games.lazy().with_columns(typed()))
+}
+
+/// Name of the derived column: Black is to move in the final position.
+const BLACK_TO_MOVE: &str = "black_to_move_final";
+
+/// Black to move in the final position: the side-to-move field of `final_sfen`, else
+/// (no final position) Black after an even number of plies.
+fn side_to_move_column(games: &DataFrame) -> PolarsResult<Column> {
+    let sfen = games.column(FINAL_SFEN)?.cast(&DataType::String)?;
+    let plies = games.column(PLIES)?.cast(&DataType::Int64)?;
+    let (s, p) = (sfen.str()?, plies.i64()?);
+    let v: Vec<Option<bool>> = (0..games.height())
+        .map(|i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
+            Some("b") => Some(true),
+            Some("w") => Some(false),
+            _ => p.get(i).map(|n| n % 2 == 0),
+        })
+        .collect();
+    Ok(Column::new(BLACK_TO_MOVE.into(), v))
 }
 
 /// Every table of the report, in order.
@@ -151,7 +178,7 @@ games (flagged, not dropped). `raw_*`: the same over all mutual entering-king ga
         caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per side (two sides a game), \
 in the final position. `owned31`: sides owning >= 31 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
 `decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). `declarable`: of those, sides with >= 10 pieces \
-in the enemy camp, the king in the camp, and not in check (the side to move is Black after an even number of plies). Shares are of `sides`; \
+in the enemy camp, the king in the camp, and not in check (only the side to move, read from `final_sfen`, can be in check). Shares are of `sides`; \
 `*_pass` rates are of the previous stage. `zone10`: sides with >= 10 pieces in the enemy camp, whatever their points. \
 `stranded_median`: median of owned minus declaration points over sides that own >= 31 but have fewer than 31 declaration points.",
         compute: funnel,
@@ -166,6 +193,34 @@ declaration points. `24-point`: the same with >= 31 points for a win and 24-30 f
 (plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
 fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive_share`: wins over games.",
         compute: counterfactual,
+    },
+    TableSpec {
+        number: "6a",
+        name: "mutual_positions",
+        title: "Positions at the first mutual entry",
+        caption: "One position per game that has a `mutual_sfen` (the position after the first ply at which both kings stood in the \
+enemy camp; the final position need not be mutual). `board_pieces` counts kings; `legal_moves` is the complete legal set of the side to \
+move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `share_of_legal` is their \
+total over all legal moves. Median, range and mean over positions.",
+        compute: mutual_positions,
+    },
+    TableSpec {
+        number: "6b",
+        name: "mutual_position_sides",
+        title: "Sides at the first mutual entry against the declaration thresholds",
+        caption: "The positions of table 6a, per side (two a position). `zone10_share`: >= 10 pieces in the enemy camp. \
+`points_share`: declaration points (pieces in the enemy camp + hand) at or above the rule's win threshold (27-point rule: 28 Black, 27 White; \
+24-point rule: 31). `both_share`: both. Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
+a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
+        compute: mutual_position_sides,
+    },
+    TableSpec {
+        number: "6c",
+        name: "mutual_shortfall",
+        title: "Distribution of the point shortfall at the first mutual entry",
+        caption: "Number of sides of table 6b at each shortfall to the declaration-win threshold, under the 27-point rule (28/27) and \
+the 24-point rule (31).",
+        compute: mutual_shortfall,
     },
 ];
 
@@ -224,9 +279,9 @@ fn mutual() -> Expr {
     col(ENTERING).eq(lit("mutual")).fill_null(lit(false))
 }
 
-/// Black is to move in the final position (games start from the initial position).
+/// Black is to move in the final position.
 fn black_to_move() -> Expr {
-    (col(PLIES) % lit(2i64)).eq(lit(0i64))
+    col(BLACK_TO_MOVE).fill_null(lit(false))
 }
 
 /// Group by `key` (sorted, nulls last as `unknown`), add an `all` row, then add the
@@ -742,4 +797,36 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         });
     }
     Ok(out.unwrap_or_default())
+}
+
+// ---------------------------------------------------------------- table 6
+
+/// The counts of every parseable `mutual_sfen` (positions that do not parse are left out).
+fn mutual_counts(lf: LazyFrame) -> PolarsResult<Vec<positions::PositionCounts>> {
+    use rayon::prelude::*;
+    let df = lf
+        .filter(col(MUTUAL_SFEN).is_not_null())
+        .select([col(MUTUAL_SFEN)])
+        .collect()?;
+    let sfens: Vec<&str> = df.column(MUTUAL_SFEN)?.str()?.into_iter().flatten().collect();
+    Ok(sfens
+        .par_iter()
+        .filter_map(|s| crate::shogi::Position::from_sfen(s).ok())
+        .map(|p| positions::counts(&p))
+        .collect())
+}
+
+fn mutual_positions(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let (p, _) = positions::frames(&mutual_counts(lf)?)?;
+    positions::summary(&p)
+}
+
+fn mutual_position_sides(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let (_, s) = positions::frames(&mutual_counts(lf)?)?;
+    positions::sides_summary(&s)
+}
+
+fn mutual_shortfall(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
+    let (_, s) = positions::frames(&mutual_counts(lf)?)?;
+    positions::shortfall_distribution(&s)
 }
