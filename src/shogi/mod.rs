@@ -39,3 +39,6 @@ pub use rules::{
 };
 pub use setup::{CsaPositionError, Setup, SfenError};
 pub use square::Square;
+
+#[cfg(test)]
+mod tests;
