@@ -408,9 +408,6 @@ mod tests {
         Position::from_sfen(s).unwrap()
     }
 
-    // Black king on 5a, ten pieces in camp; points vary with the hand.
-    const DECL: &str = "4K4/9/GGGGSSSS1/NN7/9/9/9/9/4k4 b ";
-
     #[test]
     fn twenty_four_point_bands() {
         // Eight pieces in camp only.
