@@ -35,7 +35,11 @@ fn write_games(dir: &std::path::Path) {
     let mut df = frame_from_rows(&rows).unwrap();
     let f = std::fs::File::create(dir.join("games.parquet")).unwrap();
     ParquetWriter::new(f).finish(&mut df).unwrap();
-    std::fs::write(dir.join("errors.csv"), "source,entry,line,reason\na,b,1,bad\n").unwrap();
+    std::fs::write(
+        dir.join("errors.csv"),
+        "source,entry,line,reason\na,b,1,bad\n",
+    )
+    .unwrap();
 }
 
 #[test]
@@ -45,15 +49,26 @@ fn default_input_and_output_folder() {
     std::fs::create_dir_all(&scan).unwrap();
     write_games(&scan);
     let out = bin().arg("report").current_dir(&dir).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rep = scan.join("report");
     for t in TABLES {
         assert!(rep.join(format!("{}.csv", t.name)).exists(), "{}", t.name);
-        assert!(rep.join(format!("{}.parquet", t.name)).exists(), "{}", t.name);
+        assert!(
+            rep.join(format!("{}.parquet", t.name)).exists(),
+            "{}",
+            t.name
+        );
     }
     for svg in ["decl_rate_by_year.svg", "funnel.svg", "owned_points.svg"] {
         let s = std::fs::read_to_string(rep.join(svg)).unwrap();
-        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{svg}");
+        assert!(
+            s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),
+            "{svg}"
+        );
     }
     let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
     assert!(md.contains("Unreadable entries"), "errors.csv counted");
@@ -72,10 +87,21 @@ fn explicit_paths_and_settings() {
         .arg(dir.join("games.parquet"))
         .args(["-o"])
         .arg(dir.join("r"))
-        .args(["--percentile", "50", "--pool", "entering", "--min-games", "2"])
+        .args([
+            "--percentile",
+            "50",
+            "--pool",
+            "entering",
+            "--min-games",
+            "2",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let md = std::fs::read_to_string(dir.join("r/report.md")).unwrap();
     assert!(md.contains("50th percentile of the `entering` rating pool"));
     assert!(md.contains("fewer than 2 controlled games"));
@@ -85,7 +111,11 @@ fn explicit_paths_and_settings() {
 #[test]
 fn errors_exit_2() {
     let dir = scratch("cli-errors");
-    let out = bin().arg("report").arg(dir.join("nope.parquet")).output().unwrap();
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("nope.parquet"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope.parquet"));
     write_games(&dir);
@@ -97,7 +127,11 @@ fn errors_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     std::fs::write(dir.join("junk.parquet"), b"not parquet").unwrap();
-    let out = bin().arg("report").arg(dir.join("junk.parquet")).output().unwrap();
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("junk.parquet"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["report", "--pool", "galaxy"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -107,7 +107,9 @@ mod imp {
     use super::*;
 
     pub fn run(_a: ReportArgs) -> anyhow::Result<ExitCode> {
-        anyhow::bail!("report: this build has no `report` feature (polars); rebuild with default features")
+        anyhow::bail!(
+            "report: this build has no `report` feature (polars); rebuild with default features"
+        )
     }
 }
 
@@ -161,7 +163,11 @@ pub fn run_positions(a: PositionsArgs) -> anyhow::Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        println!("Positions: {} ({} unreadable lines)\n", counts.len(), bad.len());
+        println!(
+            "Positions: {} ({} unreadable lines)\n",
+            counts.len(),
+            bad.len()
+        );
         println!("{}", table_markdown(&summary));
         println!("{}", table_markdown(&sides));
         println!("{}", table_markdown(&shortfall));
@@ -175,5 +181,7 @@ pub fn run_positions(a: PositionsArgs) -> anyhow::Result<ExitCode> {
 
 #[cfg(not(feature = "report"))]
 pub fn run_positions(_a: PositionsArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("positions: this build has no `report` feature (polars); rebuild with default features")
+    anyhow::bail!(
+        "positions: this build has no `report` feature (polars); rebuild with default features"
+    )
 }

@@ -74,10 +74,12 @@ pub fn kind(name: &str) -> Option<ColumnKind> {
 /// Check that `df` has every used column with its table type.
 pub fn check(df: &DataFrame) -> Result<(), ReportError> {
     for &name in USED {
-        let want = kind(name).map(dtype).ok_or_else(|| ReportError::BadColumn {
-            name: name.to_string(),
-            problem: "not a column of the per-game table".to_string(),
-        })?;
+        let want = kind(name)
+            .map(dtype)
+            .ok_or_else(|| ReportError::BadColumn {
+                name: name.to_string(),
+                problem: "not a column of the per-game table".to_string(),
+            })?;
         let got = df.column(name).map_err(|_| ReportError::BadColumn {
             name: name.to_string(),
             problem: "missing".to_string(),

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-pub use tables::{TableSpec, TABLES};
+pub use tables::{TABLES, TableSpec};
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]

@@ -42,7 +42,11 @@ impl Svg {
         );
     }
     fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, dash: bool) {
-        let dash = if dash { r#" stroke-dasharray="4 3""# } else { "" };
+        let dash = if dash {
+            r#" stroke-dasharray="4 3""#
+        } else {
+            ""
+        };
         let _ = writeln!(
             self.0,
             r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{stroke}"{dash}/>"#
@@ -55,7 +59,10 @@ impl Svg {
         );
     }
     fn polyline(&mut self, points: &[(f64, f64)], stroke: &str) {
-        let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let pts: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
         let _ = writeln!(
             self.0,
             r#"<polyline points="{}" fill="none" stroke="{stroke}" stroke-width="2"/>"#,
@@ -141,9 +148,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
 
 /// The most common Max_Moves value of each year (`None` = no line), and the years where
 /// it differs from the previous year's: (year, previous value, new value).
-pub fn max_moves_changes(
-    games: &DataFrame,
-) -> PolarsResult<Vec<(i64, Option<i64>, Option<i64>)>> {
+pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<(i64, Option<i64>, Option<i64>)>> {
     let counts = games
         .clone()
         .lazy()
@@ -183,7 +188,11 @@ pub fn max_moves_changes(
 fn numeric_years(df: &DataFrame, key: &str) -> PolarsResult<Vec<(usize, i64)>> {
     let keys = df.column(key)?.str()?.clone();
     Ok((0..df.height())
-        .filter_map(|i| keys.get(i).and_then(|k| k.parse::<i64>().ok()).map(|y| (i, y)))
+        .filter_map(|i| {
+            keys.get(i)
+                .and_then(|k| k.parse::<i64>().ok())
+                .map(|y| (i, y))
+        })
         .collect())
 }
 
@@ -211,7 +220,12 @@ fn decl_rate_by_year(
         if y < y0 || y > y1 {
             continue;
         }
-        let x = x_of(y) - if y > y0 { (x_of(y) - x_of(y - 1)) / 2.0 } else { 0.0 };
+        let x = x_of(y)
+            - if y > y0 {
+                (x_of(y) - x_of(y - 1)) / 2.0
+            } else {
+                0.0
+            };
         svg.line(x, TOP, x, H - BOTTOM, "#555", true);
         let name = |v: Option<i64>| v.map_or("unknown".to_string(), |v| v.to_string());
         svg.text(
@@ -229,7 +243,10 @@ fn decl_rate_by_year(
             .collect();
         svg.polyline(&pts, color);
     }
-    svg.legend(&[("all mutual games (raw)", COLORS[0]), ("strength-controlled", COLORS[1])]);
+    svg.legend(&[
+        ("all mutual games (raw)", COLORS[0]),
+        ("strength-controlled", COLORS[1]),
+    ]);
     svg.text(W / 2.0, H - 10.0, "middle", "year of the game", 11.0);
     Ok(svg.finish())
 }
@@ -237,7 +254,11 @@ fn decl_rate_by_year(
 fn funnel(df: &DataFrame) -> PolarsResult<String> {
     let keys = df.column("max_moves")?.str()?.clone();
     let stages = ["owned31_share", "decl31_share", "declarable_share"];
-    let labels = ["owned >= 31", "and declaration points >= 31", "and declarable"];
+    let labels = [
+        "owned >= 31",
+        "and declaration points >= 31",
+        "and declarable",
+    ];
     let series: Vec<Float64Chunked> = stages
         .iter()
         .map(|s| df.column(s).and_then(|c| c.f64().cloned()))
@@ -253,7 +274,13 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
         for (j, s) in series.iter().enumerate() {
             if let Some(v) = s.get(i) {
                 let y = y_of(v, max);
-                svg.rect(gx + bar_w * j as f64, y, bar_w * 0.9, H - BOTTOM - y, COLORS[j]);
+                svg.rect(
+                    gx + bar_w * j as f64,
+                    y,
+                    bar_w * 0.9,
+                    H - BOTTOM - y,
+                    COLORS[j],
+                );
                 svg.text(
                     gx + bar_w * (j as f64 + 0.45),
                     y - 3.0,
@@ -264,7 +291,13 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
             }
         }
         let label = format!("Max_Moves {}", keys.get(i).unwrap_or("?"));
-        svg.text(gx + group_w * 0.4, H - BOTTOM + 16.0, "middle", &label, 11.0);
+        svg.text(
+            gx + group_w * 0.4,
+            H - BOTTOM + 16.0,
+            "middle",
+            &label,
+            11.0,
+        );
     }
     let legend: Vec<(&str, &str)> = labels.iter().copied().zip(COLORS).collect();
     svg.legend(&legend);
@@ -293,7 +326,13 @@ fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
             svg.rect(x + 1.0, y, bw - 2.0, H - BOTTOM - y, COLORS[0]);
         }
         if p % 5 == 0 {
-            svg.text(x + bw / 2.0, H - BOTTOM + 14.0, "middle", &p.to_string(), 10.0);
+            svg.text(
+                x + bw / 2.0,
+                H - BOTTOM + 14.0,
+                "middle",
+                &p.to_string(),
+                10.0,
+            );
         }
     }
     for (p, label) in [(24, "24"), (31, "31")] {

@@ -78,7 +78,10 @@ pub fn thresholds(c: Color) -> (i32, i32) {
 /// position: `is_black`, `zone`, `decl`, `owned`, `shortfall27`, `shortfall24`).
 pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
     let col_u32 = |name: &'static str, f: &dyn Fn(&PositionCounts) -> u32| {
-        Column::new(name.into(), all.iter().map(|c| i64::from(f(c))).collect::<Vec<i64>>())
+        Column::new(
+            name.into(),
+            all.iter().map(|c| i64::from(f(c))).collect::<Vec<i64>>(),
+        )
     };
     let positions = DataFrame::new(
         all.len(),
@@ -122,15 +125,24 @@ pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
 }
 
 /// Median and range of each count: columns `metric`, `positions`, `median`, `min`,
-/// `max`, `mean`, and `share_of_legal` (the metric's total over all legal moves, for
+/// `max`, `mean`, and `legal_share` (the metric's total over all legal moves, for
 /// captures and drops).
 pub fn summary(positions: &DataFrame) -> PolarsResult<DataFrame> {
-    let metrics = ["board_pieces", "hand_pieces", "legal_moves", "captures", "drops"];
+    let metrics = [
+        "board_pieces",
+        "hand_pieces",
+        "legal_moves",
+        "captures",
+        "drops",
+    ];
     let mut out: Option<DataFrame> = None;
     for m in metrics {
         let share = if m == "captures" || m == "drops" {
             when(col("legal_moves").sum().gt(lit(0i64)))
-                .then(col(m).sum().cast(DataType::Float64) / col("legal_moves").sum().cast(DataType::Float64))
+                .then(
+                    col(m).sum().cast(DataType::Float64)
+                        / col("legal_moves").sum().cast(DataType::Float64),
+                )
                 .otherwise(lit(NULL).cast(DataType::Float64))
         } else {
             lit(NULL).cast(DataType::Float64)
@@ -145,7 +157,7 @@ pub fn summary(positions: &DataFrame) -> PolarsResult<DataFrame> {
                 col(m).min().alias("min"),
                 col(m).max().alias("max"),
                 col(m).mean().alias("mean"),
-                share.alias("share_of_legal"),
+                share.alias("legal_share"),
             ])
             .collect()?;
         out = Some(match out {
@@ -198,10 +210,10 @@ pub fn shortfall_distribution(sides: &DataFrame) -> PolarsResult<DataFrame> {
     let max = s27.max().unwrap_or(0).max(s24.max().unwrap_or(0)).max(0) as usize;
     let mut c27 = vec![0i64; max + 1];
     let mut c24 = vec![0i64; max + 1];
-    for v in s27.into_iter().flatten() {
+    for v in (0..s27.len()).filter_map(|i| s27.get(i)) {
         c27[v.max(0) as usize] += 1;
     }
-    for v in s24.into_iter().flatten() {
+    for v in (0..s24.len()).filter_map(|i| s24.get(i)) {
         c24[v.max(0) as usize] += 1;
     }
     DataFrame::new(
@@ -248,7 +260,11 @@ pub fn read_positions(text: &str) -> (Vec<PositionCounts>, Vec<BadLine>) {
 /// [`shortfall_distribution`].
 pub fn tables(all: &[PositionCounts]) -> PolarsResult<[DataFrame; 3]> {
     let (p, s) = frames(all)?;
-    Ok([summary(&p)?, sides_summary(&s)?, shortfall_distribution(&s)?])
+    Ok([
+        summary(&p)?,
+        sides_summary(&s)?,
+        shortfall_distribution(&s)?,
+    ])
 }
 
 /// A table as a JSON array of objects (column name -> value).

@@ -15,10 +15,10 @@
 
 use polars::prelude::*;
 
-use super::ReportConfig;
 use super::RatingPool;
-use super::positions;
+use super::ReportConfig;
 use super::columns::*;
+use super::positions;
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -35,7 +35,9 @@ pub struct TableSpec {
 
 impl std::fmt::Debug for TableSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TableSpec").field("name", &self.name).finish()
+        f.debug_struct("TableSpec")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -92,11 +94,13 @@ fn side_to_move_column(games: &DataFrame) -> PolarsResult<Column> {
     let plies = games.column(PLIES)?.cast(&DataType::Int64)?;
     let (s, p) = (sfen.str()?, plies.i64()?);
     let v: Vec<Option<bool>> = (0..games.height())
-        .map(|i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
-            Some("b") => Some(true),
-            Some("w") => Some(false),
-            _ => p.get(i).map(|n| n % 2 == 0),
-        })
+        .map(
+            |i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
+                Some("b") => Some(true),
+                Some("w") => Some(false),
+                _ => p.get(i).map(|n| n % 2 == 0),
+            },
+        )
         .collect();
     Ok(Column::new(BLACK_TO_MOVE.into(), v))
 }
@@ -200,7 +204,7 @@ fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the ga
         title: "Positions at the first mutual entry",
         caption: "One position per game that has a `mutual_sfen` (the position after the first ply at which both kings stood in the \
 enemy camp; the final position need not be mutual). `board_pieces` counts kings; `legal_moves` is the complete legal set of the side to \
-move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `share_of_legal` is their \
+move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `legal_share` is their \
 total over all legal moves. Median, range and mean over positions.",
         compute: mutual_positions,
     },
@@ -540,14 +544,7 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
     aggs.extend(strength_aggs());
     let mut order = vec!["pool_ratings", "threshold"];
     order.extend_from_slice(STRENGTH_ORDER);
-    let df = keyed(
-        lf,
-        col(YEAR),
-        "year",
-        aggs,
-        strength_finish(config),
-        &order,
-    )?;
+    let df = keyed(lf, col(YEAR), "year", aggs, strength_finish(config), &order)?;
     // The total row has no single threshold or pool.
     df.lazy()
         .with_columns([
@@ -564,18 +561,27 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
 }
 
 fn era_label() -> Expr {
-    ERAS.iter().rev().fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
-        when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
-            .then(lit(*label))
-            .otherwise(acc)
-    })
+    ERAS.iter()
+        .rev()
+        .fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
+            when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
+                .then(lit(*label))
+                .otherwise(acc)
+        })
 }
 
 fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
     let lf = with_strength(lf, config)?
         .with_column(era_label().alias("era"))
         .filter(col("era").is_not_null());
-    let df = keyed(lf, col("era"), "era", strength_aggs(), strength_finish(config), STRENGTH_ORDER)?;
+    let df = keyed(
+        lf,
+        col("era"),
+        "era",
+        strength_aggs(),
+        strength_finish(config),
+        STRENGTH_ORDER,
+    )?;
     // Every period gets a row, with zero games when it has no data.
     let mut labels: Vec<&str> = ERAS.iter().map(|e| e.0).collect();
     labels.push("all");
@@ -734,7 +740,12 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let ow = || col(OWNED_WHITE).gt_eq(lit(24i64));
     // (rule, black wins, white wins, draw)
     let rules: Vec<(&str, Expr, Expr, Expr)> = vec![
-        ("27-point", can_declare(true, 28), can_declare(false, 27), lit(false)),
+        (
+            "27-point",
+            can_declare(true, 28),
+            can_declare(false, 27),
+            lit(false),
+        ),
         (
             "24-point",
             can_declare(true, 31).and(within_500.clone()),
@@ -773,7 +784,14 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "max_moves",
             aggs,
             finish,
-            &["games", "black_win", "white_win", "decisive", "draw", "unchanged"],
+            &[
+                "games",
+                "black_win",
+                "white_win",
+                "decisive",
+                "draw",
+                "unchanged",
+            ],
         )?
         .lazy()
         .with_columns([
@@ -808,7 +826,8 @@ fn mutual_counts(lf: LazyFrame) -> PolarsResult<Vec<positions::PositionCounts>> 
         .filter(col(MUTUAL_SFEN).is_not_null())
         .select([col(MUTUAL_SFEN)])
         .collect()?;
-    let sfens: Vec<&str> = df.column(MUTUAL_SFEN)?.str()?.into_iter().flatten().collect();
+    let ca = df.column(MUTUAL_SFEN)?.str()?;
+    let sfens: Vec<&str> = (0..ca.len()).filter_map(|i| ca.get(i)).collect();
     Ok(sfens
         .par_iter()
         .filter_map(|s| crate::shogi::Position::from_sfen(s).ok())
