@@ -146,9 +146,12 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     Ok(plots)
 }
 
+/// A change of the most common Max_Moves value: (year, previous value, new value).
+pub type MaxMovesChange = (i64, Option<i64>, Option<i64>);
+
 /// The most common Max_Moves value of each year (`None` = no line), and the years where
 /// it differs from the previous year's: (year, previous value, new value).
-pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<(i64, Option<i64>, Option<i64>)>> {
+pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<MaxMovesChange>> {
     let counts = games
         .clone()
         .lazy()
@@ -196,10 +199,7 @@ fn numeric_years(df: &DataFrame, key: &str) -> PolarsResult<Vec<(usize, i64)>> {
         .collect())
 }
 
-fn decl_rate_by_year(
-    df: &DataFrame,
-    changes: &[(i64, Option<i64>, Option<i64>)],
-) -> PolarsResult<String> {
+fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult<String> {
     let rows = numeric_years(df, "year")?;
     let raw = df.column("raw_decl_win_rate")?.f64()?.clone();
     let ctl = df.column("decl_win_rate")?.f64()?.clone();
