@@ -41,8 +41,7 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
         }
         return None;
     }
-    // Drops next to or aiming at the king, on empty squares. Quick filter: the king must
-    // have no free escape square that the dropped piece does not cover.
+    // Drops on the empty squares from which the dropped piece attacks the king.
     let empty = !pos.occ() & FULL;
     let hand = pos.hands[us as usize];
     if !hand.is_empty() {
@@ -65,12 +64,9 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
             }
         }
     }
-    let list = pos.legal_moves();
+    let mut list = super::MoveList::new();
+    pos.generate_board_moves_not_in_check(&mut list);
     for &m in list.iter() {
-        if m.is_drop() {
-            continue;
-        }
-        // A move that lands far from the king can only mate by discovery or a slide.
         if pos.gives_check(m) && mates(pos, m) {
             return Some(m);
         }

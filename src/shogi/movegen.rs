@@ -188,6 +188,17 @@ impl Position {
         }
     }
 
+    /// Append the legal board moves (no drops) of a side not in check.
+    pub(crate) fn generate_board_moves_not_in_check(&self, list: &mut MoveList) {
+        let us = self.side;
+        let ui = us as usize;
+        let ksq = self.king[ui] as usize;
+        let own = self.by_color[ui];
+        let pinned = self.pinned(us);
+        self.gen_board(list, !own & FULL, pinned, ksq);
+        self.gen_king(list, ksq, !own & FULL);
+    }
+
     /// True if the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
         let us = self.side;
@@ -403,25 +414,55 @@ impl Position {
                 }
             }
         }
-        for (hk, area) in [
-            (PieceKind::Lance, PAWN_AREA[ui]),
-            (PieceKind::Knight, KNIGHT_AREA[ui]),
-            (PieceKind::Silver, FULL),
-            (PieceKind::Gold, FULL),
-            (PieceKind::Bishop, FULL),
-            (PieceKind::Rook, FULL),
-        ] {
-            if hand.count_index(hk as usize) == 0 {
-                continue;
+        // Other kinds: squares outer, kinds inner, in three bands of ranks.
+        let mut kinds = [PieceKind::Rook; 6];
+        let mut n = 0;
+        for k in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
+            if hand.count_index(k as usize) > 0 {
+                kinds[n] = k;
+                n += 1;
             }
-            let mut t = target & area;
+        }
+        let full = n;
+        // Last rank: only the kinds that can move from anywhere.
+        let mut t = target & !PAWN_AREA[ui];
+        if full > 0 {
             while t != 0 {
-                let to = lsb(t);
+                let to = sq(lsb(t));
                 t &= t - 1;
-                list.push(Move::Drop {
-                    kind: hk,
-                    to: sq(to),
-                });
+                for &k in &kinds[..full] {
+                    list.push(Move::Drop { kind: k, to });
+                }
+            }
+        }
+        if hand.count_index(PieceKind::Lance as usize) > 0 {
+            kinds[n] = PieceKind::Lance;
+            n += 1;
+        }
+        let with_lance = n;
+        // Second rank from the end: add the lance.
+        let mut t = target & PAWN_AREA[ui] & !KNIGHT_AREA[ui];
+        if with_lance > 0 {
+            while t != 0 {
+                let to = sq(lsb(t));
+                t &= t - 1;
+                for &k in &kinds[..with_lance] {
+                    list.push(Move::Drop { kind: k, to });
+                }
+            }
+        }
+        if hand.count_index(PieceKind::Knight as usize) > 0 {
+            kinds[n] = PieceKind::Knight;
+            n += 1;
+        }
+        let mut t = target & KNIGHT_AREA[ui];
+        if n > 0 {
+            while t != 0 {
+                let to = sq(lsb(t));
+                t &= t - 1;
+                for &k in &kinds[..n] {
+                    list.push(Move::Drop { kind: k, to });
+                }
             }
         }
     }
