@@ -65,7 +65,7 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
         }
     }
     let mut list = super::MoveList::new();
-    pos.generate_board_moves_not_in_check(&mut list);
+    pos.generate_check_candidates(&mut list);
     for &m in list.iter() {
         if pos.gives_check(m) && mates(pos, m) {
             return Some(m);
