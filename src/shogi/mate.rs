@@ -66,12 +66,9 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
     }
     let mut list = super::MoveList::new();
     pos.generate_check_candidates(&mut list);
-    for &m in list.iter() {
-        if pos.gives_check(m) && mates(pos, m) {
-            return Some(m);
-        }
-    }
-    None
+    list.iter()
+        .copied()
+        .find(|&m| pos.gives_check(m) && mates(pos, m))
 }
 
 /// Play `m` (legal), test that the defender has no legal move, undo.
