@@ -158,6 +158,7 @@ fn push_plain(list: &mut MoveList, from: usize, mut t: u128) {
 
 impl Position {
     /// The complete set of legal moves (with every optional non-promotion).
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
