@@ -143,17 +143,8 @@ fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
 
 /// Moves of pieces that never promote.
 #[inline(always)]
-fn push_plain(list: &mut MoveList, from: usize, mut t: u128) {
-    let f = sq(from);
-    while t != 0 {
-        let to = sq(lsb(t));
-        t &= t - 1;
-        list.push(Move::Normal {
-            from: f,
-            to,
-            promote: false,
-        });
-    }
+fn push_plain(list: &mut MoveList, from: usize, t: u128) {
+    list.push_targets(sq(from), t);
 }
 
 impl Position {
@@ -503,9 +494,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..full] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..full]);
             }
         }
         if hand.count_index(PieceKind::Lance as usize) > 0 {
@@ -519,9 +508,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..with_lance] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..with_lance]);
             }
         }
         if hand.count_index(PieceKind::Knight as usize) > 0 {
@@ -533,9 +520,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..n] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..n]);
             }
         }
     }
