@@ -192,11 +192,12 @@ impl Position {
                 });
             }
         }
-        if kings == [1, 1] {
-            let them = pos.side.opposite();
-            if pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0 {
-                errors.push(PositionError::OpponentInCheck(them));
-            }
+        // The check test needs only the king of the side not to move.
+        let them = pos.side.opposite();
+        if kings[them.index()] == 1
+            && pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0
+        {
+            errors.push(PositionError::OpponentInCheck(them));
         }
         if !errors.is_empty() {
             return Err(PositionErrors(errors));

@@ -231,6 +231,16 @@ fn validation_reports_every_reason() {
     assert!(e.is_ok());
     let e = Position::from_sfen("4k4/9/9/9/4R4/9/9/9/4K4 b - 1").unwrap_err();
     assert!(e.to_string().contains("white"), "{e}");
+    // The check is reported beside a wrong king count of the side to move.
+    let e = Position::from_sfen("4k4/4R4/9/9/9/9/9/9/3KK4 b - 1").unwrap_err();
+    let PositionParseError::Position(PositionErrors(v)) = e else {
+        panic!("{e}")
+    };
+    assert!(v.contains(&PositionError::KingCount {
+        color: Color::Black,
+        count: 2
+    }));
+    assert!(v.contains(&PositionError::OpponentInCheck(Color::White)));
     let e = Position::from_sfen("9/9/9/9/9/9/9/9/9 b 2B 1").unwrap_err();
     assert!(e.to_string().contains("kings"));
 }
