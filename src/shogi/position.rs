@@ -612,6 +612,31 @@ impl Position {
         }
     }
 
+    /// The piece `m` would capture, if any.
+    #[inline]
+    pub fn captured_by(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Normal { to, .. } => self.piece_at(to),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// The mover's piece as it stands after `m` (promoted if `m` promotes), if the origin
+    /// holds a piece (or, for a drop, always).
+    pub fn piece_after(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Drop { kind, .. } => Some(Piece::new(self.side, kind)),
+            Move::Normal { from, promote, .. } => self.piece_at(from).map(|p| {
+                let kind = if promote {
+                    p.kind.promoted().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                Piece::new(p.color, kind)
+            }),
+        }
+    }
+
     /// Check `m` and play it; an illegal move leaves the position unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), super::IllegalMoveKind> {
         self.legality(m)?;

@@ -257,6 +257,15 @@ fn csa_moves() {
     let p = pos("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
     let m = p.move_from_csa(b"+8822UM").unwrap();
     assert_eq!(m, mv("8h2b+"));
+    assert_eq!(
+        p.captured_by(m),
+        Some(Piece::new(Color::White, PieceKind::Bishop))
+    );
+    assert_eq!(
+        p.piece_after(m),
+        Some(Piece::new(Color::Black, PieceKind::Horse))
+    );
+    assert_eq!(p.captured_by(mv("1g1f")), None);
     assert_eq!(p.move_to_csa(m), "+8822UM");
     let p = pos("4k4/9/9/9/9/9/9/9/4K4 b S 1");
     let m = p.move_from_csa(b"+0055GI").unwrap();
