@@ -5,7 +5,9 @@ use floodgate_scan::csa::{SpecialKind, SummaryOrder, WarningKind, read_record};
 use std::path::PathBuf;
 
 fn fixture(dir: &str, prefix: &str) -> Vec<u8> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/csa").join(dir);
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/csa")
+        .join(dir);
     let mut hits: Vec<_> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -21,7 +23,9 @@ fn fixture(dir: &str, prefix: &str) -> Vec<u8> {
 fn all_fixtures() -> Vec<(String, Vec<u8>)> {
     let mut v = Vec::new();
     for dir in ["real", "server"] {
-        let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/csa").join(dir);
+        let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/csa")
+            .join(dir);
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "csa") {
@@ -47,16 +51,24 @@ fn every_fixture_reads_with_all_its_moves_and_times() {
     for (name, bytes) in &all {
         let rec = read_record(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rec.moves.len(), count_move_lines(bytes), "{name}");
-        assert!(rec.position.as_ref().is_some_and(|p| p.lines.len() == 9), "{name}");
+        assert!(
+            rec.position.as_ref().is_some_and(|p| p.lines.len() == 9),
+            "{name}"
+        );
         assert_eq!(rec.version, Some(&b"2"[..]), "{name}");
         assert!(rec.black.is_some() && rec.white.is_some(), "{name}");
         assert!(rec.game_id.is_some(), "{name}");
         assert!(rec.start_time.is_some(), "{name}");
         if !rec.truncated {
-            assert!(rec.moves.iter().all(|m| m.time.is_some()), "{name}: a move without T");
+            assert!(
+                rec.moves.iter().all(|m| m.time.is_some()),
+                "{name}: a move without T"
+            );
         }
         assert!(
-            rec.warnings.iter().all(|w| w.kind != WarningKind::UnknownLine),
+            rec.warnings
+                .iter()
+                .all(|w| w.kind != WarningKind::UnknownLine),
             "{name}: {:?}",
             rec.warnings
         );
@@ -74,7 +86,11 @@ fn kachi_with_comment_time_and_repeat_2020() {
     assert_eq!(rec.game_id.as_ref().unwrap().event, "dr1test1test0");
     assert_eq!(rec.moves.len(), 400);
     assert_eq!(rec.specials.len(), 2);
-    assert!(rec.specials.iter().all(|s| s.kind == SpecialKind::Kachi && s.after_plies == 400));
+    assert!(
+        rec.specials
+            .iter()
+            .all(|s| s.kind == SpecialKind::Kachi && s.after_plies == 400)
+    );
     assert_eq!(rec.specials[0].raw, b"%KACHI,'* -5000 win");
     assert_eq!(rec.specials[0].time, Some(10));
     assert_eq!(rec.specials[1].time, None);
@@ -130,14 +146,22 @@ fn old_summary_names_the_current_player_first() {
     assert!(rec.summary.as_ref().unwrap().line < 338);
     assert_eq!(rec.trailer.as_ref().unwrap().side, Some(b'+'));
     // Shift_JIS comment bytes are kept verbatim.
-    assert!(rec.comments.iter().any(|c| c.bytes.iter().any(|&b| b >= 0x80)));
+    assert!(
+        rec.comments
+            .iter()
+            .any(|c| c.bytes.iter().any(|&b| b >= 0x80))
+    );
 }
 
 #[test]
 fn draw_rating_garbage_and_sennichite_without_marker() {
     let b = fixture("real", "wdoor+floodgate-900-0+garyu+coredump");
     let rec = read_record(&b).unwrap();
-    assert!(rec.rating.unwrap().starts_with(b"#<ShogiServer::GameResultDraw"));
+    assert!(
+        rec.rating
+            .unwrap()
+            .starts_with(b"#<ShogiServer::GameResultDraw")
+    );
     assert!(rec.specials.is_empty());
     assert_eq!(rec.summary.as_ref().unwrap().reason, "sennichite");
     assert_eq!(rec.black_rate, None);
@@ -167,7 +191,10 @@ fn rejected_actions_are_not_moves() {
     let rec_bytes = fixture("server", "chudan");
     let rec = read_record(&rec_bytes).unwrap();
     assert_eq!(rec.rejected.unwrap().raw, b"%CHUDAN");
-    assert!(rec.specials.is_empty(), "the client's %CHUDAN is not an end marker");
+    assert!(
+        rec.specials.is_empty(),
+        "the client's %CHUDAN is not an end marker"
+    );
 }
 
 #[test]
@@ -185,7 +212,11 @@ fn deferred_lines_are_comments() {
     let b = fixture("server", "toryo");
     let rec = read_record(&b).unwrap();
     assert_eq!(rec.moves.len(), 5);
-    assert!(rec.comments.iter().any(|c| c.bytes == b"Deferred +2625FU" && c.line == 31));
+    assert!(
+        rec.comments
+            .iter()
+            .any(|c| c.bytes == b"Deferred +2625FU" && c.line == 31)
+    );
 }
 
 const QUIRKS: &[u8] = b"'comment before anything\r\nV2\r\nN+a\r\nN-b\r\n$EVENT:wdoor+floodgate-900-0+a+b+20081001000000\r\n\
@@ -208,7 +239,10 @@ fn every_era_quirk_in_one_record() {
     assert!(kinds.contains(&(23, WarningKind::BlankLine)));
     assert!(kinds.contains(&(31, WarningKind::MoveAfterTrailer)));
     let sp = &rec.specials[0];
-    assert_eq!((sp.kind, sp.doubled, sp.after_plies), (SpecialKind::Toryo, true, 2));
+    assert_eq!(
+        (sp.kind, sp.doubled, sp.after_plies),
+        (SpecialKind::Toryo, true, 2)
+    );
     let t = rec.trailer.as_ref().unwrap();
     assert_eq!(t.hands[0], Some(&b"P+00KA00FU"[..]));
     assert_eq!(t.side, Some(b'+'));

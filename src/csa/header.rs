@@ -45,7 +45,11 @@ impl GameId {
     /// Year of the timestamp, when it starts with four digits.
     pub fn year(&self) -> Option<i64> {
         let y = self.timestamp.get(0..4)?;
-        if y.bytes().all(|b| b.is_ascii_digit()) { y.parse().ok() } else { None }
+        if y.bytes().all(|b| b.is_ascii_digit()) {
+            y.parse().ok()
+        } else {
+            None
+        }
     }
 }
 
@@ -66,7 +70,10 @@ pub fn parse_rate_line(value: &[u8]) -> RatingLine {
             player_id: id.to_string(),
             rate: rate.trim().parse::<f64>().ok().filter(|r| r.is_finite()),
         },
-        None => RatingLine { player_id: text.into_owned(), rate: None },
+        None => RatingLine {
+            player_id: text.into_owned(),
+            rate: None,
+        },
     }
 }
 

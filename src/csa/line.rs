@@ -117,7 +117,15 @@ mod tests {
     #[test]
     fn lines_strip_cr_and_count_from_one() {
         let v: Vec<_> = lines(b"a\r\nb\n\nc").collect();
-        assert_eq!(v, vec![(1, &b"a"[..]), (2, &b"b"[..]), (3, &b""[..]), (4, &b"c"[..])]);
+        assert_eq!(
+            v,
+            vec![
+                (1, &b"a"[..]),
+                (2, &b"b"[..]),
+                (3, &b""[..]),
+                (4, &b"c"[..])
+            ]
+        );
         assert_eq!(lines(b"").count(), 0);
         assert_eq!(lines(b"\n").collect::<Vec<_>>(), vec![(1, &b""[..])]);
     }

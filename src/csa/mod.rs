@@ -19,8 +19,7 @@ mod trailer;
 pub use header::{GameId, RatingLine, parse_rate_line};
 pub use line::{LineKind, classify_line, is_move_text};
 pub use reader::{
-    MoveLine, PositionBlock, ReadError, Record, RejectedAction, Warning, WarningKind,
-    read_record,
+    MoveLine, PositionBlock, ReadError, Record, RejectedAction, Warning, WarningKind, read_record,
 };
 pub use special::{Special, SpecialKind};
 pub use summary::{PlayerResult, Summary, SummaryOrder, parse_summary};

@@ -211,9 +211,15 @@ enum Timed {
 /// Read one record. Never panics; fails only when the bytes are not a CSA record at all.
 pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
     if bytes.is_empty() {
-        return Err(ReadError { line: None, reason: "empty entry".into() });
+        return Err(ReadError {
+            line: None,
+            reason: "empty entry".into(),
+        });
     }
-    let mut rec = Record { ends_mid_line: bytes.last() != Some(&b'\n'), ..Record::default() };
+    let mut rec = Record {
+        ends_mid_line: bytes.last() != Some(&b'\n'),
+        ..Record::default()
+    };
     let mut strong_lines = 0usize;
     let mut first_checked = false;
     let mut timed = Timed::Nothing;
@@ -245,7 +251,11 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
             }
             LineKind::BlackName | LineKind::WhiteName => {
                 strong_lines += 1;
-                let slot = if kind == LineKind::BlackName { &mut rec.black } else { &mut rec.white };
+                let slot = if kind == LineKind::BlackName {
+                    &mut rec.black
+                } else {
+                    &mut rec.white
+                };
                 if slot.is_some() {
                     warn(&mut rec, no, WarningKind::DuplicateHeader);
                 } else {
@@ -339,14 +349,13 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                 let body = &line[1..];
                 if body.starts_with(b"P1") && body.len() > 2 {
                     in_trailer = true;
-                    rec.trailer.get_or_insert_with(|| Trailer { line: no, ..Trailer::default() });
+                    rec.trailer.get_or_insert_with(|| Trailer {
+                        line: no,
+                        ..Trailer::default()
+                    });
                 }
-                if in_trailer {
-                    if let Some(t) = rec.trailer.as_mut() {
-                        if t.accept(body) {
-                            continue;
-                        }
-                    }
+                if in_trailer && rec.trailer.as_mut().is_some_and(|t| t.accept(body)) {
+                    continue;
                 }
                 read_comment(&mut rec, no, body, &mut strong_lines);
             }
@@ -354,7 +363,10 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
     }
 
     if strong_lines == 0 {
-        return Err(ReadError { line: None, reason: "not a CSA record: no CSA line".into() });
+        return Err(ReadError {
+            line: None,
+            reason: "not a CSA record: no CSA line".into(),
+        });
     }
     if let Some(s) = rec.summary.as_mut() {
         s.match_names(rec.black.as_deref(), rec.white.as_deref());
@@ -367,8 +379,14 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
 fn header_number(slot: &mut Option<i64>, warnings: &mut Vec<Warning>, line: usize, value: &[u8]) {
     match parse_int(value) {
         Some(n) if slot.is_none() => *slot = Some(n),
-        Some(_) => warnings.push(Warning { line, kind: WarningKind::DuplicateHeader }),
-        None => warnings.push(Warning { line, kind: WarningKind::BadNumber }),
+        Some(_) => warnings.push(Warning {
+            line,
+            kind: WarningKind::DuplicateHeader,
+        }),
+        None => warnings.push(Warning {
+            line,
+            kind: WarningKind::BadNumber,
+        }),
     }
 }
 
@@ -391,7 +409,11 @@ fn read_comment<'a>(rec: &mut Record<'a>, no: usize, body: &'a [u8], strong: &mu
         if rec.rejected.is_some() {
             warn(rec, WarningKind::ExtraRejectedAction);
         } else {
-            rec.rejected = Some(RejectedAction { line: no, raw, after_plies: rec.moves.len() });
+            rec.rejected = Some(RejectedAction {
+                line: no,
+                raw,
+                after_plies: rec.moves.len(),
+            });
         }
     } else if let Some(v) = body.strip_prefix(b"Max_Moves:") {
         header_number(&mut rec.max_moves, &mut rec.warnings, no, v);
@@ -406,6 +428,10 @@ fn read_comment<'a>(rec: &mut Record<'a>, no: usize, body: &'a [u8], strong: &mu
     } else if let Some(v) = body.strip_prefix(b"rating:") {
         rec.rating.get_or_insert(v);
     } else {
-        rec.comments.push(Comment { line: no, bytes: body, after_plies: rec.moves.len() });
+        rec.comments.push(Comment {
+            line: no,
+            bytes: body,
+            after_plies: rec.moves.len(),
+        });
     }
 }

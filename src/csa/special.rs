@@ -108,8 +108,14 @@ mod tests {
         assert_eq!(s.kind, SpecialKind::Toryo);
         assert!(s.doubled);
         assert_eq!(parse_special(1, b"%", 0).kind, SpecialKind::Unknown);
-        assert_eq!(parse_special(1, b"%-ILLEGAL_ACTION", 0).kind, SpecialKind::OtherStandard);
+        assert_eq!(
+            parse_special(1, b"%-ILLEGAL_ACTION", 0).kind,
+            SpecialKind::OtherStandard
+        );
         assert_eq!(parse_special(1, b"%TIME_UP", 0).kind, SpecialKind::TimeUp);
-        assert_eq!(parse_special(1, b"%SENNICHITE", 0).kind, SpecialKind::Sennichite);
+        assert_eq!(
+            parse_special(1, b"%SENNICHITE", 0).kind,
+            SpecialKind::Sennichite
+        );
     }
 }

@@ -70,8 +70,14 @@ impl Summary {
 
 fn player(field: &str) -> PlayerResult {
     match field.rsplit_once(' ') {
-        Some((name, result)) => PlayerResult { name: name.to_string(), result: result.to_string() },
-        None => PlayerResult { name: field.to_string(), result: String::new() },
+        Some((name, result)) => PlayerResult {
+            name: name.to_string(),
+            result: result.to_string(),
+        },
+        None => PlayerResult {
+            name: field.to_string(),
+            result: String::new(),
+        },
     }
 }
 
@@ -115,7 +121,13 @@ mod tests {
     fn reasons_with_spaces_and_bad_lines() {
         let s = parse_summary(1, b"illegal kachi:a lose:b win").unwrap();
         assert_eq!(s.reason, "illegal kachi");
-        assert_eq!(s.players[0], PlayerResult { name: "a".into(), result: "lose".into() });
+        assert_eq!(
+            s.players[0],
+            PlayerResult {
+                name: "a".into(),
+                result: "lose".into()
+            }
+        );
         assert!(parse_summary(1, b"toryo:a win").is_none());
         assert!(parse_summary(1, b"toryo:a win:b lose:c").is_none());
         assert!(parse_summary(1, b"").is_none());

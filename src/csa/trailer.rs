@@ -74,7 +74,11 @@ mod tests {
         assert_eq!(t.side, Some(b'-'));
         assert_eq!(
             t.position_lines(),
-            vec![&b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"[..], &b"P-00KA00FU"[..], &b"-"[..]]
+            vec![
+                &b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"[..],
+                &b"P-00KA00FU"[..],
+                &b"-"[..]
+            ]
         );
     }
 }
