@@ -77,11 +77,23 @@ pub fn classify_line(line: &[u8]) -> LineKind {
 /// `(1-based line number, line)`. A final line without `\n` is yielded too.
 pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let empty = bytes.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
+    let mut rest = (!bytes.is_empty()).then_some(body);
+    let mut no = 0;
+    std::iter::from_fn(move || {
+        let r = rest?;
+        let line = match memchr::memchr(b'\n', r) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                &r[..i]
+            }
+            None => {
+                rest = None;
+                r
+            }
+        };
+        no += 1;
+        Some((no, line.strip_suffix(b"\r").unwrap_or(line)))
+    })
 }
 
 #[cfg(test)]

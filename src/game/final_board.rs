@@ -90,7 +90,7 @@ pub fn compare(
         Err(e) => {
             return (
                 FinalBoard::Mismatch,
-                format!("line {}: unreadable trailer board: {e:?}", trailer.line),
+                format!("line {}: unreadable trailer board: {e}", trailer.line),
             );
         }
     };

@@ -126,7 +126,11 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
             return Ok(row);
         }
     };
-    let r = replay::replay(start, &rec.moves);
+    let claims_repetition = rec
+        .summary
+        .as_ref()
+        .is_some_and(|s| s.reason.contains("sennichite"));
+    let r = replay::replay(start, &rec.moves, claims_repetition);
     position_columns(&mut row, &r.last);
     if let Some(ill) = &r.illegal {
         row.illegal_ply = Some(ill.ply as i64);
@@ -146,7 +150,7 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
     row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
     row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
 
-    let (board, why) = final_board::compare(&rec, &r.last, r.before_last.as_ref());
+    let (board, why) = final_board::compare(&rec, &r.last, r.before_last().as_ref());
     row.final_board = board.name().into();
     if !why.is_empty() {
         details.push(why);

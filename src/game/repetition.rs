@@ -11,6 +11,27 @@
 
 use crate::shogi::Color;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Position keys are Zobrist hashes already: hash them by identity.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
 /// The server's verdict at a 4th occurrence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,14 +45,23 @@ pub enum ServerRepetition {
 /// Per-game repetition state, fed one position key per ply.
 #[derive(Debug, Default, Clone)]
 pub struct ServerRepetitionCounter {
-    total: HashMap<u64, u32>,
-    /// Per side (index = `Color::index()`): `None` when the side is not checking.
-    checking: [Option<HashMap<u64, u32>>; 2],
+    total: KeyMap,
+    /// Per side (index = `Color::index()`): the keys seen since the side began its
+    /// current run of checks, `None` when it is not checking. Runs are short, so a list.
+    checking: [Option<Vec<u64>>; 2],
 }
 
 impl ServerRepetitionCounter {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A counter for a game of about `plies` moves.
+    pub fn with_capacity(plies: usize) -> Self {
+        ServerRepetitionCounter {
+            total: KeyMap::with_capacity_and_hasher(plies, Default::default()),
+            checking: [None, None],
+        }
     }
 
     /// Count the position `key` reached by `mover`'s move; `gave_check` says whether the
@@ -42,12 +72,12 @@ impl ServerRepetitionCounter {
         let total = *total;
         let m = mover.index();
         if gave_check {
-            self.checking[m].get_or_insert_with(HashMap::new);
+            self.checking[m].get_or_insert_with(Vec::new);
         } else {
             self.checking[m] = None;
         }
         for side in self.checking.iter_mut().flatten() {
-            *side.entry(key).or_insert(0) += 1;
+            side.push(key);
         }
         if total < 4 {
             return None;
@@ -55,8 +85,7 @@ impl ServerRepetitionCounter {
         let count = |c: Color| {
             self.checking[c.index()]
                 .as_ref()
-                .and_then(|h| h.get(&key).copied())
-                .unwrap_or(0)
+                .map_or(0, |keys| keys.iter().filter(|&&k| k == key).count())
         };
         let opponent = mover.opposite();
         Some(if count(mover) >= 4 {

@@ -7,7 +7,7 @@
 
 use super::repetition::{ServerRepetition, ServerRepetitionCounter};
 use crate::csa::{MoveLine, Record};
-use crate::shogi::{Color, Move, Position, Setup};
+use crate::shogi::{Color, Move, Position, Setup, UndoInfo};
 
 /// Why a recorded move could not be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,8 +38,8 @@ pub struct RepetitionAt {
 pub struct Replay {
     /// Position after the last legal move.
     pub last: Position,
-    /// Position before the last legal move (`None` when no move was played).
-    pub before_last: Option<Position>,
+    /// The last legal move and what undoing it needs (`None` when no move was played).
+    pub last_move: Option<(Move, UndoInfo)>,
     /// Number of moves played.
     pub played: usize,
     pub illegal: Option<IllegalAt>,
@@ -54,6 +54,16 @@ pub struct Replay {
     pub first_decl27: [Option<usize>; 2],
     /// Same under the 24-point rule.
     pub first_decl24: [Option<usize>; 2],
+}
+
+impl Replay {
+    /// The position before the last legal move (`None` when no move was played).
+    pub fn before_last(&self) -> Option<Position> {
+        let (m, undo) = self.last_move?;
+        let mut p = self.last.clone();
+        p.undo(m, undo);
+        Some(p)
+    }
 }
 
 /// The Zobrist component of the side to move, assuming an XOR key (checked in tests).
@@ -119,8 +129,8 @@ pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
 pub fn start_position(rec: &Record<'_>) -> Result<Position, String> {
     let block = rec.position.as_ref().ok_or("no position block")?;
     let setup = Setup::from_csa_lines(block.position_lines())
-        .map_err(|e| format!("line {}: position block: {e:?}", block.line))?;
-    Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e:?}", block.line))
+        .map_err(|e| format!("line {}: position block: {e}", block.line))?;
+    Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e}", block.line))
 }
 
 /// The two declaration rules the table reports.
@@ -144,32 +154,40 @@ fn declaration_wins(pos: &Position, rule: Rule) -> bool {
 }
 
 /// Note what the table wants about the position after `ply`.
-fn note(pos: &Position, ply: usize, r: &mut Replay) {
+/// What [`note`] records along the game.
+struct Firsts<'a> {
+    mutual: &'a mut Option<(usize, String)>,
+    decl27: &'a mut [Option<usize>; 2],
+    decl24: &'a mut [Option<usize>; 2],
+}
+
+fn note(pos: &Position, ply: usize, r: Firsts<'_>) {
     let in_camp = [
         pos.king_in_camp(Color::Black),
         pos.king_in_camp(Color::White),
     ];
-    if r.first_mutual.is_none() && in_camp[0] && in_camp[1] {
-        r.first_mutual = Some((ply, pos.to_sfen()));
+    if r.mutual.is_none() && in_camp[0] && in_camp[1] {
+        *r.mutual = Some((ply, pos.to_sfen()));
     }
     let i = pos.side_to_move().index();
     if !in_camp[i] {
         return;
     }
-    if r.first_decl27[i].is_none() && declaration_wins(pos, Rule::Points27) {
-        r.first_decl27[i] = Some(ply);
+    if r.decl27[i].is_none() && declaration_wins(pos, Rule::Points27) {
+        r.decl27[i] = Some(ply);
     }
-    if r.first_decl24[i].is_none() && declaration_wins(pos, Rule::Points24) {
-        r.first_decl24[i] = Some(ply);
+    if r.decl24[i].is_none() && declaration_wins(pos, Rule::Points24) {
+        r.decl24[i] = Some(ply);
     }
 }
 
-/// Replay `moves` from `start`.
-pub fn replay(start: Position, moves: &[MoveLine<'_>]) -> Replay {
-    let side_key = side_key();
+/// Replay `moves` from `start`. `sideless` also counts repetitions with the pre-2008-03
+/// key (only worth it for records that claim one).
+pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay {
+    let side_key = if sideless { side_key() } else { 0 };
     let mut r = Replay {
         last: start,
-        before_last: None,
+        last_move: None,
         played: 0,
         illegal: None,
         repetition: None,
@@ -178,10 +196,18 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>]) -> Replay {
         first_decl27: [None; 2],
         first_decl24: [None; 2],
     };
-    let mut counter = ServerRepetitionCounter::new();
-    let mut counter_sideless = ServerRepetitionCounter::new();
-    let start = r.last.clone();
-    note(&start, 0, &mut r);
+    let mut counter = ServerRepetitionCounter::with_capacity(moves.len());
+    let mut counter_sideless =
+        ServerRepetitionCounter::with_capacity(if sideless { moves.len() } else { 0 });
+    note(
+        &r.last,
+        0,
+        Firsts {
+            mutual: &mut r.first_mutual,
+            decl27: &mut r.first_decl27,
+            decl24: &mut r.first_decl24,
+        },
+    );
 
     for (i, ml) in moves.iter().enumerate() {
         let ply = i + 1;
@@ -202,24 +228,34 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>]) -> Replay {
             }
         };
         let mover = pos.side_to_move();
-        let mut next = pos.clone();
-        next.play_unchecked(m);
+        let undo = r.last.play_unchecked(m);
+        r.last_move = Some((m, undo));
+        let next = &r.last;
         let gave_check = next.is_in_check();
         let key = next.key();
         if let Some(v) = counter.push(key, mover, gave_check) {
             r.repetition.get_or_insert(RepetitionAt { ply, verdict: v });
         }
-        let sideless = if next.side_to_move() == Color::White {
-            key ^ side_key
-        } else {
-            key
-        };
-        if let Some(v) = counter_sideless.push(sideless, mover, gave_check) {
-            r.repetition_sideless
-                .get_or_insert(RepetitionAt { ply, verdict: v });
+        if sideless {
+            let k = if next.side_to_move() == Color::White {
+                key ^ side_key
+            } else {
+                key
+            };
+            if let Some(v) = counter_sideless.push(k, mover, gave_check) {
+                r.repetition_sideless
+                    .get_or_insert(RepetitionAt { ply, verdict: v });
+            }
         }
-        note(&next, ply, &mut r);
-        r.before_last = Some(std::mem::replace(&mut r.last, next));
+        note(
+            &r.last,
+            ply,
+            Firsts {
+                mutual: &mut r.first_mutual,
+                decl27: &mut r.first_decl27,
+                decl24: &mut r.first_decl24,
+            },
+        );
         r.played = ply;
     }
     r
