@@ -214,3 +214,27 @@ fn game_id_from_the_entry_name_when_event_is_missing() {
     assert_eq!(r.game_id, "wdoor+x-1-0+a+b+20261130020502");
     assert_eq!(r.game_name.as_deref(), Some("x-1-0"));
 }
+
+#[test]
+fn server_declaration_rule_equals_the_core_27_point_rule_along_a_game() {
+    use floodgate_scan::csa::read_record;
+    use floodgate_scan::game::judge::server_kachi;
+    use floodgate_scan::game::replay::{parse_move, start_position};
+    use floodgate_scan::shogi::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
+    for prefix in ["kachi--", "uchifuzume--"] {
+        let bytes = fixture(prefix);
+        let rec = read_record(&bytes).unwrap();
+        let mut pos = start_position(&rec).unwrap();
+        for m in &rec.moves {
+            let core = evaluate_declaration(&pos, EnteringKingRule::CSARule27).outcome;
+            assert_eq!(
+                server_kachi(&pos).is_ok(),
+                core == DeclarationOutcome::Win,
+                "{}",
+                pos.to_sfen()
+            );
+            pos.play_unchecked(parse_move(&pos, m.text).unwrap());
+        }
+        assert!(server_kachi(&pos).is_ok() == (prefix == "kachi--"));
+    }
+}

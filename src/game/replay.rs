@@ -7,7 +7,10 @@
 
 use super::repetition::{ServerRepetition, ServerRepetitionCounter};
 use crate::csa::{MoveLine, Record};
-use crate::shogi::{Color, Move, Position, Setup, UndoInfo};
+use crate::shogi::{
+    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Setup, UndoInfo,
+    evaluate_declaration,
+};
 
 /// Why a recorded move could not be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,27 +136,11 @@ pub fn start_position(rec: &Record<'_>) -> Result<Position, String> {
     Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e}", block.line))
 }
 
-/// The two declaration rules the table reports.
-#[derive(Clone, Copy)]
-enum Rule {
-    Points27,
-    Points24,
+/// Whether the side to move could declare a win under `rule` (the core's judgement).
+fn declaration_wins(pos: &Position, rule: EnteringKingRule) -> bool {
+    evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
 }
 
-/// Whether the side to move could declare a win under `rule` (rules.md §3).
-fn declaration_wins(pos: &Position, rule: Rule) -> bool {
-    let side = pos.side_to_move();
-    if pos.is_in_check() || !pos.king_in_camp(side) || pos.zone_count(side) < 10 {
-        return false;
-    }
-    let points = pos.declaration_points(side);
-    match rule {
-        Rule::Points27 => points >= if side == Color::Black { 28 } else { 27 },
-        Rule::Points24 => points >= 31 && pos.move_number() <= 500,
-    }
-}
-
-/// Note what the table wants about the position after `ply`.
 /// What [`note`] records along the game.
 struct Firsts<'a> {
     mutual: &'a mut Option<(usize, String)>,
@@ -173,10 +160,10 @@ fn note(pos: &Position, ply: usize, r: Firsts<'_>) {
     if !in_camp[i] {
         return;
     }
-    if r.decl27[i].is_none() && declaration_wins(pos, Rule::Points27) {
+    if r.decl27[i].is_none() && declaration_wins(pos, EnteringKingRule::CSARule27) {
         r.decl27[i] = Some(ply);
     }
-    if r.decl24[i].is_none() && declaration_wins(pos, Rule::Points24) {
+    if r.decl24[i].is_none() && declaration_wins(pos, EnteringKingRule::CSARule24) {
         r.decl24[i] = Some(ply);
     }
 }
