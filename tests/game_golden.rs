@@ -125,7 +125,16 @@ fn real_2007_sennichite_that_the_current_rule_calls_perpetual_check() {
         },
     );
     // Black gave the perpetual check: White wins by the current rule.
-    assert!(r.judge_detail.contains("white"), "{}", r.judge_detail);
+    assert!(
+        r.judge_detail.contains("black gave perpetual check"),
+        "{}",
+        r.judge_detail
+    );
+    assert!(
+        r.judge_detail.contains("the rules give white"),
+        "{}",
+        r.judge_detail
+    );
     // Summary named White first (current player first): matched by name.
     assert_eq!(
         (r.black_result.as_deref(), r.white_result.as_deref()),
@@ -206,12 +215,21 @@ fn real_2008_11_sennichite_that_the_current_rule_calls_perpetual_check() {
         },
     );
     // White gave the perpetual check here: Black wins by the current rule.
-    assert!(r.judge_detail.contains("black"), "{}", r.judge_detail);
+    assert!(
+        r.judge_detail.contains("white gave perpetual check"),
+        "{}",
+        r.judge_detail
+    );
+    assert!(
+        r.judge_detail.contains("the rules give black"),
+        "{}",
+        r.judge_detail
+    );
 }
 
 #[test]
 fn real_2009_sennichite_that_the_current_rule_calls_perpetual_check() {
-    check(
+    let r = check(
         "real",
         "wdoor+floodgate-900-0+usapyon+MyMove900",
         Expect {
@@ -224,6 +242,16 @@ fn real_2009_sennichite_that_the_current_rule_calls_perpetual_check() {
             status: "ok",
             plies: 134,
         },
+    );
+    assert!(
+        r.judge_detail.contains("black gave perpetual check"),
+        "{}",
+        r.judge_detail
+    );
+    assert!(
+        r.judge_detail.contains("the rules give white"),
+        "{}",
+        r.judge_detail
     );
 }
 

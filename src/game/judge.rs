@@ -273,9 +273,22 @@ pub fn judge(rec: &Record<'_>, r: &Replay) -> Judgement {
         let theirs = summary_outcome(rec);
         if !same_reason {
             notes.push(format!(
-                "summary says '{}', the rules say '{ours}'",
-                s.reason
+                "line {}: summary says '{}', the rules say '{ours}'",
+                s.line, s.reason
             ));
+            if let Some(rep) = r.repetition {
+                let line = rec.moves.get(rep.ply - 1).map_or(0, |m| m.line);
+                notes.push(match rep.verdict {
+                    ServerRepetition::Draw => {
+                        format!("line {line}: ply {} is a 4th occurrence", rep.ply)
+                    }
+                    ServerRepetition::PerpetualCheckLoss(c) => format!(
+                        "line {line}: ply {} is a 4th occurrence; {} gave perpetual check",
+                        rep.ply,
+                        Outcome::Win(c).name()
+                    ),
+                });
+            }
         }
         if theirs != outcome {
             notes.push(format!(
