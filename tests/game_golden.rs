@@ -322,6 +322,8 @@ fn server_toryo_with_deferred_line() {
 
 #[test]
 fn server_sennichite() {
+    // A 4-ply king shuffle: the position after ply 1 recurs at plies 5, 9 and 13. Had the
+    // start position counted, ply 12 would have been its 4th occurrence.
     check(
         "server",
         "sennichite--",

@@ -238,3 +238,14 @@ fn server_declaration_rule_equals_the_core_27_point_rule_along_a_game() {
         assert!(server_kachi(&pos).is_ok() == (prefix == "kachi--"));
     }
 }
+
+#[test]
+fn entries_that_are_not_records() {
+    let e = analyze_record("t", "x.csa", b"\x7fELF\x02\x01\x01\0\0\0").unwrap_err();
+    assert_eq!(e.line, Some(1));
+    assert!(analyze_record("t", "x.csa", b"").is_err());
+    // Header only, no position: a game row with a status, not an error.
+    let r = analyze_record("t", "x.csa", b"V2\nN+a\nN-b\n").unwrap();
+    assert_eq!(r.status, "bad_position");
+    assert_eq!(r.black.as_deref(), Some("a"));
+}

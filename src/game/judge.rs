@@ -306,3 +306,32 @@ pub fn judge(rec: &Record<'_>, r: &Replay) -> Judgement {
         detail: notes.join("; "),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::csa::read_record;
+
+    #[test]
+    fn move_limit_default_only_in_its_era() {
+        let rec = |text: &str| read_record(text.as_bytes()).map(|r| effective_max_moves(&r));
+        assert_eq!(rec("V2\n'Max_Moves:512\n"), Ok(Some(512)));
+        assert_eq!(rec("V2\n'Max_Moves:0\n"), Ok(None));
+        assert_eq!(rec("V2\n$START_TIME:2015/04/15 00:30:02\n"), Ok(Some(256)));
+        assert_eq!(rec("V2\n$START_TIME:2014/10/11 23:59:59\n"), Ok(None));
+        assert_eq!(rec("V2\n$START_TIME:2013/04/15 00:30:02\n"), Ok(None));
+        assert_eq!(rec("V2\n"), Ok(None));
+    }
+
+    #[test]
+    fn summary_outcomes() {
+        let out = |s: &str| {
+            let text = format!("V2\nN+a\nN-b\n'summary:{s}\n");
+            summary_outcome(&read_record(text.as_bytes()).unwrap())
+        };
+        assert_eq!(out("toryo:a win:b lose"), Some(Outcome::Win(Color::Black)));
+        assert_eq!(out("toryo:b win:a lose"), Some(Outcome::Win(Color::White)));
+        assert_eq!(out("sennichite:a draw:b draw"), Some(Outcome::Draw));
+        assert_eq!(out("toryo:a win:b win"), None);
+    }
+}

@@ -176,8 +176,7 @@ game_columns! {
     illegal_ply: Option<i64>,
     /// Kind of that illegal move (`two_pawns`, `drop_pawn_mate`, `ignored_check`, ...).
     illegal_kind: Option<String>,
-    /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing`
-    /// (`unchecked` when the starting position could not be read).
+    /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing` (`unchecked`: no start position).
     final_board: String,
     /// Black's owned points (all pieces on board and in hand; rook/bishop 5, others 1).
     owned_black: i64,
