@@ -1,5 +1,5 @@
 //! Contract of the CSA record reader on the real and server-written records and on the
-//! quirks of every era (format notes §10).
+//! quirks of every era of the server.
 
 use floodgate_scan::csa::{SpecialKind, SummaryOrder, WarningKind, read_record};
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The record judge: how the floodgate server should have ended each game, by its own
-//! rules (`csa-floodgate-format` §5-§6), compared with what its `'summary` says.
+//! rules (shogi-server's `Board` and `GameResult`), compared with what its `'summary` says.
 //!
 //! The judge looks at the record's evidence in game order: a recorded move that is
 //! illegal, a 4th occurrence of a position, or the move limit can end a game inside the

@@ -7,7 +7,7 @@
 //! while on it counts every position after either side's move. At the 4th occurrence on
 //! the mover's move: the mover loses if its own counter for the position reached 4, else
 //! the opponent loses if its counter reached 3, else the game is a plain draw.
-//! `csa-floodgate-format` §6.2 describes the rule; this is an independent implementation.
+//! This is the rule of shogi-server's `Board` (since 2009-06), implemented independently.
 
 use crate::shogi::Color;
 use std::collections::HashMap;
