@@ -7,6 +7,9 @@
 //! marker, or (for endings the server wrote no marker for) the summary's own reason,
 //! whose loser must then be the side the server blames. It never "fixes" a record: where
 //! an old server judged differently from the current rules, the disagreement is reported.
+//! One inference is made: an `uchifuzume` summary without its `'ILLEGAL_MOVE` line (as in
+//! a record edited by hand) agrees when the side to move has a pawn-drop mate available,
+//! and the detail says so.
 
 use super::repetition::ServerRepetition;
 use super::replay::{Replay, parse_move, server_word};
