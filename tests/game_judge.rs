@@ -249,3 +249,21 @@ fn entries_that_are_not_records() {
     assert_eq!(r.status, "bad_position");
     assert_eq!(r.black.as_deref(), Some("a"));
 }
+
+#[test]
+fn empty_hand_lines_in_the_position_block_and_trailer() {
+    // Other CSA writers put empty `P+`/`P-` lines in both places.
+    let text = replace(
+        &fixture("toryo--"),
+        "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n",
+        "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+\nP-\n+\n",
+    );
+    let text = replace(&text, "\n'-\n'summary", "\n'P+\n'P-\n'-\n'summary");
+    let r = analyze_record("t", "t.csa", &text).unwrap();
+    assert_eq!(
+        (r.status.as_str(), r.final_board.as_str()),
+        ("ok", "match"),
+        "{r:?}"
+    );
+    assert_eq!(r.judge_agrees, Some(true));
+}

@@ -69,9 +69,15 @@ pub struct PositionBlock<'a> {
 }
 
 impl<'a> PositionBlock<'a> {
-    /// The block as lines for a setup parser (`P` lines, then the side line).
+    /// The block as lines for a setup parser (`P` lines, then the side line). Empty
+    /// hand lines (`P+`, `P-` with nothing after them) state nothing and are left out.
     pub fn position_lines(&self) -> Vec<&'a [u8]> {
-        let mut v = self.lines.clone();
+        let mut v: Vec<&'a [u8]> = self
+            .lines
+            .iter()
+            .copied()
+            .filter(|l| !is_empty_hand_line(l))
+            .collect();
         match self.side {
             Some((_, b'-')) => v.push(b"-"),
             Some(_) => v.push(b"+"),
@@ -79,6 +85,11 @@ impl<'a> PositionBlock<'a> {
         }
         v
     }
+}
+
+/// `P+` or `P-` (possibly with trailing spaces) and nothing else.
+pub(crate) fn is_empty_hand_line(line: &[u8]) -> bool {
+    matches!(line, [b'P', b'+' | b'-', rest @ ..] if rest.iter().all(|&b| b == b' '))
 }
 
 /// Something unusual the reader tolerated.

@@ -3,6 +3,8 @@
 //! Hands are written one `00XX` per piece, usually sorted but not always, and omitted
 //! when empty; before 2008-03-16 the side-to-move line was always `'+`.
 
+use super::reader::is_empty_hand_line;
+
 /// The trailer board, as raw lines without the leading quote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Trailer<'a> {
@@ -25,7 +27,13 @@ impl<'a> Trailer<'a> {
     /// The trailer as ordinary CSA position lines (rows, hands, side) for a setup parser.
     pub fn position_lines(&self) -> Vec<&'a [u8]> {
         let mut v: Vec<&'a [u8]> = self.rows.iter().flatten().copied().collect();
-        v.extend(self.hands.iter().flatten().copied());
+        v.extend(
+            self.hands
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|l| !is_empty_hand_line(l)),
+        );
         match self.side {
             Some(b'-') => v.push(b"-"),
             Some(_) => v.push(b"+"),
@@ -72,6 +80,7 @@ mod tests {
         assert!(!t.accept(b"summary:toryo:a win:b lose"));
         assert!(!t.is_complete());
         assert_eq!(t.side, Some(b'-'));
+        assert!(t.accept(b"P+"));
         assert_eq!(
             t.position_lines(),
             vec![
