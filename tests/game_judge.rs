@@ -267,3 +267,36 @@ fn empty_hand_lines_in_the_position_block_and_trailer() {
     );
     assert_eq!(r.judge_agrees, Some(true));
 }
+
+#[test]
+fn rejected_lines_with_text_after_the_move() {
+    // Before 2020 the server ignored text after the move: the move decides the kind.
+    let r = edited(
+        "oute_kaihimore--",
+        "'ILLEGAL_MOVE(+6877OU)",
+        "'ILLEGAL_MOVE(+6877OU '* 12)",
+    );
+    assert_eq!(
+        (r.judge_reason.as_deref(), r.judge_agrees),
+        (Some("oute_kaihimore"), Some(true))
+    );
+    // A legal move with trailing text: rejected for its syntax (the 2020 strict check).
+    let r = edited(
+        "illegal_move--",
+        "'ILLEGAL_MOVE(+7775FU)",
+        "'ILLEGAL_MOVE(+2726FU junk)",
+    );
+    assert_eq!(
+        (r.judge_reason.as_deref(), r.judge_agrees),
+        (Some("illegal move"), Some(true))
+    );
+    // Junk and unsupported specials.
+    let text = fixture("illegal_move--");
+    let i = text.windows(7).position(|w| w == b"+7775FU").unwrap();
+    let text = [&text[..i], b"\xff\xfe%CHUDAN", &text[i + 7..]].concat();
+    let r = analyze_record("t", "t.csa", &text).unwrap();
+    assert_eq!(
+        (r.judge_reason.as_deref(), r.judge_agrees),
+        (Some("illegal move"), Some(true))
+    );
+}

@@ -104,20 +104,21 @@ fn pawn_drop_mate(pos: &Position) -> Option<Move> {
         .find(|&m| matches!(pos.legality(m), Err(IllegalMoveKind::DropPawnMate)))
 }
 
-/// Classify the client's rejected line against the final position.
+/// Classify the client's rejected line against the final position. A line that starts
+/// with a move is judged by that move (servers before 2020 ignored text after it); a legal
+/// move with text after it was rejected for its syntax (the strict regex of 2020).
 fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, String> {
-    if raw.len() != 7 || !is_move_text(raw) {
+    if !is_move_text(raw) {
         return Ok("illegal move");
     }
-    match parse_move(pos, raw) {
+    let legal = parse_move(pos, &raw[..7]).and_then(|m| pos.legality(m).map_err(|k| k.name()));
+    match legal {
         Err(kind) => Ok(server_word(kind)),
-        Ok(m) => match pos.legality(m) {
-            Err(kind) => Ok(server_word(kind.name())),
-            Ok(()) => Err(format!(
-                "the rejected {} is a legal move",
-                String::from_utf8_lossy(raw)
-            )),
-        },
+        Ok(()) if raw.len() > 7 => Ok("illegal move"),
+        Ok(()) => Err(format!(
+            "the rejected {} is a legal move",
+            String::from_utf8_lossy(raw)
+        )),
     }
 }
 
