@@ -20,7 +20,10 @@ pub struct UnreadableEntry {
 /// `source` and `entry` name where the bytes came from; they are copied into the row.
 pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
     if bytes.is_empty() {
-        return Err(UnreadableEntry { line: None, reason: "empty entry".into() });
+        return Err(UnreadableEntry {
+            line: None,
+            reason: "empty entry".into(),
+        });
     }
     Ok(GameRow {
         source: source.to_string(),
