@@ -118,6 +118,11 @@ fn context(entry: &Option<String>, after: &Option<String>) -> String {
 }
 
 impl SourceError {
+    /// The error without the input's name: the entry context and the message.
+    pub fn reason(&self) -> String {
+        format!("{}{}", context(&self.entry, &self.after), self.message)
+    }
+
     fn new(input: &str, message: impl Into<String>) -> SourceError {
         SourceError {
             input: input.to_string(),

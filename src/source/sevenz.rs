@@ -14,8 +14,13 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
         after,
         message,
     };
-    let mut archive = ArchiveReader::new(r, Password::empty())
-        .map_err(|e| err(None, None, format!("cannot read the 7z header: {e}")))?;
+    let mut archive = ArchiveReader::new(r, Password::empty()).map_err(|e| {
+        err(
+            None,
+            None,
+            format!("cannot read the 7z header: {}", message(&e)),
+        )
+    })?;
     archive.set_thread_count(1);
     // The decoder checks an entry's CRC only after the callback returns, so each entry is
     // held back until the next one starts (or the archive ends cleanly): a corrupt entry is
@@ -65,13 +70,31 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
             }
             // The failure belongs to the entry held back (its CRC or the data after it).
             match pending.take() {
-                Some(Event::Entry { name, .. }) => Err(err(Some(name), None, e.to_string())),
+                Some(Event::Entry { name, .. }) => Err(err(Some(name), None, message(&e))),
                 Some(other) => {
                     sink(other);
-                    Err(err(None, last, e.to_string()))
+                    Err(err(None, last, message(&e)))
                 }
-                None => Err(err(None, last, e.to_string())),
+                None => Err(err(None, last, message(&e))),
             }
         }
+    }
+}
+
+/// The decoder's error as a sentence (its `Display` is its debug form).
+fn message(e: &sevenz_rust2::Error) -> String {
+    use sevenz_rust2::Error;
+    match e {
+        Error::ChecksumVerificationFailed => "checksum mismatch (corrupt data)".into(),
+        Error::NextHeaderCrcMismatch => "header checksum mismatch (corrupt archive)".into(),
+        Error::BadSignature(_) => "bad 7z signature".into(),
+        Error::PasswordRequired | Error::MaybeBadPassword(_) => {
+            "encrypted archive (a password is needed)".into()
+        }
+        Error::UnsupportedCompressionMethod(m) => format!("unsupported compression method {m}"),
+        Error::Other(s) | Error::Unsupported(s) => s.to_string(),
+        Error::Io(io, ctx) if ctx.is_empty() => io.to_string(),
+        Error::Io(io, ctx) => format!("{ctx}: {io}"),
+        other => other.to_string(),
     }
 }
