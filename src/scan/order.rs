@@ -208,7 +208,7 @@ pub fn write_in_order(
                 let e = st
                     .failure
                     .as_ref()
-                    .map(ToString::to_string)
+                    .map(SourceError::reason)
                     .unwrap_or_default();
                 out.errors
                     .write(&names[current], "", None, &e)
