@@ -215,10 +215,8 @@ pub fn write_in_order(
                     .map_err(write_err(out.dir.join(ERRORS_CSV)))?;
             }
             current += 1;
-            if let Some(st) = states.get_mut(current) {
-                if let Some(spill) = st.spill.take() {
-                    spill.replay(|item| out.emit(&names[current], &item))?;
-                }
+            if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
+                spill.replay(|item| out.emit(&names[current], &item))?;
             }
         }
     }

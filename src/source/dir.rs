@@ -6,9 +6,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{Event, Sink, io_message, is_record_name, read_entry};
 
+/// Record files (name, path) and folders that could not be listed (name, reason).
+type Listing = (Vec<(String, PathBuf)>, Vec<(String, String)>);
+
 /// Record files below `root`, as (relative name with `/` separators, path), sorted by name.
 /// Folders that cannot be listed are returned as unreadable (name, reason).
-fn list(root: &Path) -> (Vec<(String, PathBuf)>, Vec<(String, String)>) {
+fn list(root: &Path) -> Listing {
     let mut files = Vec::new();
     let mut broken = Vec::new();
     let mut stack = vec![(String::new(), root.to_path_buf())];

@@ -30,11 +30,11 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
     let mut stopped = false;
     let mut entry_error: Option<(String, String)> = None;
     let result = archive.for_each_entries(|entry, reader| {
-        if let Some(event) = pending.take() {
-            if !sink(event) {
-                stopped = true;
-                return Ok(false);
-            }
+        if let Some(event) = pending.take()
+            && !sink(event)
+        {
+            stopped = true;
+            return Ok(false);
         }
         if entry.is_directory() {
             return Ok(true);

@@ -11,7 +11,9 @@ use super::{
 };
 
 /// Read up to [`HEAD_LEN`] bytes and give them back in front of the rest of the stream.
-fn peek<R: Read>(mut r: R) -> io::Result<(Vec<u8>, io::Chain<Cursor<Vec<u8>>, R>)> {
+type Peeked<R> = (Vec<u8>, io::Chain<Cursor<Vec<u8>>, R>);
+
+fn peek<R: Read>(mut r: R) -> io::Result<Peeked<R>> {
     let mut head = Vec::with_capacity(HEAD_LEN);
     (&mut r).take(HEAD_LEN as u64).read_to_end(&mut head)?;
     Ok((head.clone(), Cursor::new(head).chain(r)))
