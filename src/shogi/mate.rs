@@ -72,7 +72,9 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
                 let to = lsb(t);
                 t &= t - 1;
                 let tb = 1u128 << to;
-                if free & !tb & !attacks::piece_attacks(kind, us, to, occ | tb) != 0 {
+                // The dropped piece's attacks are taken with the king lifted: a slider
+                // checking along a line also covers the square behind the king.
+                if free & !tb & !attacks::piece_attacks(kind, us, to, occ_wo_king | tb) != 0 {
                     continue;
                 }
                 let m = Move::Drop {
