@@ -150,7 +150,7 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
     row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
     row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
 
-    let (board, why) = final_board::compare(&rec, &r.last, r.before_last().as_ref());
+    let (board, why) = final_board::compare(&rec, &r.last, || r.before_last());
     row.final_board = board.name().into();
     if !why.is_empty() {
         details.push(why);

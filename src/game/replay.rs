@@ -128,9 +128,26 @@ pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
     Ok(m)
 }
 
+/// The standard starting position as the server writes it.
+const HIRATE_ROWS: [&[u8]; 9] = [
+    b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY",
+    b"P2 * -HI *  *  *  *  * -KA * ",
+    b"P3-FU-FU-FU-FU-FU-FU-FU-FU-FU",
+    b"P4 *  *  *  *  *  *  *  *  * ",
+    b"P5 *  *  *  *  *  *  *  *  * ",
+    b"P6 *  *  *  *  *  *  *  *  * ",
+    b"P7+FU+FU+FU+FU+FU+FU+FU+FU+FU",
+    b"P8 * +KA *  *  *  *  * +HI * ",
+    b"P9+KY+KE+GI+KI+OU+KI+GI+KE+KY",
+];
+
 /// Build the starting position from the record's position block.
 pub fn start_position(rec: &Record<'_>) -> Result<Position, String> {
     let block = rec.position.as_ref().ok_or("no position block")?;
+    // Nearly every record starts from the standard position written the server's way.
+    if block.lines.as_slice() == HIRATE_ROWS && matches!(block.side, Some((_, b'+'))) {
+        return Ok(Position::startpos());
+    }
     let setup = Setup::from_csa_lines(block.position_lines())
         .map_err(|e| format!("line {}: position block: {e}", block.line))?;
     Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e}", block.line))
@@ -246,4 +263,18 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         r.played = ply;
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hirate_fast_path_equals_the_parsed_block() {
+        let mut lines = HIRATE_ROWS.to_vec();
+        lines.push(b"+");
+        let parsed = Position::from_setup(Setup::from_csa_lines(lines).unwrap()).unwrap();
+        assert_eq!(parsed.to_sfen(), Position::startpos().to_sfen());
+        assert_eq!(parsed.key(), Position::startpos().key());
+    }
 }

@@ -196,6 +196,9 @@ fn mate_in_one_examples() {
     let p = pos("3lkl3/9/3G1G3/9/9/9/9/9/4K4 b - 1");
     assert!(solve_mate_in_one(&p).is_some());
     assert!(!is_mated(&p));
+    // A rook dropped on the king's rank covers the flight square behind the king.
+    let p = pos("2s2k1n1/2P6/l2s1G3/pp1G2pp1/P1N3+B1l/3bP1P1P/L4K1G1/1P2SPR2/1NG+n3SL b R7P 177");
+    assert_eq!(solve_mate_in_one(&p), Some(mv("R*6a")));
 }
 
 #[test]
