@@ -220,6 +220,20 @@ game_columns! {
     final_sfen: Option<String>,
 }
 
+/// The column list as a Markdown table (name, type, meaning), as the README shows it.
+pub fn columns_markdown() -> String {
+    let mut out = String::from("| column | type | meaning |\n|---|---|---|\n");
+    for c in COLUMNS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            c.name,
+            c.kind.name(),
+            c.doc.trim()
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
