@@ -1,0 +1,222 @@
+//! The position core against an independent oracle (rsshogi) over thousands of seeded
+//! random playouts and the 1,000 real entering-king positions of `aiiru_bench.tsv`.
+//!
+//! At every position: identical complete legal sets (non-promotions included), identical
+//! check status and number of checkers, identical existence of a mate in one, SFEN equal
+//! to the oracle's and round-tripping, incremental key equal to the recomputed key, and
+//! for every legal move: `legality` accepts it, `gives_check` predicts the check, the child
+//! key is consistent, and undo restores key, SFEN and check status. Random move probes
+//! must be legal exactly when they are in the oracle's legal set.
+
+mod core_support;
+
+use core_support::{Rng, bench_sfens, code, named_sfens, our_legal_codes, pos, rs_legal_codes};
+use floodgate_scan::shogi::{
+    IllegalMoveKind, Move, PieceKind, Position, Square, is_mated, solve_mate_in_one,
+};
+
+/// Counters, so a test can show it looked at what it claims to have looked at.
+#[derive(Default, Debug)]
+struct Seen {
+    positions: usize,
+    in_check: usize,
+    mates_in_one: usize,
+    promotion_choices: usize,
+    drops: usize,
+    illegal_probes: usize,
+}
+
+/// A random move, legal or not, over the whole move space.
+fn random_move(rng: &mut Rng) -> Move {
+    let sq = |rng: &mut Rng| Square::from_index(rng.below(81)).unwrap();
+    if rng.below(3) == 0 {
+        Move::Drop {
+            kind: PieceKind::HAND_KINDS[rng.below(7)],
+            to: sq(rng),
+        }
+    } else {
+        Move::Normal {
+            from: sq(rng),
+            to: sq(rng),
+            promote: rng.below(2) == 0,
+        }
+    }
+}
+
+/// Compare one position with the oracle; `p` is left exactly as it was.
+fn check_position(p: &mut Position, rs: &rsshogi::board::Position, rng: &mut Rng, seen: &mut Seen) {
+    let sfen = p.to_sfen();
+    seen.positions += 1;
+    assert_eq!(sfen, rs.to_sfen(None), "SFEN differs from the oracle's");
+
+    let ours = our_legal_codes(p);
+    let theirs = rs_legal_codes(rs);
+    assert!(
+        ours == theirs,
+        "{sfen}: legal sets differ: {}",
+        core_support::describe_diff(&ours, &theirs)
+    );
+    assert_eq!(p.is_in_check(), rs.is_in_check(), "{sfen}: in check");
+    assert_eq!(
+        p.checkers().count() as usize,
+        rs.checkers().count() as usize,
+        "{sfen}: number of checkers"
+    );
+    assert_eq!(is_mated(p), ours.is_empty(), "{sfen}: is_mated");
+    seen.in_check += usize::from(p.is_in_check());
+
+    let mate = solve_mate_in_one(p);
+    let rs_mate = rsshogi::mate::solve_mate_in_one(rs);
+    assert_eq!(
+        mate.is_some(),
+        rs_mate.is_some(),
+        "{sfen}: mate in one ours {:?} oracle {:?}",
+        mate.map(Move::to_usi),
+        rs_mate.map(|m| m.to_usi())
+    );
+    seen.mates_in_one += usize::from(mate.is_some());
+
+    // Key and SFEN round trip.
+    let key = p.key();
+    assert_eq!(key, p.compute_key(), "{sfen}: incremental key");
+    let again = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e:?}"));
+    assert_eq!(again.to_sfen(), sfen, "SFEN round trip");
+    assert_eq!(again.key(), key, "{sfen}: key after SFEN round trip");
+
+    // Every legal move: legality, gives_check, child key, undo.
+    let in_check = p.is_in_check();
+    let checkers = p.checkers().count();
+    let legal = p.legal_moves();
+    for &m in legal.iter() {
+        assert_eq!(p.legality(m), Ok(()), "{sfen}: {}", m.to_usi());
+        match m {
+            Move::Normal { promote: true, .. } => seen.promotion_choices += 1,
+            Move::Drop { .. } => seen.drops += 1,
+            _ => {}
+        }
+        let gives = p.gives_check(m);
+        let u = p.play_unchecked(m);
+        assert_eq!(p.is_in_check(), gives, "{sfen}: gives_check {}", m.to_usi());
+        assert_eq!(
+            p.key(),
+            p.compute_key(),
+            "{sfen}: child key after {}",
+            m.to_usi()
+        );
+        assert_ne!(p.key(), key, "{sfen}: {} changes the key", m.to_usi());
+        p.undo(m, u);
+        assert_eq!(p.key(), key, "{sfen}: undo {} restores the key", m.to_usi());
+    }
+    assert_eq!(p.to_sfen(), sfen, "undo restores the position");
+    assert_eq!(p.is_in_check(), in_check);
+    assert_eq!(p.checkers().count(), checkers);
+
+    // Random probes over the whole move space.
+    for _ in 0..24 {
+        let m = random_move(rng);
+        let legal_here = ours.binary_search(&code(m)).is_ok();
+        let verdict = p.legality(m);
+        assert_eq!(
+            verdict.is_ok(),
+            legal_here,
+            "{sfen}: legality({}) = {verdict:?}",
+            m.to_usi()
+        );
+        assert_eq!(p.is_legal(m), legal_here);
+        if let Err(kind) = verdict {
+            seen.illegal_probes += 1;
+            assert!(!kind.name().is_empty());
+            if kind == IllegalMoveKind::IgnoredCheck {
+                // Pseudo-legal but leaves the king attacked: the oracle agrees it is not legal.
+                assert!(!legal_here);
+            }
+        }
+    }
+}
+
+/// Random playouts: `games` games of up to `plies` plies from each start, walking the core
+/// and the oracle in step.
+fn playouts(starts: &[String], games: usize, plies: usize, seed: u64) -> Seen {
+    let mut rng = Rng::new(seed);
+    let mut seen = Seen::default();
+    for g in 0..games {
+        let start = &starts[g % starts.len()];
+        let mut p = pos(start);
+        let mut rs = core_support::rs_pos(start);
+        for _ in 0..plies {
+            check_position(&mut p, &rs, &mut rng, &mut seen);
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // One move in three is a check when one exists, so that evasions, double
+            // checks and mates are well represented; otherwise uniform.
+            let checks: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect();
+            let m = if !checks.is_empty() && rng.below(3) == 0 {
+                checks[rng.below(checks.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            let u = m.to_usi();
+            p.play(m)
+                .unwrap_or_else(|k| panic!("{}: {u}: {k:?}", p.to_sfen()));
+            core_support::rs_play(&mut rs, &u);
+        }
+    }
+    seen
+}
+
+fn valid_named() -> Vec<String> {
+    named_sfens()
+        .into_iter()
+        .filter(|(n, _)| !n.starts_with("invalid"))
+        .map(|(_, s)| s)
+        .collect()
+}
+
+#[test]
+fn oracle_random_playouts_from_startpos() {
+    let starts = vec![Position::startpos().to_sfen()];
+    let seen = playouts(&starts, 1_000, 160, 1);
+    eprintln!("{seen:?}");
+    assert!(seen.positions > 50_000, "{seen:?}");
+    assert!(seen.in_check > 10_000, "{seen:?}");
+    assert!(seen.mates_in_one > 100, "{seen:?}");
+    assert!(seen.promotion_choices > 10_000, "{seen:?}");
+}
+
+#[test]
+fn oracle_random_playouts_from_reference_positions() {
+    let seen = playouts(&valid_named(), 1_200, 40, 2);
+    eprintln!("{seen:?}");
+    assert!(seen.positions > 30_000, "{seen:?}");
+    assert!(seen.drops > 100_000, "{seen:?}");
+}
+
+#[test]
+fn oracle_random_playouts_from_entering_king_positions() {
+    let starts: Vec<String> = bench_sfens().into_iter().step_by(5).collect();
+    let seen = playouts(&starts, 1_000, 30, 3);
+    eprintln!("{seen:?}");
+    assert!(seen.positions > 20_000, "{seen:?}");
+}
+
+#[test]
+fn oracle_all_bench_positions() {
+    let sfens = bench_sfens();
+    assert_eq!(sfens.len(), 1_000);
+    let mut rng = Rng::new(4);
+    let mut seen = Seen::default();
+    for s in &sfens {
+        let mut p = pos(s);
+        let rs = core_support::rs_pos(s);
+        check_position(&mut p, &rs, &mut rng, &mut seen);
+    }
+    eprintln!("{seen:?}");
+    assert_eq!(seen.positions, 1_000);
+    assert!(seen.illegal_probes > 10_000, "{seen:?}");
+}
