@@ -387,10 +387,11 @@ impl Position {
         if hand.count_index(0) > 0 {
             let mut t = target & PAWN_AREA[ui] & !self.pawn_files(self.side);
             if t != 0 {
-                if let Some(pd) = self.pawn_drop_check_square() {
-                    if t & (1u128 << pd) != 0 && self.is_pawn_drop_mate(pd) {
-                        t &= !(1u128 << pd);
-                    }
+                if let Some(pd) = self.pawn_drop_check_square()
+                    && t & (1u128 << pd) != 0
+                    && self.is_pawn_drop_mate(pd)
+                {
+                    t &= !(1u128 << pd);
                 }
                 while t != 0 {
                     let to = lsb(t);
@@ -431,7 +432,7 @@ impl Position {
         let ek = self.king[!self.side as usize] as usize;
         match self.side {
             Color::Black => (ek % 9 != 8).then_some(ek + 1),
-            Color::White => (ek % 9 != 0).then(|| ek - 1),
+            Color::White => (!ek.is_multiple_of(9)).then(|| ek - 1),
         }
     }
 
