@@ -2,8 +2,9 @@
 //! perft 5 from the start position with every leaf played and undone, bulk-counting
 //! perft 5, complete legal move generation (the 593-move position and the 1,000
 //! entering-king positions of `fixtures/positions/aiiru_bench.tsv`) and mate in one on the
-//! same positions. Each measure is the median of several runs; the table prints the ratio
-//! ours / rsshogi next to its target.
+//! same positions. Each measure is the median of several runs, the two sides interleaved
+//! and timed by thread CPU time where the system offers it (a busy shared machine inflates
+//! wall time unevenly); the table prints the ratio ours / rsshogi next to its target.
 //!
 //! `cargo bench --bench core --no-default-features` (env `BENCH_RUNS`, default 5).
 
@@ -35,21 +36,54 @@ fn rs_perft_played(p: &mut rsshogi::board::Position, depth: u32, bufs: &mut [Mov
     nodes
 }
 
-/// Median of `runs` timings of `f`, in seconds, and the value it returned.
-fn median<T: PartialEq + std::fmt::Debug>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut times = Vec::with_capacity(runs);
-    let mut value = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let v = f();
-        times.push(t.elapsed().as_secs_f64());
-        if let Some(prev) = &value {
-            assert_eq!(prev, &v, "every run computes the same thing");
+/// Time spent running on the CPU by this thread, in seconds: immune to the waiting a busy
+/// shared machine adds to wall time. Linux (`/proc/thread-self/schedstat`); elsewhere the
+/// wall clock is used.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// Seconds taken by `f` (CPU time when available) and the value it returned.
+fn timed<T>(f: &mut impl FnMut() -> T) -> (f64, T) {
+    let (c0, w0) = (cpu_seconds(), Instant::now());
+    let v = f();
+    let secs = match (c0, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => w0.elapsed().as_secs_f64(),
+    };
+    (secs, v)
+}
+
+/// Median seconds of `runs` runs of `ours` and of `theirs`, interleaved (alternating which
+/// goes first) so that load changes on the machine hit both sides alike.
+fn compare<T: PartialEq + std::fmt::Debug>(
+    runs: usize,
+    mut ours: impl FnMut() -> T,
+    mut theirs: impl FnMut() -> T,
+) -> (f64, T, f64, T) {
+    let (mut to, mut tt) = (Vec::new(), Vec::new());
+    let (mut vo, mut vt) = (None, None);
+    for i in 0..runs {
+        for side in [i % 2, 1 - i % 2] {
+            if side == 0 {
+                let (t, v) = timed(&mut ours);
+                to.push(t);
+                if let Some(prev) = &vo {
+                    assert_eq!(prev, &v, "every run computes the same thing");
+                }
+                vo = Some(v);
+            } else {
+                let (t, v) = timed(&mut theirs);
+                tt.push(t);
+                vt = Some(v);
+            }
         }
-        value = Some(v);
     }
-    times.sort_by(f64::total_cmp);
-    (times[runs / 2], value.unwrap())
+    to.sort_by(f64::total_cmp);
+    tt.sort_by(f64::total_cmp);
+    (to[runs / 2], vo.unwrap(), tt[runs / 2], vt.unwrap())
 }
 
 struct Row {
@@ -90,13 +124,16 @@ fn main() {
     let mut rows = Vec::new();
 
     // 1. Perft 5, every node played and undone.
-    let (t_ours, n_ours) = median(runs, || shogi::perft(&mut start.clone(), 5));
-    let (t_rs, n_rs) = median(runs, || {
-        let mut p = rs_start.clone();
-        p.init_stack();
-        let mut bufs: Vec<Move32List> = (0..5).map(|_| Move32List::new()).collect();
-        rs_perft_played(&mut p, 5, &mut bufs)
-    });
+    let (t_ours, n_ours, t_rs, n_rs) = compare(
+        runs,
+        || shogi::perft(&mut start.clone(), 5),
+        || {
+            let mut p = rs_start.clone();
+            p.init_stack();
+            let mut bufs: Vec<Move32List> = (0..5).map(|_| Move32List::new()).collect();
+            rs_perft_played(&mut p, 5, &mut bufs)
+        },
+    );
     assert_eq!(n_ours, 19_861_490);
     assert_eq!(n_rs, 19_861_490);
     rows.push(Row {
@@ -108,12 +145,15 @@ fn main() {
     });
 
     // 2. Perft 5, bulk counting at the leaves.
-    let (t_ours, n_ours) = median(runs, || shogi::perft_bulk(&mut start.clone(), 5));
-    let (t_rs, n_rs) = median(runs, || {
-        let mut p = rs_start.clone();
-        p.init_stack();
-        rsshogi::board::perft::compute_perft(&mut p, 5)
-    });
+    let (t_ours, n_ours, t_rs, n_rs) = compare(
+        runs,
+        || shogi::perft_bulk(&mut start.clone(), 5),
+        || {
+            let mut p = rs_start.clone();
+            p.init_stack();
+            rsshogi::board::perft::compute_perft(&mut p, 5)
+        },
+    );
     assert_eq!(n_ours, 19_861_490);
     assert_eq!(n_rs, 19_861_490);
     rows.push(Row {
@@ -128,23 +168,26 @@ fn main() {
     let reps = 100_000;
     let max_ours = Position::from_sfen(MAX_MOVES_SFEN).unwrap();
     let max_rs = rsshogi::board::position_from_sfen(MAX_MOVES_SFEN).unwrap();
-    let (t_ours, n_ours) = median(runs, || {
-        let mut total = 0;
-        for _ in 0..reps {
-            total += black_box(black_box(&max_ours).legal_moves()).len();
-        }
-        total
-    });
-    let (t_rs, n_rs) = median(runs, || {
-        let mut total = 0;
-        let mut list = MoveList::new();
-        for _ in 0..reps {
-            list.clear();
-            generate_legal_all(black_box(&max_rs), &mut list);
-            total += black_box(&list).len();
-        }
-        total
-    });
+    let (t_ours, n_ours, t_rs, n_rs) = compare(
+        runs,
+        || {
+            let mut total = 0;
+            for _ in 0..reps {
+                total += black_box(black_box(&max_ours).legal_moves()).len();
+            }
+            total
+        },
+        || {
+            let mut total = 0;
+            let mut list = MoveList::new();
+            for _ in 0..reps {
+                list.clear();
+                generate_legal_all(black_box(&max_rs), &mut list);
+                total += black_box(&list).len();
+            }
+            total
+        },
+    );
     assert_eq!(n_ours, 593 * reps);
     assert_eq!(n_rs, 593 * reps);
     rows.push(Row {
@@ -157,27 +200,30 @@ fn main() {
 
     // 4. Legal generation over the 1,000 entering-king positions.
     let passes = 100;
-    let (t_ours, n_ours) = median(runs, || {
-        let mut total = 0;
-        for _ in 0..passes {
-            for p in &ours_bench {
-                total += black_box(black_box(p).legal_moves()).len();
+    let (t_ours, n_ours, t_rs, n_rs) = compare(
+        runs,
+        || {
+            let mut total = 0;
+            for _ in 0..passes {
+                for p in &ours_bench {
+                    total += black_box(black_box(p).legal_moves()).len();
+                }
             }
-        }
-        total
-    });
-    let (t_rs, n_rs) = median(runs, || {
-        let mut total = 0;
-        let mut list = MoveList::new();
-        for _ in 0..passes {
-            for p in &rs_bench {
-                list.clear();
-                generate_legal_all(black_box(p), &mut list);
-                total += black_box(&list).len();
+            total
+        },
+        || {
+            let mut total = 0;
+            let mut list = MoveList::new();
+            for _ in 0..passes {
+                for p in &rs_bench {
+                    list.clear();
+                    generate_legal_all(black_box(p), &mut list);
+                    total += black_box(&list).len();
+                }
             }
-        }
-        total
-    });
+            total
+        },
+    );
     assert_eq!(n_ours, n_rs, "same legal move totals");
     let positions = (passes * bench.len()) as f64;
     rows.push(Row {
@@ -190,24 +236,27 @@ fn main() {
 
     // 5. Mate in one on the same positions (and the 593-move one).
     let passes = 20;
-    let (t_ours, n_ours) = median(runs, || {
-        let mut found = 0;
-        for _ in 0..passes {
-            for p in ours_bench.iter().chain(std::iter::once(&max_ours)) {
-                found += usize::from(shogi::solve_mate_in_one(black_box(p)).is_some());
+    let (t_ours, n_ours, t_rs, n_rs) = compare(
+        runs,
+        || {
+            let mut found = 0;
+            for _ in 0..passes {
+                for p in ours_bench.iter().chain(std::iter::once(&max_ours)) {
+                    found += usize::from(shogi::solve_mate_in_one(black_box(p)).is_some());
+                }
             }
-        }
-        found
-    });
-    let (t_rs, n_rs) = median(runs, || {
-        let mut found = 0;
-        for _ in 0..passes {
-            for p in rs_bench.iter().chain(std::iter::once(&max_rs)) {
-                found += usize::from(rsshogi::mate::solve_mate_in_one(black_box(p)).is_some());
+            found
+        },
+        || {
+            let mut found = 0;
+            for _ in 0..passes {
+                for p in rs_bench.iter().chain(std::iter::once(&max_rs)) {
+                    found += usize::from(rsshogi::mate::solve_mate_in_one(black_box(p)).is_some());
+                }
             }
-        }
-        found
-    });
+            found
+        },
+    );
     assert_eq!(n_ours, n_rs, "same number of mates found");
     let positions = (passes * (bench.len() + 1)) as f64;
     rows.push(Row {
@@ -218,7 +267,12 @@ fn main() {
         target: 0.0,
     });
 
-    println!("position core vs rsshogi, median of {runs} runs");
+    let clock = if cpu_seconds().is_some() {
+        "thread CPU time"
+    } else {
+        "wall time"
+    };
+    println!("position core vs rsshogi, median of {runs} interleaved runs ({clock})");
     println!(
         "| measure | unit | floodgate-scan | rsshogi | ratio | target |\n|---|---|---:|---:|---:|---:|"
     );

@@ -108,6 +108,11 @@ fn check_position(p: &mut Position, rs: &rsshogi::board::Position, rng: &mut Rng
         assert_eq!(p.key(), key, "{sfen}: undo {} restores the key", m.to_usi());
     }
     assert_eq!(p.to_sfen(), sfen, "undo restores the position");
+    assert_eq!(
+        our_legal_codes(p),
+        ours,
+        "{sfen}: undo restores the legal set"
+    );
     assert_eq!(p.is_in_check(), in_check);
     assert_eq!(p.checkers().count(), checkers);
 
