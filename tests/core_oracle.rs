@@ -6,13 +6,16 @@
 //! to the oracle's and round-tripping, incremental key equal to the recomputed key, and
 //! for every legal move: `legality` accepts it, `gives_check` predicts the check, the child
 //! key is consistent, and undo restores key, SFEN and check status. Random move probes
-//! must be legal exactly when they are in the oracle's legal set.
+//! must be legal exactly when they are in the oracle's legal set. The declaration counts
+//! and verdicts of the four point rules are compared with the oracle's as well, and the
+//! columns of `aiiru_bench.tsv` are recomputed.
 
 mod core_support;
 
 use core_support::{Rng, bench_sfens, code, named_sfens, our_legal_codes, pos, rs_legal_codes};
 use floodgate_scan::shogi::{
-    IllegalMoveKind, Move, PieceKind, Position, Square, is_mated, solve_mate_in_one,
+    Color, DeclarationOutcome, EnteringKingRule, IllegalMoveKind, Move, PieceKind, Position,
+    Square, evaluate_declaration, is_mated, solve_mate_in_one,
 };
 
 /// Counters, so a test can show it looked at what it claims to have looked at.
@@ -224,4 +227,91 @@ fn oracle_all_bench_positions() {
     eprintln!("{seen:?}");
     assert_eq!(seen.positions, 1_000);
     assert!(seen.illegal_probes > 10_000, "{seen:?}");
+}
+
+/// Our declaration evaluation against rsshogi's under the four point rules: the same
+/// declaration points, zone count, threshold (handicap adjustment included) and the same
+/// verdict on a win (rsshogi has no 500-move clause, so the 24-point rules are compared
+/// only while the clause holds). Returns the number of declaration wins seen.
+fn compare_declarations(p: &Position, rs: &rsshogi::board::Position) -> usize {
+    use rsshogi::board::position::DeclarationDetail;
+    use rsshogi::types::EnteringKingRule as Rs;
+    let sfen = p.to_sfen();
+    let mut wins = 0;
+    for (ours, theirs) in [
+        (EnteringKingRule::CSARule24, Rs::Point24),
+        (EnteringKingRule::CSARule24H, Rs::Point24Handicap),
+        (EnteringKingRule::CSARule27, Rs::Point27),
+        (EnteringKingRule::CSARule27H, Rs::Point27Handicap),
+    ] {
+        let e = evaluate_declaration(p, ours);
+        let mut r = rs.clone();
+        r.set_entering_king_rule(theirs);
+        let t = r.evaluate_declaration();
+        let DeclarationDetail::PointRule {
+            not_in_check,
+            king_in_enemy_camp,
+            pieces_in_camp,
+            points,
+            required_points,
+            ..
+        } = t.detail
+        else {
+            panic!("{sfen} {ours}: oracle detail {:?}", t.detail);
+        };
+        assert_eq!(e.points, points, "{sfen} {ours}: points");
+        assert_eq!(e.king_in_camp, king_in_enemy_camp, "{sfen} {ours}");
+        assert_eq!(e.in_check, !not_in_check, "{sfen} {ours}");
+        assert_eq!(
+            e.zone_count,
+            pieces_in_camp - i32::from(king_in_enemy_camp),
+            "{sfen} {ours}: zone count"
+        );
+        assert_eq!(e.threshold, required_points, "{sfen} {ours}: threshold");
+        if e.move_number_ok {
+            assert_eq!(
+                e.outcome == DeclarationOutcome::Win,
+                t.can_declare,
+                "{sfen} {ours}: {e:?} vs {t:?}"
+            );
+        }
+        wins += usize::from(e.outcome == DeclarationOutcome::Win);
+    }
+    wins
+}
+
+/// Every column of `aiiru_bench.tsv` (move number, zone count and declaration points of
+/// both sides, both kings in the camp) recomputed, and the declaration rules compared with
+/// the oracle on the bench positions and on short playouts from them.
+#[test]
+fn bench_columns_and_oracle_declarations() {
+    let text = core_support::read_fixture("positions/aiiru_bench.tsv");
+    let mut rows = 0;
+    let mut wins = 0;
+    let mut rng = Rng::new(5);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let c: Vec<&str> = line.split('\t').collect();
+        let n = |i: usize| c[i].parse::<i32>().unwrap();
+        let p = pos(c[0]);
+        assert_eq!(p.move_number() as i32, n(1) + 1, "{}: ply column", c[0]);
+        assert_eq!(p.zone_count(Color::Black), n(2), "{}", c[0]);
+        assert_eq!(p.declaration_points(Color::Black), n(3), "{}", c[0]);
+        assert_eq!(p.zone_count(Color::White), n(4), "{}", c[0]);
+        assert_eq!(p.declaration_points(Color::White), n(5), "{}", c[0]);
+        assert!(p.king_in_camp(Color::Black) && p.king_in_camp(Color::White));
+        rows += 1;
+        wins += compare_declarations(&p, &core_support::rs_pos(c[0]));
+        if rows % 4 == 0 {
+            let (line, _) = core_support::random_playout(c[0], 40, &mut rng);
+            for s in line.iter().skip(1) {
+                wins += compare_declarations(&pos(s), &core_support::rs_pos(s));
+            }
+        }
+    }
+    assert_eq!(rows, 1_000);
+    assert!(wins > 0, "some positions allow a winning declaration");
+    eprintln!("declaration wins seen: {wins}");
 }
