@@ -41,8 +41,7 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
         }
         return None;
     }
-    // Drops next to or aiming at the king, on empty squares. Quick filter: the king must
-    // have no free escape square that the dropped piece does not cover.
+    // Drops on the empty squares from which the dropped piece attacks the king.
     let empty = !pos.occ() & FULL;
     let hand = pos.hands[us as usize];
     if !hand.is_empty() {
@@ -65,17 +64,11 @@ pub fn solve_mate_in_one_in_place(pos: &mut Position) -> Option<Move> {
             }
         }
     }
-    let list = pos.legal_moves();
-    for &m in list.iter() {
-        if m.is_drop() {
-            continue;
-        }
-        // A move that lands far from the king can only mate by discovery or a slide.
-        if pos.gives_check(m) && mates(pos, m) {
-            return Some(m);
-        }
-    }
-    None
+    let mut list = super::MoveList::new();
+    pos.generate_check_candidates(&mut list);
+    list.iter()
+        .copied()
+        .find(|&m| pos.gives_check(m) && mates(pos, m))
 }
 
 /// Play `m` (legal), test that the defender has no legal move, undo.

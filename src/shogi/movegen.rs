@@ -188,6 +188,84 @@ impl Position {
         }
     }
 
+    /// Append legal board moves (no drops) of a side not in check that may give check: a
+    /// superset of the checking board moves (moves of a piece that uncovers a slider on
+    /// the enemy king, and moves to a square from which the piece, promoted or not,
+    /// attacks the enemy king). Callers filter with [`Position::gives_check`].
+    pub(crate) fn generate_check_candidates(&self, list: &mut MoveList) {
+        let us = self.side;
+        let them = !us;
+        let ui = us as usize;
+        let ksq = self.king[ui] as usize;
+        let ek = self.king[them as usize] as usize;
+        let own = self.by_color[ui];
+        let occ = self.occ();
+        let zone = ZONE[ui];
+        let pinned = self.pinned(us);
+        // Own pieces standing alone between an own slider and the enemy king.
+        let snipers = own
+            & ((attacks::ROOK_PSEUDO[ek]
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
+                | (attacks::BISHOP_PSEUDO[ek]
+                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+                | (attacks::lance_pseudo(them, ek) & self.kind_bb(PieceKind::Lance)));
+        let mut discoverers = 0;
+        let mut sn = snipers;
+        while sn != 0 {
+            let s = lsb(sn);
+            sn &= sn - 1;
+            let b = between(ek, s) & occ;
+            if b != 0 && b & (b - 1) == 0 {
+                discoverers |= b & own;
+            }
+        }
+        let mut pcs = own & !(1u128 << ksq);
+        while pcs != 0 {
+            let from = lsb(pcs);
+            pcs &= pcs - 1;
+            let fb = 1u128 << from;
+            let kind = PieceKind::ALL[(self.board[from] & 15) as usize - 1];
+            let mut t = attacks::piece_attacks(kind, us, from, occ) & !own;
+            if pinned & fb != 0 {
+                t &= line(ksq, from);
+            }
+            if discoverers & fb == 0 {
+                let occf = occ & !fb;
+                let mut m = attacks::piece_attacks(kind, them, ek, occf);
+                if let Some(pk) = kind.promoted() {
+                    let promo_area = if fb & zone != 0 { FULL } else { zone };
+                    m |= attacks::piece_attacks(pk, them, ek, occf) & promo_area;
+                }
+                t &= m;
+            }
+            match kind {
+                PieceKind::Pawn | PieceKind::Lance => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, PAWN_AREA[ui]);
+                    }
+                }
+                PieceKind::Knight => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, KNIGHT_AREA[ui]);
+                    }
+                }
+                PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                    push_optional(list, from, t, zone)
+                }
+                _ => push_plain(list, from, t),
+            }
+        }
+        if discoverers & (1u128 << ksq) != 0 {
+            self.gen_king(list, ksq, !own & FULL);
+        }
+    }
+
     /// True if the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
         let us = self.side;
@@ -403,25 +481,60 @@ impl Position {
                 }
             }
         }
-        for (hk, area) in [
-            (PieceKind::Lance, PAWN_AREA[ui]),
-            (PieceKind::Knight, KNIGHT_AREA[ui]),
-            (PieceKind::Silver, FULL),
-            (PieceKind::Gold, FULL),
-            (PieceKind::Bishop, FULL),
-            (PieceKind::Rook, FULL),
+        // Other kinds: squares outer, kinds inner, in three bands of ranks.
+        let mut kinds = [PieceKind::Rook; 6];
+        let mut n = 0;
+        for k in [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
         ] {
-            if hand.count_index(hk as usize) == 0 {
-                continue;
+            if hand.count_index(k as usize) > 0 {
+                kinds[n] = k;
+                n += 1;
             }
-            let mut t = target & area;
+        }
+        let full = n;
+        // Last rank: only the kinds that can move from anywhere.
+        let mut t = target & !PAWN_AREA[ui];
+        if full > 0 {
             while t != 0 {
-                let to = lsb(t);
+                let to = sq(lsb(t));
                 t &= t - 1;
-                list.push(Move::Drop {
-                    kind: hk,
-                    to: sq(to),
-                });
+                for &k in &kinds[..full] {
+                    list.push(Move::Drop { kind: k, to });
+                }
+            }
+        }
+        if hand.count_index(PieceKind::Lance as usize) > 0 {
+            kinds[n] = PieceKind::Lance;
+            n += 1;
+        }
+        let with_lance = n;
+        // Second rank from the end: add the lance.
+        let mut t = target & PAWN_AREA[ui] & !KNIGHT_AREA[ui];
+        if with_lance > 0 {
+            while t != 0 {
+                let to = sq(lsb(t));
+                t &= t - 1;
+                for &k in &kinds[..with_lance] {
+                    list.push(Move::Drop { kind: k, to });
+                }
+            }
+        }
+        if hand.count_index(PieceKind::Knight as usize) > 0 {
+            kinds[n] = PieceKind::Knight;
+            n += 1;
+        }
+        let mut t = target & KNIGHT_AREA[ui];
+        if n > 0 {
+            while t != 0 {
+                let to = sq(lsb(t));
+                t &= t - 1;
+                for &k in &kinds[..n] {
+                    list.push(Move::Drop { kind: k, to });
+                }
             }
         }
     }

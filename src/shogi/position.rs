@@ -601,10 +601,11 @@ impl Position {
         }
     }
 
-    /// Check `m` and play it.
-    pub fn play(&mut self, m: Move) -> Result<UndoInfo, super::IllegalMoveKind> {
+    /// Check `m` and play it; an illegal move leaves the position unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), super::IllegalMoveKind> {
         self.legality(m)?;
-        Ok(self.play_unchecked(m))
+        self.play_unchecked(m);
+        Ok(())
     }
 
     /// Owned points of `c` (所有点数): every own non-king piece on the board and in hand.
