@@ -369,7 +369,12 @@ impl Position {
     /// Sliders of `c` that attack `sq` with occupancy `occ`.
     #[inline]
     pub(crate) fn slider_attackers(&self, c: Color, sq: usize, occ: u128) -> u128 {
-        let own = self.by_color[c as usize];
+        self.slider_attackers_among(c, self.by_color[c as usize], sq, occ)
+    }
+
+    /// Sliders among `own` (pieces of `c`) that attack `sq` with occupancy `occ`.
+    #[inline]
+    fn slider_attackers_among(&self, c: Color, own: u128, sq: usize, occ: u128) -> u128 {
         let mut a = 0;
         let bh = (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)) & own;
         if BISHOP_PSEUDO[sq] & bh != 0 {
@@ -480,6 +485,10 @@ impl Position {
         };
         let mut key = self.key;
         let eksq = self.king[ti] as usize;
+        // Occupancy and own pieces are kept in registers: reading the bitboards back
+        // right after writing them would stall on store forwarding.
+        let occ0 = self.by_color[0] | self.by_color[1];
+        let own0 = self.by_color[ui];
         let checkers;
         match m {
             Move::Normal { from, to, promote } => {
@@ -514,7 +523,8 @@ impl Position {
                 if kind == PieceKind::King as usize {
                     self.king[ui] = t as u8;
                 }
-                let occ = self.occ();
+                let occ = (occ0 & !fb) | tb;
+                let own = own0 ^ fb ^ tb;
                 let mut c =
                     attacks::piece_attacks(PieceKind::ALL[nk], us, t, occ) & (1u128 << eksq);
                 if c != 0 {
@@ -522,7 +532,7 @@ impl Position {
                 }
                 let l = line(eksq, f);
                 if l != 0 && l & tb == 0 {
-                    c |= self.slider_attackers(us, eksq, occ) & l;
+                    c |= self.slider_attackers_among(us, own, eksq, occ) & l;
                 }
                 checkers = c;
             }
@@ -538,7 +548,7 @@ impl Position {
                 self.by_color[ui] |= tb;
                 self.by_kind[hk] |= tb;
                 key ^= zobrist::BOARD[t][pc as usize];
-                let occ = self.occ();
+                let occ = occ0 | tb;
                 checkers = if attacks::piece_attacks(kind, us, t, occ) & (1u128 << eksq) != 0 {
                     tb
                 } else {
@@ -548,7 +558,7 @@ impl Position {
         }
         self.side = !us;
         self.key = key ^ zobrist::WHITE_TO_MOVE;
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.checkers = checkers;
         undo
     }
@@ -560,7 +570,7 @@ impl Position {
         let ui = us as usize;
         let ti = ui ^ 1;
         self.side = us;
-        self.move_number -= 1;
+        self.move_number = self.move_number.saturating_sub(1);
         self.key = u.key;
         self.checkers = u.checkers;
         match m {

@@ -253,3 +253,51 @@ fn csa_moves() {
     assert_eq!(m, mv("S*5e"));
     assert_eq!(p.move_to_csa(m), "+0055GI");
 }
+
+#[test]
+fn malformed_text_never_panics() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let seeds = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
+    ];
+    let alphabet = b"lnsgkbrpLNSGKBRP+/123456789 -bw0*";
+    for _ in 0..20_000 {
+        let mut s = seeds[rng.below(seeds.len())].as_bytes().to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let i = rng.below(s.len());
+            match rng.below(3) {
+                0 => s[i] = alphabet[rng.below(alphabet.len())],
+                1 => {
+                    s.remove(i);
+                }
+                _ => s.insert(i, alphabet[rng.below(alphabet.len())]),
+            }
+        }
+        let text = String::from_utf8_lossy(&s);
+        if let Ok(p) = Position::from_sfen(&text) {
+            // Whatever parses is a consistent position.
+            assert_eq!(p.key(), p.compute_key());
+            let _ = p.legal_moves();
+            let _ = solve_mate_in_one(&p);
+            for r in EnteringKingRule::ALL {
+                let _ = evaluate_declaration(&p, r);
+                let _ = impasse_adjudication(&p, r);
+            }
+        }
+        let _ = Move::from_usi(&text[..text.len().min(6)]);
+    }
+    let p = Position::startpos();
+    let csa_alphabet = b"+-0123456789FUKYKEGIKIKAHIOUTONYNKNGUMRYAL ";
+    for _ in 0..20_000 {
+        let n = rng.below(10);
+        let line: Vec<u8> = (0..n)
+            .map(|_| csa_alphabet[rng.below(csa_alphabet.len())])
+            .collect();
+        let _ = p.move_from_csa(&line);
+        let mut block = line.clone();
+        block.insert(0, b'P');
+        let _ = Setup::from_csa_lines([&block[..], &line[..]]).map(Position::from_setup);
+    }
+}
