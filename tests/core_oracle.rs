@@ -315,3 +315,50 @@ fn bench_columns_and_oracle_declarations() {
     assert!(wins > 0, "some positions allow a winning declaration");
     eprintln!("declaration wins seen: {wins}");
 }
+
+/// CSA move text: every legal move written by the core equals the oracle's CSA text of the
+/// same move and reads back to the same move; over the same positions, two positions
+/// share a key exactly when board, hands and side to move are equal (no collision, and
+/// the key does not depend on the move number or the path).
+#[test]
+fn csa_moves_and_key_identity() {
+    use std::collections::HashMap;
+    let mut rng = Rng::new(6);
+    let mut by_key: HashMap<u64, String> = HashMap::new();
+    let mut by_board: HashMap<String, u64> = HashMap::new();
+    let mut moves_checked = 0;
+    let mut starts = valid_named();
+    starts.extend(bench_sfens().into_iter().step_by(20));
+    for (g, start) in starts.iter().cycle().take(400).enumerate() {
+        let (line, _) = core_support::random_playout(start, 60, &mut rng);
+        for (i, s) in line.iter().enumerate() {
+            let p = pos(s);
+            let board = s.rsplit_once(' ').unwrap().0.to_string();
+            if let Some(other) = by_key.insert(p.key(), board.clone()) {
+                assert_eq!(other, board, "key collision");
+            }
+            if let Some(k) = by_board.insert(board.clone(), p.key()) {
+                assert_eq!(k, p.key(), "{board}: one position, two keys");
+            }
+            if (g + i) % 4 != 0 {
+                continue;
+            }
+            let rs = core_support::rs_pos(s);
+            for &m in p.legal_moves().iter() {
+                let text = p.move_to_csa(m);
+                let rs_move = rs
+                    .move32_from_usi(&m.to_usi())
+                    .expect("oracle reads the move");
+                assert_eq!(Some(text.clone()), rs_move.to_csa(), "{s}: {}", m.to_usi());
+                assert_eq!(
+                    p.move_from_csa(text.as_bytes()).ok(),
+                    Some(m),
+                    "{s}: {text}"
+                );
+                moves_checked += 1;
+            }
+        }
+    }
+    assert!(by_key.len() > 10_000, "{}", by_key.len());
+    assert!(moves_checked > 100_000, "{moves_checked}");
+}
