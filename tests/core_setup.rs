@@ -110,9 +110,9 @@ fn csa_blocks_equal_sfen() {
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
     // Explicit board lines with hands, and 00AL giving every remaining piece to White.
-    let empty = format!("{}", " * ".repeat(9));
+    let empty = " * ".repeat(9);
     let row = |n: u8, file: usize, piece: &str| {
-        let mut cells = vec![" * "; 9];
+        let mut cells = [" * "; 9];
         cells[9 - file] = piece;
         format!("P{n}{}", cells.concat())
     };
