@@ -5,7 +5,7 @@
 
 mod core_support;
 
-use core_support::{Rng, bench_sfens, pos, random_playout};
+use core_support::{Rng, bench_sfens, pos, random_playout, random_playout_with_checks};
 use floodgate_scan::shogi::{
     IllegalMoveKind, Move, Position, is_mated, solve_mate_in_one, solve_mate_in_one_in_place,
 };
@@ -93,16 +93,21 @@ fn mate_in_one_on_bench_positions() {
 fn mate_in_one_on_random_positions() {
     let mut rng = Rng::new(11);
     let start = Position::startpos().to_sfen();
-    let (mut positions, mut with_mate) = (0, 0);
-    for _ in 0..300 {
-        let (sfens, _) = random_playout(&start, 200, &mut rng);
+    let (mut positions, mut with_mate, mut in_check) = (0, 0, 0);
+    for game in 0..300 {
+        // Half the games check often, so that evasions and mating nets are frequent.
+        let check_every = if game % 2 == 0 { 0 } else { 2 };
+        let (sfens, _) = random_playout_with_checks(&start, 200, &mut rng, check_every);
         for s in sfens.iter().skip(20).step_by(2) {
             positions += 1;
             with_mate += usize::from(check(s));
+            in_check += usize::from(pos(s).is_in_check());
         }
     }
     assert!(positions > 10_000, "{positions}");
-    assert!(with_mate > 200, "{with_mate} of {positions}");
+    eprintln!("{positions} positions, {in_check} in check, {with_mate} with a mate in one");
+    assert!(with_mate > 300, "{with_mate} of {positions}");
+    assert!(in_check > 1_000, "{in_check} of {positions}");
 }
 
 #[test]

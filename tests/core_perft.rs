@@ -201,3 +201,23 @@ fn invalid_fixture_positions_are_rejected() {
     let b = pos(&named_sfen("zobrist_test2"));
     assert_ne!(a.key(), b.key());
 }
+
+/// Perft 2 of every entering-king position of `aiiru_bench.tsv` (and perft 3 of a few),
+/// against the oracle's count: drops dominate these positions.
+#[test]
+fn perft_bench_positions_match_oracle() {
+    let sfens = core_support::bench_sfens();
+    let mut total = 0;
+    for (i, s) in sfens.iter().enumerate() {
+        let depth = if i % 100 == 0 { 3 } else { 2 };
+        let mut p = pos(s);
+        let ours = perft_bulk(&mut p, depth);
+        let theirs = rsshogi::board::perft::compute_perft(&mut rs_pos(s), depth as u8);
+        assert_eq!(ours, theirs, "{s} depth {depth}");
+        if i % 50 == 0 {
+            assert_eq!(perft(&mut p, depth), ours, "{s}: played = bulk");
+        }
+        total += ours;
+    }
+    assert!(total > 10_000_000, "{total}");
+}

@@ -210,6 +210,17 @@ pub fn describe_diff(ours: &[u32], theirs: &[u32]) -> String {
 /// Play a random legal game of at most `plies` plies from `start`, returning every
 /// position's SFEN along the way (start included) and the USI moves played.
 pub fn random_playout(start: &str, plies: usize, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
+    random_playout_with_checks(start, plies, rng, 0)
+}
+
+/// As [`random_playout`], but one move in `check_every` (when non-zero) is a checking move
+/// whenever one exists, so that positions in check and mating nets are frequent.
+pub fn random_playout_with_checks(
+    start: &str,
+    plies: usize,
+    rng: &mut Rng,
+    check_every: usize,
+) -> (Vec<String>, Vec<String>) {
     let mut p = pos(start);
     let mut sfens = vec![p.to_sfen()];
     let mut moves = Vec::new();
@@ -218,7 +229,20 @@ pub fn random_playout(start: &str, plies: usize, rng: &mut Rng) -> (Vec<String>,
         if legal.is_empty() {
             break;
         }
-        let m = legal[rng.below(legal.len())];
+        let checks: Vec<Move> = if check_every > 0 && rng.below(check_every) == 0 {
+            legal
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let m = if checks.is_empty() {
+            legal[rng.below(legal.len())]
+        } else {
+            checks[rng.below(checks.len())]
+        };
         moves.push(m.to_usi());
         p.play(m).expect("a generated move is legal");
         sfens.push(p.to_sfen());
