@@ -14,7 +14,12 @@ use floodgate_scan::shogi::{Color, Move, Position, Setup};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
+/// `cases` per property, or `PROPTEST_CASES` when set (deep runs).
 fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
