@@ -143,21 +143,13 @@ fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
 
 /// Moves of pieces that never promote.
 #[inline(always)]
-fn push_plain(list: &mut MoveList, from: usize, mut t: u128) {
-    let f = sq(from);
-    while t != 0 {
-        let to = sq(lsb(t));
-        t &= t - 1;
-        list.push(Move::Normal {
-            from: f,
-            to,
-            promote: false,
-        });
-    }
+fn push_plain(list: &mut MoveList, from: usize, t: u128) {
+    list.push_targets(sq(from), t);
 }
 
 impl Position {
     /// The complete set of legal moves (with every optional non-promotion).
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -502,9 +494,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..full] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..full]);
             }
         }
         if hand.count_index(PieceKind::Lance as usize) > 0 {
@@ -518,9 +508,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..with_lance] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..with_lance]);
             }
         }
         if hand.count_index(PieceKind::Knight as usize) > 0 {
@@ -532,9 +520,7 @@ impl Position {
             while t != 0 {
                 let to = sq(lsb(t));
                 t &= t - 1;
-                for &k in &kinds[..n] {
-                    list.push(Move::Drop { kind: k, to });
-                }
+                list.push_drops(to, &kinds[..n]);
             }
         }
     }

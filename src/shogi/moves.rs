@@ -144,6 +144,36 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Append a drop of each of `kinds` on `to` (one capacity check for all).
+    #[inline(always)]
+    pub(crate) fn push_drops(&mut self, to: Square, kinds: &[PieceKind]) {
+        let base = self.len;
+        let slots = &mut self.moves[base..base + kinds.len()];
+        for (slot, &kind) in slots.iter_mut().zip(kinds) {
+            *slot = MaybeUninit::new(Move::Drop { kind, to });
+        }
+        self.len = base + kinds.len();
+    }
+
+    /// Append a non-promoting move from `from` to every square of the raw bitboard
+    /// `targets` (one capacity check for all).
+    #[inline(always)]
+    pub(crate) fn push_targets(&mut self, from: Square, mut targets: u128) {
+        let base = self.len;
+        let n = targets.count_ones() as usize;
+        let slots = &mut self.moves[base..base + n];
+        for slot in slots.iter_mut() {
+            let to = Square::from_index_unchecked(super::bitboard::lsb(targets));
+            targets &= targets - 1;
+            *slot = MaybeUninit::new(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        self.len = base + n;
+    }
+
     /// Remove every move.
     #[inline(always)]
     pub fn clear(&mut self) {
