@@ -1,7 +1,7 @@
-//! Shared helpers of the position-core proof tests: fixture loading, a seeded random
+//! Shared support of the position-core proof tests: fixture loading, a seeded random
 //! generator, random playouts, and a bridge to the independent oracle (rsshogi) that maps
 //! both libraries' moves to one canonical code so legal sets can be compared exactly.
-#![allow(dead_code)] // each test file uses its own subset of these helpers
+#![allow(dead_code)] // each test file uses its own subset of these functions
 
 use std::path::PathBuf;
 
