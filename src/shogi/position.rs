@@ -192,11 +192,12 @@ impl Position {
                 });
             }
         }
-        if kings == [1, 1] {
-            let them = pos.side.opposite();
-            if pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0 {
-                errors.push(PositionError::OpponentInCheck(them));
-            }
+        // The check test needs only the king of the side not to move.
+        let them = pos.side.opposite();
+        if kings[them.index()] == 1
+            && pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0
+        {
+            errors.push(PositionError::OpponentInCheck(them));
         }
         if !errors.is_empty() {
             return Err(PositionErrors(errors));
@@ -608,6 +609,31 @@ impl Position {
                 self.by_kind[kind as usize] ^= tb;
                 self.hands[ui].add_index(kind as usize);
             }
+        }
+    }
+
+    /// The piece `m` would capture, if any.
+    #[inline]
+    pub fn captured_by(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Normal { to, .. } => self.piece_at(to),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// The mover's piece as it stands after `m` (promoted if `m` promotes), if the origin
+    /// holds a piece (or, for a drop, always).
+    pub fn piece_after(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Drop { kind, .. } => Some(Piece::new(self.side, kind)),
+            Move::Normal { from, promote, .. } => self.piece_at(from).map(|p| {
+                let kind = if promote {
+                    p.kind.promoted().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                Piece::new(p.color, kind)
+            }),
         }
     }
 

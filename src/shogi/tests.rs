@@ -196,6 +196,9 @@ fn mate_in_one_examples() {
     let p = pos("3lkl3/9/3G1G3/9/9/9/9/9/4K4 b - 1");
     assert!(solve_mate_in_one(&p).is_some());
     assert!(!is_mated(&p));
+    // A rook dropped on the king's rank covers the flight square behind the king.
+    let p = pos("2s2k1n1/2P6/l2s1G3/pp1G2pp1/P1N3+B1l/3bP1P1P/L4K1G1/1P2SPR2/1NG+n3SL b R7P 177");
+    assert_eq!(solve_mate_in_one(&p), Some(mv("R*6a")));
 }
 
 #[test]
@@ -231,6 +234,16 @@ fn validation_reports_every_reason() {
     assert!(e.is_ok());
     let e = Position::from_sfen("4k4/9/9/9/4R4/9/9/9/4K4 b - 1").unwrap_err();
     assert!(e.to_string().contains("white"), "{e}");
+    // The check is reported beside a wrong king count of the side to move.
+    let e = Position::from_sfen("4k4/4R4/9/9/9/9/9/9/3KK4 b - 1").unwrap_err();
+    let PositionParseError::Position(PositionErrors(v)) = e else {
+        panic!("{e}")
+    };
+    assert!(v.contains(&PositionError::KingCount {
+        color: Color::Black,
+        count: 2
+    }));
+    assert!(v.contains(&PositionError::OpponentInCheck(Color::White)));
     let e = Position::from_sfen("9/9/9/9/9/9/9/9/9 b 2B 1").unwrap_err();
     assert!(e.to_string().contains("kings"));
 }
@@ -247,6 +260,15 @@ fn csa_moves() {
     let p = pos("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
     let m = p.move_from_csa(b"+8822UM").unwrap();
     assert_eq!(m, mv("8h2b+"));
+    assert_eq!(
+        p.captured_by(m),
+        Some(Piece::new(Color::White, PieceKind::Bishop))
+    );
+    assert_eq!(
+        p.piece_after(m),
+        Some(Piece::new(Color::Black, PieceKind::Horse))
+    );
+    assert_eq!(p.captured_by(mv("1g1f")), None);
     assert_eq!(p.move_to_csa(m), "+8822UM");
     let p = pos("4k4/9/9/9/9/9/9/9/4K4 b S 1");
     let m = p.move_from_csa(b"+0055GI").unwrap();
