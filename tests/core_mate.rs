@@ -141,3 +141,15 @@ fn pawn_drop_mate_is_never_the_answer() {
     let m = solve_mate_in_one(&p).expect("gold drop mates");
     assert_eq!(m.to_usi(), "G*1b");
 }
+
+/// Regression: a drop prefilter that left the king on its square saw a flight square
+/// behind the king as safe (the dropped rook's line runs through the king), and missed
+/// the mate R*6a here. Found by `mate_in_one_on_random_positions`.
+#[test]
+fn regression_drop_mate_with_line_through_the_king() {
+    let sfen = "2s2k1n1/2P6/l2s1G3/pp1G2pp1/P1N3+B1l/3bP1P1P/L4K1G1/1P2SPR2/1NG+n3SL b R7P 177";
+    assert!(check(sfen), "a mate exists");
+    let p = pos(sfen);
+    assert!(brute_force_mates(&p).iter().any(|m| m.to_usi() == "R*6a"));
+    assert!(solve_mate_in_one(&p).is_some());
+}
