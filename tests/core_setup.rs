@@ -62,10 +62,9 @@ fn every_reason_is_reported() {
     }));
 }
 
-/// White, not to move, is in check; Black has two kings. Both reasons should be listed,
-/// but the check test is skipped unless both sides have exactly one king.
+/// Regression: White, not to move, is in check and Black has two kings; the check was
+/// only looked for when both sides had exactly one king.
 #[test]
-#[ignore = "known defect of the core: OpponentInCheck is not reported when a king count is wrong"]
 fn check_reported_beside_a_wrong_king_count() {
     let errors = reasons("4k4/4R4/9/9/9/9/9/9/3KK4 b - 1");
     assert!(errors.contains(&PositionError::KingCount {
