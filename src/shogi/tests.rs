@@ -113,23 +113,35 @@ fn random_playouts_agree_with_brute_force() {
     ];
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut positions = 0;
+    let mut mates = 0;
     for start in starts {
         for _game in 0..3 {
             let mut p = Position::from_sfen(start).unwrap();
             for _ply in 0..160 {
                 check_position(&p, &all);
                 positions += 1;
+                mates += usize::from(solve_mate_in_one(&p).is_some());
                 let legal = p.legal_moves();
                 if legal.is_empty() {
                     break;
                 }
-                // Prefer captures and checks now and then to reach tactical positions.
-                let m = legal[rng.below(legal.len())];
+                // Prefer checks half of the time to reach positions with mates in one.
+                let checks: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.gives_check(m))
+                    .collect();
+                let m = if !checks.is_empty() && rng.below(2) == 0 {
+                    checks[rng.below(checks.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
                 p.play(m).unwrap();
             }
         }
     }
     assert!(positions > 1000);
+    assert!(mates > 20, "only {mates} positions with a mate in one");
 }
 
 fn pos(s: &str) -> Position {
