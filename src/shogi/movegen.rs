@@ -463,14 +463,7 @@ impl Position {
                 {
                     t &= !(1u128 << pd);
                 }
-                while t != 0 {
-                    let to = lsb(t);
-                    t &= t - 1;
-                    list.push(Move::Drop {
-                        kind: PieceKind::Pawn,
-                        to: sq(to),
-                    });
-                }
+                list.push_drops(t, &[PieceKind::Pawn]);
             }
         }
         // Other kinds: squares outer, kinds inner, in three bands of ranks.
@@ -487,42 +480,19 @@ impl Position {
                 n += 1;
             }
         }
-        let full = n;
         // Last rank: only the kinds that can move from anywhere.
-        let mut t = target & !PAWN_AREA[ui];
-        if full > 0 {
-            while t != 0 {
-                let to = sq(lsb(t));
-                t &= t - 1;
-                list.push_drops(to, &kinds[..full]);
-            }
-        }
+        list.push_drops(target & !PAWN_AREA[ui], &kinds[..n]);
         if hand.count_index(PieceKind::Lance as usize) > 0 {
             kinds[n] = PieceKind::Lance;
             n += 1;
         }
-        let with_lance = n;
         // Second rank from the end: add the lance.
-        let mut t = target & PAWN_AREA[ui] & !KNIGHT_AREA[ui];
-        if with_lance > 0 {
-            while t != 0 {
-                let to = sq(lsb(t));
-                t &= t - 1;
-                list.push_drops(to, &kinds[..with_lance]);
-            }
-        }
+        list.push_drops(target & PAWN_AREA[ui] & !KNIGHT_AREA[ui], &kinds[..n]);
         if hand.count_index(PieceKind::Knight as usize) > 0 {
             kinds[n] = PieceKind::Knight;
             n += 1;
         }
-        let mut t = target & KNIGHT_AREA[ui];
-        if n > 0 {
-            while t != 0 {
-                let to = sq(lsb(t));
-                t &= t - 1;
-                list.push_drops(to, &kinds[..n]);
-            }
-        }
+        list.push_drops(target & KNIGHT_AREA[ui], &kinds[..n]);
     }
 
     /// The square where a pawn of the side to move would check the enemy king.

@@ -144,15 +144,23 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Append a drop of each of `kinds` on `to` (one capacity check for all).
+    /// Append a drop of each of `kinds` on every square of the raw bitboard `targets`
+    /// (one capacity check for all; the length stays in a register while filling).
     #[inline(always)]
-    pub(crate) fn push_drops(&mut self, to: Square, kinds: &[PieceKind]) {
-        let base = self.len;
-        let slots = &mut self.moves[base..base + kinds.len()];
-        for (slot, &kind) in slots.iter_mut().zip(kinds) {
-            *slot = MaybeUninit::new(Move::Drop { kind, to });
+    pub(crate) fn push_drops(&mut self, targets: u128, kinds: &[PieceKind]) {
+        let k = kinds.len();
+        if k == 0 {
+            return;
         }
-        self.len = base + kinds.len();
+        let base = self.len;
+        let n = targets.count_ones() as usize * k;
+        let slots = &mut self.moves[base..base + n];
+        for (chunk, to) in slots.chunks_exact_mut(k).zip(super::BitIter(targets)) {
+            for (slot, &kind) in chunk.iter_mut().zip(kinds) {
+                *slot = MaybeUninit::new(Move::Drop { kind, to });
+            }
+        }
+        self.len = base + n;
     }
 
     /// Append a non-promoting move from `from` to every square of the raw bitboard
