@@ -1,9 +1,169 @@
-//! `floodgate-scan scan`.
+//! `floodgate-scan scan`: arguments -> [`ScanConfig`] -> [`scan`] -> printed summary.
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::EXIT_PARTIAL;
+use crate::scan::{
+    ERRORS_CSV, GAMES_CSV, GAMES_PARQUET, PARQUET_AVAILABLE, Progress, SUMMARY_JSON, ScanConfig,
+    ScanReport, scan,
+};
+use crate::source::{Input, bundled_inputs};
 
 #[derive(Debug, clap::Args)]
-pub struct ScanArgs {}
+pub struct ScanArgs {
+    /// Folders (searched for *.csa), .csa files, .tar, .tar.gz/.tgz, .7z or .zip archives
+    /// (recognised by content), or - for a tar (or gzip-compressed tar) stream on standard
+    /// input. With none, the fixture archive built into the program is scanned.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// Output folder for games.parquet, games.csv, errors.csv and summary.json.
+    #[arg(
+        short = 'o',
+        long = "out",
+        value_name = "OUTDIR",
+        default_value = "floodgate-scan-out"
+    )]
+    pub outdir: PathBuf,
+    /// Worker threads (default: one per core). The output does not depend on it.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// No progress bar and no printed summary (errors are still reported).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Then make the report tables from the scan's games.parquet.
+    #[arg(long)]
+    pub report: bool,
+}
 
-pub fn run(_a: ScanArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("scan: not built yet")
+pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
+    let bundled = a.inputs.is_empty();
+    let inputs: Vec<Input> = if bundled {
+        bundled_inputs()
+    } else {
+        a.inputs.iter().map(|s| Input::from_arg(s)).collect()
+    };
+    if inputs.iter().filter(|i| matches!(i, Input::Stdin)).count() > 1 {
+        anyhow::bail!("standard input (-) can be given only once");
+    }
+    if bundled && !a.quiet {
+        eprintln!(
+            "floodgate-scan: no input given; scanning the fixture archive built into the program"
+        );
+    }
+    let config = ScanConfig {
+        inputs,
+        outdir: a.outdir.clone(),
+        jobs: a.jobs.map_or(0, usize::from),
+    };
+    let progress = Progress::default();
+    let show_bar = !a.quiet && std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let done = AtomicBool::new(false);
+    let report = std::thread::scope(|s| {
+        if show_bar {
+            let total: Option<u64> = config.inputs.iter().map(Input::size_hint).sum();
+            let (progress, done) = (&progress, &done);
+            s.spawn(move || draw_progress(progress, total, done));
+        }
+        let r = scan(&config, &progress);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+    .with_context(|| format!("scan into {}", a.outdir.display()))?;
+    let elapsed = started.elapsed();
+
+    for e in &report.input_errors {
+        eprintln!("floodgate-scan: {e}");
+    }
+    if !a.quiet {
+        print_summary(&report, &a.outdir, elapsed);
+    }
+    if a.report {
+        eprintln!(
+            "floodgate-scan: the report tables are made by `floodgate-scan report` from {}",
+            a.outdir.join(GAMES_PARQUET).display()
+        );
+    }
+    Ok(if report.complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_PARTIAL)
+    })
+}
+
+fn draw_progress(progress: &Progress, total: Option<u64>, done: &AtomicBool) {
+    let bar = match total {
+        Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr()),
+        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+    };
+    let template = if total.is_some() {
+        "{elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {msg} ETA {eta}"
+    } else {
+        "{elapsed_precise} {spinner} {bytes} {msg}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let started = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        let games = progress.games.load(Ordering::Relaxed);
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_position(progress.bytes_read.load(Ordering::Relaxed));
+        bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
+
+fn print_summary(report: &ScanReport, outdir: &std::path::Path, elapsed: Duration) {
+    let s = &report.summary;
+    let t = &s.totals;
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "{} entries read from {} input{} in {secs:.1} s ({:.0} games/s)",
+        t.entries_seen,
+        s.inputs.len(),
+        if s.inputs.len() == 1 { "" } else { "s" },
+        t.games as f64 / secs.max(1e-3)
+    );
+    let statuses: Vec<String> = t
+        .games_by_status
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("  games: {} ({})", t.games, statuses.join(", "));
+    println!(
+        "  unreadable entries: {}   failed inputs: {}   non-record files skipped: {}",
+        t.unreadable_entries, s.failed_inputs, t.skipped_files
+    );
+    let years: Vec<String> = t
+        .games_by_year
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("  per year: {}", years.join(", "));
+    let pct = |r: Option<f64>| r.map_or("n/a".to_string(), |r| format!("{:.2}%", 100.0 * r));
+    println!(
+        "  final board agrees with trailer: {}   54-point violations: {} of {}   judge agrees with summary: {}",
+        pct(s.final_board_match_rate),
+        t.points54_violations,
+        t.points54_checked,
+        pct(s.judge_agreement_rate)
+    );
+    let mut files = vec![GAMES_CSV, ERRORS_CSV, SUMMARY_JSON];
+    if PARQUET_AVAILABLE {
+        files.insert(0, GAMES_PARQUET);
+    }
+    println!("  wrote {} in {}", files.join(", "), outdir.display());
+    if !PARQUET_AVAILABLE {
+        println!(
+            "  ({GAMES_PARQUET} needs a build with the `report` feature; games.csv has the same columns)"
+        );
+    }
 }

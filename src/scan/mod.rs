@@ -1,1 +1,372 @@
-//! (module under construction)
+//! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
+//!
+//! ```text
+//! readers (one input each) --entries--> workers (analyze_record) --rows--> ordered writer
+//!        \------------ unreadable / skipped entries, end of input -----------/
+//! ```
+//!
+//! Several inputs are read at the same time, one per reader thread (a solid 7z block can
+//! only be decoded front to back, separate archives can run side by side). Entries go
+//! through a bounded channel to a pool of workers that read, replay and judge each record;
+//! the writer puts the results back in a deterministic order, input order first and the
+//! input's own entry order within it, so the output is byte for byte the same for any
+//! number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
+//! in the output folder, not in memory: memory does not grow with the archive.
+mod encode;
+mod order;
+mod stats;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+pub use stats::Stats;
+
+use crate::game::analyze_record;
+use crate::source::{Event, Format, Input, SourceError, read_input};
+
+/// What to scan and where to write.
+#[derive(Debug, Clone)]
+pub struct ScanConfig {
+    /// Inputs, in the order their rows are written.
+    pub inputs: Vec<Input>,
+    /// Output folder (created if missing).
+    pub outdir: PathBuf,
+    /// Worker threads analysing records (0 = one per core).
+    pub jobs: usize,
+}
+
+/// Counters the caller may watch while a scan runs (for a progress bar).
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Bytes taken from the inputs (compressed bytes for archives).
+    pub bytes_read: AtomicU64,
+    /// Entries finished (games and unreadable entries).
+    pub entries: AtomicU64,
+    /// Games finished.
+    pub games: AtomicU64,
+}
+
+/// Names of the files a scan writes in its output folder.
+pub const GAMES_CSV: &str = "games.csv";
+/// The Parquet table (written only when built with the `report` feature).
+pub const GAMES_PARQUET: &str = "games.parquet";
+/// One line per unreadable entry or failed input.
+pub const ERRORS_CSV: &str = "errors.csv";
+/// Totals of the scan.
+pub const SUMMARY_JSON: &str = "summary.json";
+
+/// Is this build able to write `games.parquet`?
+pub const PARQUET_AVAILABLE: bool = cfg!(feature = "report");
+
+/// Per-input counts.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct InputSummary {
+    /// The input as named on the command line.
+    pub source: String,
+    /// Its container, when it could be recognised.
+    pub format: Option<&'static str>,
+    /// Entries read (games + unreadable).
+    pub entries: u64,
+    pub games: u64,
+    pub unreadable: u64,
+    /// Non-record files inside the archive.
+    pub skipped: u64,
+    /// Why the input could not be read to its end.
+    pub error: Option<String>,
+}
+
+/// The content of `summary.json`.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Summary {
+    pub inputs: Vec<InputSummary>,
+    /// Inputs that could not be read to their end.
+    pub failed_inputs: u64,
+    #[serde(flatten)]
+    pub totals: Stats,
+    /// See [`Stats::final_board_match_rate`].
+    pub final_board_match_rate: Option<f64>,
+    /// See [`Stats::judge_agreement_rate`].
+    pub judge_agreement_rate: Option<f64>,
+    /// The first non-record files met inside archives (`source: name`), at most 100.
+    pub skipped_sample: Vec<String>,
+    /// Whether `games.parquet` was written.
+    pub parquet: bool,
+}
+
+/// The result of a completed scan.
+#[derive(Debug, Clone)]
+pub struct ScanReport {
+    pub summary: Summary,
+    /// Inputs that broke, with the archive and entry named.
+    pub input_errors: Vec<SourceError>,
+}
+
+impl ScanReport {
+    /// Every entry read and every input read to its end.
+    pub fn complete(&self) -> bool {
+        self.summary.totals.unreadable_entries == 0 && self.summary.failed_inputs == 0
+    }
+}
+
+/// A problem that stops the scan: the output cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("cannot create output folder {}: {source}", path.display())]
+    OutputDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// One record waiting for a worker.
+struct Work {
+    input: usize,
+    seq: u64,
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// A result for the writer.
+enum Item {
+    /// An encoded table row.
+    Game(Vec<u8>),
+    Unreadable {
+        entry: String,
+        line: Option<usize>,
+        reason: String,
+    },
+    Skipped(String),
+}
+
+enum Msg {
+    Item {
+        input: usize,
+        seq: u64,
+        item: Item,
+    },
+    /// An input is read to its end: `total` items were sent for it.
+    Done {
+        input: usize,
+        total: u64,
+        format: Option<Format>,
+        failure: Option<SourceError>,
+    },
+}
+
+/// Run a scan: read every input, analyse every record, write the outputs in
+/// `config.outdir`, and return the summary (also written to `summary.json`).
+pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, ScanError> {
+    let outdir = &config.outdir;
+    std::fs::create_dir_all(outdir).map_err(|source| ScanError::OutputDir {
+        path: outdir.clone(),
+        source,
+    })?;
+    let mut out = order::Outputs::create(outdir)?;
+
+    let jobs = if config.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        config.jobs
+    };
+    let n = config.inputs.len();
+    let readers = n.clamp(1, jobs.max(1));
+    let names: Vec<String> = config.inputs.iter().map(Input::name).collect();
+
+    let (work_tx, work_rx) = sync_channel::<Work>(jobs * 32);
+    let (msg_tx, msg_rx) = sync_channel::<Msg>(8192);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let next_input = AtomicUsize::new(0);
+
+    let (result, worker_stats) = std::thread::scope(|s| {
+        for _ in 0..readers {
+            let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
+            let next_input = &next_input;
+            let inputs = &config.inputs;
+            s.spawn(move || read_inputs(inputs, next_input, &work_tx, &msg_tx, progress));
+        }
+        drop(work_tx);
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
+                let names = &names;
+                s.spawn(move || analyse(&work_rx, &msg_tx, names))
+            })
+            .collect();
+        drop(msg_tx);
+        // The writer owns the receiving end: if it stops early, dropping it stops the rest.
+        let result = order::write_in_order(msg_rx, &names, &mut out, progress);
+        let mut stats = Stats::default();
+        for w in workers {
+            match w.join() {
+                Ok(s) => stats.merge(&s),
+                Err(_) => {
+                    return (
+                        Err(ScanError::Internal(
+                            "a worker thread stopped unexpectedly".into(),
+                        )),
+                        stats,
+                    );
+                }
+            }
+        }
+        (result, stats)
+    });
+    let (inputs, mut totals, input_errors) = result?;
+    totals.merge(&worker_stats);
+    let failed_inputs = inputs.iter().filter(|i| i.error.is_some()).count() as u64;
+    let summary = Summary {
+        inputs,
+        failed_inputs,
+        final_board_match_rate: totals.final_board_match_rate(),
+        judge_agreement_rate: totals.judge_agreement_rate(),
+        totals,
+        skipped_sample: std::mem::take(&mut out.skipped_sample),
+        parquet: PARQUET_AVAILABLE,
+    };
+    out.finish()?;
+    write_summary(outdir, &summary)?;
+    Ok(ScanReport {
+        summary,
+        input_errors,
+    })
+}
+
+fn write_summary(outdir: &Path, summary: &Summary) -> Result<(), ScanError> {
+    let path = outdir.join(SUMMARY_JSON);
+    let mut text =
+        serde_json::to_string_pretty(summary).map_err(|e| ScanError::Internal(e.to_string()))?;
+    text.push('\n');
+    std::fs::write(&path, text).map_err(|source| ScanError::Write { path, source })
+}
+
+/// A reader thread: take the next unread input, read it to its end, repeat.
+fn read_inputs(
+    inputs: &[Input],
+    next_input: &AtomicUsize,
+    work_tx: &SyncSender<Work>,
+    msg_tx: &SyncSender<Msg>,
+    progress: &Progress,
+) {
+    loop {
+        let input = next_input.fetch_add(1, Ordering::Relaxed);
+        let Some(source) = inputs.get(input) else {
+            return;
+        };
+        let mut seq = 0u64;
+        let mut sink = |event: Event| {
+            let sent = match event {
+                Event::Entry { name, bytes } => work_tx
+                    .send(Work {
+                        input,
+                        seq,
+                        name,
+                        bytes,
+                    })
+                    .is_ok(),
+                Event::Unreadable { name, reason } => {
+                    let item = Item::Unreadable {
+                        entry: name,
+                        line: None,
+                        reason,
+                    };
+                    msg_tx.send(Msg::Item { input, seq, item }).is_ok()
+                }
+                Event::Skipped { name } => msg_tx
+                    .send(Msg::Item {
+                        input,
+                        seq,
+                        item: Item::Skipped(name),
+                    })
+                    .is_ok(),
+            };
+            seq += 1;
+            sent
+        };
+        let result = read_input(source, &progress.bytes_read, &mut sink);
+        let (format, failure) = match result {
+            Ok(format) => (Some(format), None),
+            Err(e) => (None, Some(e)),
+        };
+        if let Some(SourceError {
+            entry: Some(entry),
+            message,
+            ..
+        }) = &failure
+        {
+            // The entry being read when the input broke is counted as unreadable.
+            let item = Item::Unreadable {
+                entry: entry.clone(),
+                line: None,
+                reason: message.clone(),
+            };
+            let _ = msg_tx.send(Msg::Item { input, seq, item });
+            seq += 1;
+        }
+        if msg_tx
+            .send(Msg::Done {
+                input,
+                total: seq,
+                format,
+                failure,
+            })
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// A worker thread: analyse records until the readers are done.
+fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[String]) -> Stats {
+    let mut stats = Stats::default();
+    loop {
+        let work = match work_rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return stats,
+        };
+        let Ok(Work {
+            input,
+            seq,
+            name,
+            bytes,
+        }) = work
+        else {
+            return stats;
+        };
+        let source = names.get(input).map_or("", String::as_str);
+        let analysed = std::panic::catch_unwind(|| analyze_record(source, &name, &bytes));
+        let item = match analysed {
+            Ok(Ok(row)) => {
+                stats.add_game(&row);
+                let mut buf = Vec::with_capacity(1024);
+                encode::encode_row(&row, &mut buf);
+                Item::Game(buf)
+            }
+            Ok(Err(e)) => Item::Unreadable {
+                entry: name,
+                line: e.line,
+                reason: e.reason,
+            },
+            Err(_) => Item::Unreadable {
+                entry: name,
+                line: None,
+                reason: "internal error: the record reader panicked".into(),
+            },
+        };
+        if msg_tx.send(Msg::Item { input, seq, item }).is_err() {
+            return stats;
+        }
+    }
+}

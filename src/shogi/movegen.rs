@@ -9,6 +9,7 @@
 
 use super::attacks::{self, KING, KNIGHT_AREA, PAWN_AREA, ZONE, between, line};
 use super::bitboard::{FULL, lsb};
+use super::moves::Sink;
 use super::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// Why a move is illegal in a position.
@@ -84,7 +85,7 @@ fn sq(i: usize) -> Square {
 /// Pawn, lance or knight move: promotion when entering the zone, non-promotion only where
 /// the piece can still move (`area`).
 #[inline(always)]
-fn push_pawn_like(list: &mut MoveList, from: usize, to: usize, zone: u128, area: u128) {
+fn push_pawn_like(list: &mut Sink<'_>, from: usize, to: usize, zone: u128, area: u128) {
     let tb = 1u128 << to;
     if tb & zone != 0 {
         list.push(Move::Normal {
@@ -104,7 +105,7 @@ fn push_pawn_like(list: &mut MoveList, from: usize, to: usize, zone: u128, area:
 
 /// Silver, bishop or rook moves: promotion optional whenever origin or destination is in the zone.
 #[inline(always)]
-fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
+fn push_optional(list: &mut Sink<'_>, from: usize, mut t: u128, zone: u128) {
     let f = sq(from);
     if (1u128 << from) & zone != 0 {
         while t != 0 {
@@ -143,21 +144,13 @@ fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
 
 /// Moves of pieces that never promote.
 #[inline(always)]
-fn push_plain(list: &mut MoveList, from: usize, mut t: u128) {
-    let f = sq(from);
-    while t != 0 {
-        let to = sq(lsb(t));
-        t &= t - 1;
-        list.push(Move::Normal {
-            from: f,
-            to,
-            promote: false,
-        });
-    }
+fn push_plain(list: &mut Sink<'_>, from: usize, t: u128) {
+    list.push_targets(sq(from), t);
 }
 
 impl Position {
     /// The complete set of legal moves (with every optional non-promotion).
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -165,7 +158,12 @@ impl Position {
     }
 
     /// Append the complete set of legal moves to `list`.
+    #[inline]
     pub fn generate_legal(&self, list: &mut MoveList) {
+        self.generate_legal_into(&mut list.sink());
+    }
+
+    fn generate_legal_into(&self, list: &mut Sink<'_>) {
         let us = self.side;
         let ui = us as usize;
         let ksq = self.king[ui] as usize;
@@ -188,6 +186,88 @@ impl Position {
         }
     }
 
+    /// Append legal board moves (no drops) of a side not in check that may give check: a
+    /// superset of the checking board moves (moves of a piece that uncovers a slider on
+    /// the enemy king, and moves to a square from which the piece, promoted or not,
+    /// attacks the enemy king). Callers filter with [`Position::gives_check`].
+    pub(crate) fn generate_check_candidates(&self, list: &mut MoveList) {
+        self.check_candidates_into(&mut list.sink());
+    }
+
+    fn check_candidates_into(&self, list: &mut Sink<'_>) {
+        let us = self.side;
+        let them = !us;
+        let ui = us as usize;
+        let ksq = self.king[ui] as usize;
+        let ek = self.king[them as usize] as usize;
+        let own = self.by_color[ui];
+        let occ = self.occ();
+        let zone = ZONE[ui];
+        let pinned = self.pinned(us);
+        // Own pieces standing alone between an own slider and the enemy king.
+        let snipers = own
+            & ((attacks::ROOK_PSEUDO[ek]
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
+                | (attacks::BISHOP_PSEUDO[ek]
+                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+                | (attacks::lance_pseudo(them, ek) & self.kind_bb(PieceKind::Lance)));
+        let mut discoverers = 0;
+        let mut sn = snipers;
+        while sn != 0 {
+            let s = lsb(sn);
+            sn &= sn - 1;
+            let b = between(ek, s) & occ;
+            if b != 0 && b & (b - 1) == 0 {
+                discoverers |= b & own;
+            }
+        }
+        let mut pcs = own & !(1u128 << ksq);
+        while pcs != 0 {
+            let from = lsb(pcs);
+            pcs &= pcs - 1;
+            let fb = 1u128 << from;
+            let kind = PieceKind::ALL[(self.board[from] & 15) as usize - 1];
+            let mut t = attacks::piece_attacks(kind, us, from, occ) & !own;
+            if pinned & fb != 0 {
+                t &= line(ksq, from);
+            }
+            if discoverers & fb == 0 {
+                let occf = occ & !fb;
+                let mut m = attacks::piece_attacks(kind, them, ek, occf);
+                if let Some(pk) = kind.promoted() {
+                    let promo_area = if fb & zone != 0 { FULL } else { zone };
+                    m |= attacks::piece_attacks(pk, them, ek, occf) & promo_area;
+                }
+                t &= m;
+            }
+            match kind {
+                PieceKind::Pawn | PieceKind::Lance => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, PAWN_AREA[ui]);
+                    }
+                }
+                PieceKind::Knight => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, KNIGHT_AREA[ui]);
+                    }
+                }
+                PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                    push_optional(list, from, t, zone)
+                }
+                _ => push_plain(list, from, t),
+            }
+        }
+        if discoverers & (1u128 << ksq) != 0 {
+            self.gen_king(list, ksq, !own & FULL);
+        }
+    }
+
     /// True if the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
         let us = self.side;
@@ -207,11 +287,12 @@ impl Position {
         if c & c.wrapping_sub(1) != 0 {
             return false;
         }
-        let mut list = MoveList::new();
+        let mut store = MoveList::new();
+        let mut list = store.sink();
         if c == 0 {
             let pinned = self.pinned(us);
             self.gen_board(&mut list, !own & FULL, pinned, ksq);
-            if !list.is_empty() {
+            if list.len() > 0 {
                 return true;
             }
             self.gen_drops(&mut list, !self.occ() & FULL);
@@ -219,16 +300,16 @@ impl Position {
             let pinned = self.pinned(us);
             let block = between(ksq, lsb(c));
             self.gen_board(&mut list, block | c, pinned, ksq);
-            if !list.is_empty() {
+            if list.len() > 0 {
                 return true;
             }
             self.gen_drops(&mut list, block);
         }
-        !list.is_empty()
+        list.len() > 0
     }
 
     #[inline(always)]
-    fn gen_king(&self, list: &mut MoveList, ksq: usize, target: u128) {
+    fn gen_king(&self, list: &mut Sink<'_>, ksq: usize, target: u128) {
         let them = !self.side;
         let occ = self.occ() ^ (1u128 << ksq);
         let mut t = KING[ksq] & target;
@@ -247,7 +328,7 @@ impl Position {
 
     /// Moves of every non-king piece to `target`, pinned pieces kept on their line.
     #[inline(always)]
-    fn gen_board(&self, list: &mut MoveList, target: u128, pinned: u128, ksq: usize) {
+    fn gen_board(&self, list: &mut Sink<'_>, target: u128, pinned: u128, ksq: usize) {
         let us = self.side;
         let ui = us as usize;
         let occ = self.occ();
@@ -378,7 +459,7 @@ impl Position {
 
     /// Drops onto `target` (empty squares).
     #[inline(always)]
-    fn gen_drops(&self, list: &mut MoveList, target: u128) {
+    fn gen_drops(&self, list: &mut Sink<'_>, target: u128) {
         let ui = self.side as usize;
         let hand = self.hands[ui];
         if hand.is_empty() || target == 0 {
@@ -393,37 +474,36 @@ impl Position {
                 {
                     t &= !(1u128 << pd);
                 }
-                while t != 0 {
-                    let to = lsb(t);
-                    t &= t - 1;
-                    list.push(Move::Drop {
-                        kind: PieceKind::Pawn,
-                        to: sq(to),
-                    });
-                }
+                list.push_drops(t, &[PieceKind::Pawn]);
             }
         }
-        for (hk, area) in [
-            (PieceKind::Lance, PAWN_AREA[ui]),
-            (PieceKind::Knight, KNIGHT_AREA[ui]),
-            (PieceKind::Silver, FULL),
-            (PieceKind::Gold, FULL),
-            (PieceKind::Bishop, FULL),
-            (PieceKind::Rook, FULL),
+        // Other kinds: squares outer, kinds inner, in three bands of ranks.
+        let mut kinds = [PieceKind::Rook; 6];
+        let mut n = 0;
+        for k in [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
         ] {
-            if hand.count_index(hk as usize) == 0 {
-                continue;
-            }
-            let mut t = target & area;
-            while t != 0 {
-                let to = lsb(t);
-                t &= t - 1;
-                list.push(Move::Drop {
-                    kind: hk,
-                    to: sq(to),
-                });
+            if hand.count_index(k as usize) > 0 {
+                kinds[n] = k;
+                n += 1;
             }
         }
+        // Last rank: only the kinds that can move from anywhere.
+        list.push_drops(target & !PAWN_AREA[ui], &kinds[..n]);
+        if hand.count_index(PieceKind::Lance as usize) > 0 {
+            kinds[n] = PieceKind::Lance;
+            n += 1;
+        }
+        // Second rank from the end: add the lance.
+        list.push_drops(target & PAWN_AREA[ui] & !KNIGHT_AREA[ui], &kinds[..n]);
+        if hand.count_index(PieceKind::Knight as usize) > 0 {
+            kinds[n] = PieceKind::Knight;
+            n += 1;
+        }
+        list.push_drops(target & KNIGHT_AREA[ui], &kinds[..n]);
     }
 
     /// The square where a pawn of the side to move would check the enemy king.

@@ -36,7 +36,9 @@ pub enum RepetitionStatus {
     PerpetualCheckLoss(Color),
 }
 
-/// The positions of a game from its start, newest last.
+/// The positions of a game from its start, newest last. [`History::new`] counts the start
+/// position as an occurrence (the engine rule); a judge that does not count it (as
+/// shogi-server does) starts from `History::default()` and pushes only positions after moves.
 #[derive(Clone, Debug, Default)]
 pub struct History {
     entries: Vec<Entry>,

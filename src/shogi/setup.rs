@@ -23,7 +23,7 @@ pub enum SfenError {
     #[error("SFEN needs board, side to move and hands (and an optional move number), got `{0}`")]
     FieldCount(String),
     #[error("bad SFEN board `{token}`: {reason}")]
-    Board { token: String, reason: &'static str },
+    Board { token: String, reason: String },
     #[error("bad SFEN side to move `{0}` (expected `b` or `w`)")]
     Side(String),
     #[error("bad SFEN hands `{0}`")]
@@ -284,9 +284,9 @@ fn csa_piece(cell: &[u8]) -> Option<Piece> {
 }
 
 fn parse_board(token: &str, board: &mut [Option<Piece>; 81]) -> Result<(), SfenError> {
-    let err = |reason| SfenError::Board {
+    let err = |reason: &str| SfenError::Board {
         token: token.to_string(),
-        reason,
+        reason: reason.to_string(),
     };
     let ranks: Vec<&str> = token.split('/').collect();
     if ranks.len() != 9 {
@@ -314,7 +314,7 @@ fn parse_board(token: &str, board: &mut [Option<Piece>; 81]) -> Result<(), SfenE
                 continue;
             }
             let kind = PieceKind::from_usi_letter(ch.to_ascii_uppercase())
-                .ok_or_else(|| err("unknown piece letter"))?;
+                .ok_or_else(|| err(&format!("unknown piece letter `{ch}` in rank {}", r + 1)))?;
             let kind = if promoted {
                 kind.promoted()
                     .ok_or_else(|| err("this piece cannot promote"))?

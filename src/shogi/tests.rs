@@ -113,23 +113,35 @@ fn random_playouts_agree_with_brute_force() {
     ];
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut positions = 0;
+    let mut mates = 0;
     for start in starts {
         for _game in 0..3 {
             let mut p = Position::from_sfen(start).unwrap();
             for _ply in 0..160 {
                 check_position(&p, &all);
                 positions += 1;
+                mates += usize::from(solve_mate_in_one(&p).is_some());
                 let legal = p.legal_moves();
                 if legal.is_empty() {
                     break;
                 }
-                // Prefer captures and checks now and then to reach tactical positions.
-                let m = legal[rng.below(legal.len())];
+                // Prefer checks half of the time to reach positions with mates in one.
+                let checks: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.gives_check(m))
+                    .collect();
+                let m = if !checks.is_empty() && rng.below(2) == 0 {
+                    checks[rng.below(checks.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
                 p.play(m).unwrap();
             }
         }
     }
     assert!(positions > 1000);
+    assert!(mates > 20, "only {mates} positions with a mate in one");
 }
 
 fn pos(s: &str) -> Position {
@@ -196,6 +208,9 @@ fn mate_in_one_examples() {
     let p = pos("3lkl3/9/3G1G3/9/9/9/9/9/4K4 b - 1");
     assert!(solve_mate_in_one(&p).is_some());
     assert!(!is_mated(&p));
+    // A rook dropped on the king's rank covers the flight square behind the king.
+    let p = pos("2s2k1n1/2P6/l2s1G3/pp1G2pp1/P1N3+B1l/3bP1P1P/L4K1G1/1P2SPR2/1NG+n3SL b R7P 177");
+    assert_eq!(solve_mate_in_one(&p), Some(mv("R*6a")));
 }
 
 #[test]
@@ -231,6 +246,16 @@ fn validation_reports_every_reason() {
     assert!(e.is_ok());
     let e = Position::from_sfen("4k4/9/9/9/4R4/9/9/9/4K4 b - 1").unwrap_err();
     assert!(e.to_string().contains("white"), "{e}");
+    // The check is reported beside a wrong king count of the side to move.
+    let e = Position::from_sfen("4k4/4R4/9/9/9/9/9/9/3KK4 b - 1").unwrap_err();
+    let PositionParseError::Position(PositionErrors(v)) = e else {
+        panic!("{e}")
+    };
+    assert!(v.contains(&PositionError::KingCount {
+        color: Color::Black,
+        count: 2
+    }));
+    assert!(v.contains(&PositionError::OpponentInCheck(Color::White)));
     let e = Position::from_sfen("9/9/9/9/9/9/9/9/9 b 2B 1").unwrap_err();
     assert!(e.to_string().contains("kings"));
 }
@@ -247,9 +272,66 @@ fn csa_moves() {
     let p = pos("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
     let m = p.move_from_csa(b"+8822UM").unwrap();
     assert_eq!(m, mv("8h2b+"));
+    assert_eq!(
+        p.captured_by(m),
+        Some(Piece::new(Color::White, PieceKind::Bishop))
+    );
+    assert_eq!(
+        p.piece_after(m),
+        Some(Piece::new(Color::Black, PieceKind::Horse))
+    );
+    assert_eq!(p.captured_by(mv("1g1f")), None);
     assert_eq!(p.move_to_csa(m), "+8822UM");
     let p = pos("4k4/9/9/9/9/9/9/9/4K4 b S 1");
     let m = p.move_from_csa(b"+0055GI").unwrap();
     assert_eq!(m, mv("S*5e"));
     assert_eq!(p.move_to_csa(m), "+0055GI");
+}
+
+#[test]
+fn malformed_text_never_panics() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let seeds = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
+    ];
+    let alphabet = b"lnsgkbrpLNSGKBRP+/123456789 -bw0*";
+    for _ in 0..20_000 {
+        let mut s = seeds[rng.below(seeds.len())].as_bytes().to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let i = rng.below(s.len());
+            match rng.below(3) {
+                0 => s[i] = alphabet[rng.below(alphabet.len())],
+                1 => {
+                    s.remove(i);
+                }
+                _ => s.insert(i, alphabet[rng.below(alphabet.len())]),
+            }
+        }
+        let text = String::from_utf8_lossy(&s);
+        if let Ok(p) = Position::from_sfen(&text) {
+            // Whatever parses is a consistent position.
+            assert_eq!(p.key(), p.compute_key());
+            let _ = p.legal_moves();
+            let _ = solve_mate_in_one(&p);
+            for r in EnteringKingRule::ALL {
+                let _ = evaluate_declaration(&p, r);
+                let _ = impasse_adjudication(&p, r);
+            }
+        }
+        let _ = Move::from_usi(&text[..text.len().min(6)]);
+    }
+    let p = Position::startpos();
+    let csa_alphabet = b"+-0123456789FUKYKEGIKIKAHIOUTONYNKNGUMRYAL ";
+    for _ in 0..20_000 {
+        let n = rng.below(10);
+        let line: Vec<u8> = (0..n)
+            .map(|_| csa_alphabet[rng.below(csa_alphabet.len())])
+            .collect();
+        let _ = p.move_from_csa(&line);
+        let mut block = line.clone();
+        block.insert(0, b'P');
+        let _ = Setup::from_csa_lines([&block[..], &line[..]]).map(Position::from_setup);
+    }
 }

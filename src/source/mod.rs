@@ -1,1 +1,339 @@
-//! (module under construction)
+//! Where record bytes come from. The floodgate archive reaches users as yearly `.7z`
+//! files, but also as extracted folders, `.tar`, `.tar.gz` and `.zip` bundles, single
+//! `.csa` files, or a tar stream piped from another tool. This module turns each of those
+//! into the same thing, a sequence of entries (name, bytes), read directly from the
+//! container and never unpacked to disk.
+//!
+//! The container is recognised by its first bytes, not by its name: a `.7z` renamed to
+//! `.dat` is still read as a 7z archive. A file that is no archive is read as one record.
+//!
+//! Every entry read is reported exactly once, as an [`Event::Entry`] (bytes to analyse),
+//! an [`Event::Unreadable`] (with the reason) or an [`Event::Skipped`] (a file inside an
+//! archive whose name does not end in `.csa`). A container that breaks part way through
+//! keeps the entries already delivered and returns a [`SourceError`] naming the input and
+//! the entry where it broke.
+mod bundled;
+mod detect;
+mod dir;
+mod sevenz;
+mod tar;
+mod zip;
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use bundled::bundled_inputs;
+pub use detect::{Format, detect};
+
+/// Largest entry read into memory. Real records are a few tens of kilobytes; anything
+/// larger is not a game record and is reported as unreadable instead of exhausting memory.
+pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
+
+/// One input as given on the command line.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A folder, a record file or an archive file.
+    Path(PathBuf),
+    /// A tar stream (optionally gzip-compressed) on standard input, given as `-`.
+    Stdin,
+    /// An archive held in memory (the fixtures built into the binary).
+    Embedded {
+        /// Name used in the `source` column and in messages.
+        name: &'static str,
+        /// The archive bytes.
+        bytes: &'static [u8],
+    },
+}
+
+impl Input {
+    /// Parse a command-line argument: `-` is standard input, anything else a path.
+    pub fn from_arg(arg: &str) -> Input {
+        if arg == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// The name written in the `source` column and in messages.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Path(p) => p.display().to_string(),
+            Input::Stdin => "-".to_string(),
+            Input::Embedded { name, .. } => (*name).to_string(),
+        }
+    }
+
+    /// Bytes this input will deliver to its reader, when known in advance (for the
+    /// progress bar): the file size, or the sum of the record sizes of a folder.
+    pub fn size_hint(&self) -> Option<u64> {
+        match self {
+            Input::Path(p) => {
+                let meta = std::fs::metadata(p).ok()?;
+                if meta.is_dir() {
+                    Some(dir::total_size(p))
+                } else {
+                    Some(meta.len())
+                }
+            }
+            Input::Stdin => None,
+            Input::Embedded { bytes, .. } => Some(bytes.len() as u64),
+        }
+    }
+}
+
+/// What a reader reports for each entry of an input.
+#[derive(Debug)]
+pub enum Event {
+    /// A record to analyse.
+    Entry { name: String, bytes: Vec<u8> },
+    /// An entry that exists but whose bytes could not be read.
+    Unreadable { name: String, reason: String },
+    /// A file inside an archive that is not a `.csa` record (directories are not reported).
+    Skipped { name: String },
+}
+
+/// An input that could not be read to its end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{input}: {}{message}", context(entry, after))]
+pub struct SourceError {
+    /// The input, as named on the command line.
+    pub input: String,
+    /// The entry being read when the input broke (it was not delivered).
+    pub entry: Option<String>,
+    /// The last entry delivered before the input broke, when no entry was being read.
+    pub after: Option<String>,
+    /// What went wrong.
+    pub message: String,
+}
+
+fn context(entry: &Option<String>, after: &Option<String>) -> String {
+    match (entry, after) {
+        (Some(e), _) => format!("{e}: "),
+        (None, Some(a)) => format!("after entry {a}: "),
+        (None, None) => String::new(),
+    }
+}
+
+impl SourceError {
+    /// The error without the input's name: the entry context and the message.
+    pub fn reason(&self) -> String {
+        format!("{}{}", context(&self.entry, &self.after), self.message)
+    }
+
+    fn new(input: &str, message: impl Into<String>) -> SourceError {
+        SourceError {
+            input: input.to_string(),
+            entry: None,
+            after: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Receives the events of one input; returning `false` asks the reader to stop early
+/// (the consumer has gone away).
+pub type Sink<'a> = dyn FnMut(Event) -> bool + 'a;
+
+/// Read one input to its end, reporting every entry to `sink` in the input's own order
+/// (folders in sorted path order, archives in stored order).
+///
+/// `bytes_read` grows with the bytes taken from the underlying file or stream (compressed
+/// bytes for archives), for progress reporting.
+pub fn read_input(
+    input: &Input,
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<Format, SourceError> {
+    let name = input.name();
+    match input {
+        Input::Path(path) => {
+            let meta =
+                std::fs::metadata(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            if meta.is_dir() {
+                dir::read_dir(path, bytes_read, sink);
+                return Ok(Format::Folder);
+            }
+            let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            read_seekable(
+                &name,
+                file_name(path),
+                Counting::new(file, bytes_read),
+                sink,
+            )
+        }
+        Input::Stdin => {
+            let stdin = io::stdin().lock();
+            tar::read_stream(&name, "-", Counting::new(stdin, bytes_read), sink)
+        }
+        Input::Embedded { name: n, bytes } => {
+            let cursor = io::Cursor::new(*bytes);
+            read_seekable(
+                &name,
+                n.rsplit('/').next().unwrap_or(n),
+                Counting::new(cursor, bytes_read),
+                sink,
+            )
+        }
+    }
+}
+
+/// Detect the format of a seekable input and read it.
+fn read_seekable<R: Read + Seek>(
+    input: &str,
+    file_name: &str,
+    mut r: R,
+    sink: &mut Sink<'_>,
+) -> Result<Format, SourceError> {
+    let mut head = Vec::with_capacity(detect::HEAD_LEN);
+    (&mut r)
+        .take(detect::HEAD_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| SourceError::new(input, io_message(&e)))?;
+    r.seek(SeekFrom::Start(0))
+        .map_err(|e| SourceError::new(input, io_message(&e)))?;
+    let format = match detect(&head) {
+        Some(f) => f,
+        None => match detect::archive_extension(file_name) {
+            Some(kind) if head.is_empty() => {
+                return Err(SourceError::new(
+                    input,
+                    format!("empty file, not a {kind} archive"),
+                ));
+            }
+            Some(kind) => {
+                return Err(SourceError::new(
+                    input,
+                    format!("not a {kind} archive (its first bytes match no known container)"),
+                ));
+            }
+            None => Format::Record,
+        },
+    };
+    match format {
+        Format::Folder => unreachable_folder(input),
+        Format::Record => {
+            read_record(file_name, r, sink);
+            Ok(Format::Record)
+        }
+        Format::Tar | Format::Gzip => tar::read_stream(input, file_name, r, sink),
+        Format::SevenZ => sevenz::read(input, r, sink).map(|()| Format::SevenZ),
+        Format::Zip => zip::read(input, r, sink).map(|()| Format::Zip),
+    }
+}
+
+fn unreachable_folder(input: &str) -> Result<Format, SourceError> {
+    // `detect` never answers `Folder` (a folder has no bytes); keep a typed error, not a panic.
+    Err(SourceError::new(
+        input,
+        "internal: folder detected from file content",
+    ))
+}
+
+/// A whole file (or decompressed stream) that is one record.
+fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
+    sink(match read_entry(r) {
+        Ok(bytes) => Event::Entry {
+            name: entry.to_string(),
+            bytes,
+        },
+        Err(reason) => Event::Unreadable {
+            name: entry.to_string(),
+            reason,
+        },
+    })
+}
+
+/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`].
+fn read_entry<R: Read>(r: R) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    r.take(MAX_ENTRY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_message(&e))?;
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(format!(
+            "entry larger than {} MiB, not a game record",
+            MAX_ENTRY_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Is this archive member a record (`*.csa`, any case)?
+fn is_record_name(name: &str) -> bool {
+    let n = name.as_bytes();
+    n.len() > 4 && n[n.len() - 4..].eq_ignore_ascii_case(b".csa")
+}
+
+/// Entry names as stored, without a leading `./`.
+fn clean_name(name: &str) -> String {
+    let mut n = name;
+    while let Some(rest) = n.strip_prefix("./") {
+        n = rest;
+    }
+    n.to_string()
+}
+
+fn file_name(path: &Path) -> &str {
+    path.file_name().and_then(|s| s.to_str()).unwrap_or("")
+}
+
+/// An I/O error as a short sentence (the `Display` of `io::Error` without its debug noise).
+fn io_message(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => format!("truncated: {e}"),
+        _ => e.to_string(),
+    }
+}
+
+/// Counts the bytes read from the underlying file or stream.
+struct Counting<'a, R> {
+    inner: R,
+    count: &'a AtomicU64,
+}
+
+impl<'a, R> Counting<'a, R> {
+    fn new(inner: R, count: &'a AtomicU64) -> Self {
+        Counting { inner, count }
+    }
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Counting<'_, R> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_names() {
+        assert!(is_record_name("2024/a.csa"));
+        assert!(is_record_name("A.CSA"));
+        assert!(!is_record_name(".csa"));
+        assert!(!is_record_name("readme.txt"));
+        assert_eq!(clean_name("././2024/x.csa"), "2024/x.csa");
+    }
+
+    #[test]
+    fn error_names_input_and_entry() {
+        let mut e = SourceError::new("a.7z", "bad crc");
+        assert_eq!(e.to_string(), "a.7z: bad crc");
+        e.after = Some("x.csa".into());
+        assert_eq!(e.to_string(), "a.7z: after entry x.csa: bad crc");
+        e.entry = Some("y.csa".into());
+        assert_eq!(e.to_string(), "a.7z: y.csa: bad crc");
+    }
+}

@@ -1,0 +1,336 @@
+//! The ordered writer: puts results back in input order, then entry order, whatever order
+//! the workers finish in. Results of the input whose turn it is are written at once; those
+//! of later inputs (read at the same time by other reader threads) wait in a spill file in
+//! the output folder until their turn, so memory stays bounded by the channel sizes.
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Receiver;
+
+use super::encode::decode_row;
+use super::writer::{CsvTable, ErrorsCsv};
+use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats};
+use crate::game::COLUMNS;
+use crate::source::SourceError;
+
+const SKIPPED_SAMPLE: usize = 100;
+
+/// The open output files.
+pub struct Outputs {
+    dir: PathBuf,
+    games: CsvTable,
+    #[cfg(feature = "report")]
+    parquet: super::writer::ParquetTable,
+    errors: ErrorsCsv,
+    pub skipped_sample: Vec<String>,
+}
+
+fn write_err(path: PathBuf) -> impl FnOnce(io::Error) -> ScanError {
+    move |source| ScanError::Write { path, source }
+}
+
+impl Outputs {
+    pub fn create(dir: &Path) -> Result<Outputs, ScanError> {
+        let open = |name: &str| (dir.join(name), write_err(dir.join(name)));
+        let (p, e) = open(GAMES_CSV);
+        let games = CsvTable::create(&p).map_err(e)?;
+        #[cfg(feature = "report")]
+        let parquet = {
+            let (p, e) = open(super::GAMES_PARQUET);
+            super::writer::ParquetTable::create(&p).map_err(e)?
+        };
+        let (p, e) = open(ERRORS_CSV);
+        let errors = ErrorsCsv::create(&p).map_err(e)?;
+        Ok(Outputs {
+            dir: dir.to_path_buf(),
+            games,
+            #[cfg(feature = "report")]
+            parquet,
+            errors,
+            skipped_sample: Vec::new(),
+        })
+    }
+
+    fn emit(&mut self, source: &str, item: &Item) -> Result<(), ScanError> {
+        match item {
+            Item::Game(bytes) => {
+                let mut cells = Vec::with_capacity(COLUMNS.len());
+                decode_row(bytes, &mut cells).map_err(|e| ScanError::Internal(e.to_string()))?;
+                self.games
+                    .write_row(&cells)
+                    .map_err(write_err(self.dir.join(GAMES_CSV)))?;
+                #[cfg(feature = "report")]
+                self.parquet
+                    .write_row(&cells)
+                    .map_err(write_err(self.dir.join(super::GAMES_PARQUET)))?;
+            }
+            Item::Unreadable {
+                entry,
+                line,
+                reason,
+            } => {
+                self.errors
+                    .write(source, entry, *line, reason)
+                    .map_err(write_err(self.dir.join(ERRORS_CSV)))?;
+            }
+            Item::Skipped(name) => {
+                if self.skipped_sample.len() < SKIPPED_SAMPLE {
+                    self.skipped_sample.push(format!("{source}: {name}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> Result<(), ScanError> {
+        self.games
+            .finish()
+            .map_err(write_err(self.dir.join(GAMES_CSV)))?;
+        #[cfg(feature = "report")]
+        self.parquet
+            .finish()
+            .map_err(write_err(self.dir.join(super::GAMES_PARQUET)))?;
+        self.errors
+            .finish()
+            .map_err(write_err(self.dir.join(ERRORS_CSV)))
+    }
+}
+
+/// Where one input stands.
+#[derive(Default)]
+struct InputState {
+    /// Next sequence number to pass on.
+    next: u64,
+    /// Number of items of this input, once its reader is done.
+    total: Option<u64>,
+    /// Items that arrived ahead of `next`.
+    pending: BTreeMap<u64, Item>,
+    /// Items in order, waiting for this input's turn.
+    spill: Option<Spill>,
+    failure: Option<SourceError>,
+    summary: InputSummary,
+}
+
+impl InputState {
+    fn finished(&self) -> bool {
+        self.total == Some(self.next)
+    }
+}
+
+/// Receive every result and write them in order. Returns the per-input summaries, the
+/// counts of unreadable entries and skipped files, and the input errors.
+pub fn write_in_order(
+    rx: Receiver<Msg>,
+    names: &[String],
+    out: &mut Outputs,
+    progress: &Progress,
+) -> Result<(Vec<InputSummary>, Stats, Vec<SourceError>), ScanError> {
+    let mut states: Vec<InputState> = names
+        .iter()
+        .map(|n| InputState {
+            summary: InputSummary {
+                source: n.clone(),
+                ..InputSummary::default()
+            },
+            ..InputState::default()
+        })
+        .collect();
+    let mut stats = Stats::default();
+    let mut current = 0;
+    while current < states.len() {
+        let Ok(msg) = rx.recv() else {
+            // Every sender is gone before every input was done: a thread stopped unexpectedly.
+            for (k, st) in states.iter_mut().enumerate().skip(current) {
+                st.summary
+                    .error
+                    .get_or_insert_with(|| format!("{}: reading stopped unexpectedly", names[k]));
+            }
+            break;
+        };
+        let input = match msg {
+            Msg::Item { input, seq, item } => {
+                let st = &mut states[input];
+                match &item {
+                    Item::Game(_) => {
+                        st.summary.entries += 1;
+                        st.summary.games += 1;
+                        progress.games.fetch_add(1, Ordering::Relaxed);
+                        progress.entries.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Item::Unreadable { .. } => {
+                        st.summary.entries += 1;
+                        st.summary.unreadable += 1;
+                        stats.add_unreadable();
+                        progress.entries.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Item::Skipped(_) => {
+                        st.summary.skipped += 1;
+                        stats.skipped_files += 1;
+                    }
+                }
+                st.pending.insert(seq, item);
+                input
+            }
+            Msg::Done {
+                input,
+                total,
+                format,
+                failure,
+            } => {
+                let st = &mut states[input];
+                st.total = Some(total);
+                st.summary.format = format.map(|f| f.name());
+                st.summary.error = failure.as_ref().map(ToString::to_string);
+                st.failure = failure;
+                input
+            }
+        };
+        // Pass on what is now in order for this input.
+        let st = &mut states[input];
+        while let Some(item) = st.pending.remove(&st.next) {
+            st.next += 1;
+            if input == current {
+                out.emit(&names[input], &item)?;
+            } else {
+                let spill = match &mut st.spill {
+                    Some(s) => s,
+                    None => st.spill.insert(Spill::create(&out.dir, input)?),
+                };
+                spill.push(&item)?;
+            }
+        }
+        // Move the turn on past every finished input.
+        while current < states.len() && states[current].finished() {
+            let st = &mut states[current];
+            if let Some(SourceError { entry: None, .. }) = &st.failure {
+                let e = st
+                    .failure
+                    .as_ref()
+                    .map(SourceError::reason)
+                    .unwrap_or_default();
+                out.errors
+                    .write(&names[current], "", None, &e)
+                    .map_err(write_err(out.dir.join(ERRORS_CSV)))?;
+            }
+            current += 1;
+            if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
+                spill.replay(|item| out.emit(&names[current], &item))?;
+            }
+        }
+    }
+    let errors = states.iter_mut().filter_map(|s| s.failure.take()).collect();
+    Ok((
+        states.into_iter().map(|s| s.summary).collect(),
+        stats,
+        errors,
+    ))
+}
+
+/// Items of one input in order, on disk until the input's turn.
+struct Spill {
+    path: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl Spill {
+    fn create(dir: &Path, input: usize) -> Result<Spill, ScanError> {
+        let path = dir.join(format!(".spill-{}-{input}.tmp", std::process::id()));
+        let file = File::create(&path).map_err(write_err(path.clone()))?;
+        Ok(Spill {
+            out: BufWriter::with_capacity(1 << 20, file),
+            path,
+        })
+    }
+
+    fn push(&mut self, item: &Item) -> Result<(), ScanError> {
+        let mut rec = Vec::new();
+        match item {
+            Item::Game(bytes) => {
+                rec.push(0);
+                put_bytes(&mut rec, bytes);
+            }
+            Item::Unreadable {
+                entry,
+                line,
+                reason,
+            } => {
+                rec.push(1);
+                put_bytes(&mut rec, entry.as_bytes());
+                rec.extend_from_slice(&line.map_or(0u64, |l| l as u64 + 1).to_le_bytes());
+                put_bytes(&mut rec, reason.as_bytes());
+            }
+            Item::Skipped(name) => {
+                rec.push(2);
+                put_bytes(&mut rec, name.as_bytes());
+            }
+        }
+        self.out
+            .write_all(&rec)
+            .map_err(write_err(self.path.clone()))
+    }
+
+    /// Hand back every item in order, then delete the file.
+    fn replay(self, mut emit: impl FnMut(Item) -> Result<(), ScanError>) -> Result<(), ScanError> {
+        let Spill { path, out } = self;
+        let damaged = || ScanError::Internal(format!("{}: damaged spill file", path.display()));
+        out.into_inner().map_err(|e| ScanError::Write {
+            path: path.clone(),
+            source: e.into_error(),
+        })?;
+        let file = File::open(&path).map_err(write_err(path.clone()))?;
+        let mut r = BufReader::with_capacity(1 << 20, file);
+        loop {
+            let mut kind = [0u8; 1];
+            match r.read(&mut kind) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    return Err(ScanError::Write {
+                        path: path.clone(),
+                        source: e,
+                    });
+                }
+            }
+            let item = match kind[0] {
+                0 => Item::Game(get_bytes(&mut r).ok_or_else(damaged)?),
+                1 => {
+                    let entry = get_string(&mut r).ok_or_else(damaged)?;
+                    let mut line = [0u8; 8];
+                    r.read_exact(&mut line).map_err(|_| damaged())?;
+                    let line = u64::from_le_bytes(line).checked_sub(1).map(|l| l as usize);
+                    let reason = get_string(&mut r).ok_or_else(damaged)?;
+                    Item::Unreadable {
+                        entry,
+                        line,
+                        reason,
+                    }
+                }
+                2 => Item::Skipped(get_string(&mut r).ok_or_else(damaged)?),
+                _ => return Err(damaged()),
+            };
+            emit(item)?;
+        }
+        drop(r);
+        let _ = std::fs::remove_file(&path);
+        Ok(())
+    }
+}
+
+fn put_bytes(rec: &mut Vec<u8>, bytes: &[u8]) {
+    rec.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    rec.extend_from_slice(bytes);
+}
+
+fn get_bytes(r: &mut impl Read) -> Option<Vec<u8>> {
+    let mut len = [0u8; 8];
+    r.read_exact(&mut len).ok()?;
+    let mut bytes = vec![0u8; usize::try_from(u64::from_le_bytes(len)).ok()?];
+    r.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+fn get_string(r: &mut impl Read) -> Option<String> {
+    String::from_utf8(get_bytes(r)?).ok()
+}

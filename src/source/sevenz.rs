@@ -1,0 +1,100 @@
+//! 7z archives (the form of the yearly wdoor downloads), decoded entry by entry while
+//! streaming through each compression block; nothing is unpacked to disk. A solid block
+//! can only be decoded front to back, so one archive is one decoder thread.
+use std::io::{Read, Seek};
+
+use sevenz_rust2::{ArchiveReader, Password};
+
+use super::{Event, Sink, SourceError, clean_name, is_record_name, read_entry};
+
+pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
+    let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
+        input: input.to_string(),
+        entry,
+        after,
+        message,
+    };
+    let mut archive = ArchiveReader::new(r, Password::empty()).map_err(|e| {
+        err(
+            None,
+            None,
+            format!("cannot read the 7z header: {}", message(&e)),
+        )
+    })?;
+    archive.set_thread_count(1);
+    // The decoder checks an entry's CRC only after the callback returns, so each entry is
+    // held back until the next one starts (or the archive ends cleanly): a corrupt entry is
+    // then reported as unreadable, never analysed.
+    let mut pending: Option<Event> = None;
+    let mut last: Option<String> = None;
+    let mut stopped = false;
+    let mut entry_error: Option<(String, String)> = None;
+    let result = archive.for_each_entries(|entry, reader| {
+        if let Some(event) = pending.take()
+            && !sink(event)
+        {
+            stopped = true;
+            return Ok(false);
+        }
+        if entry.is_directory() {
+            return Ok(true);
+        }
+        let name = clean_name(entry.name());
+        last = Some(name.clone());
+        if !is_record_name(&name) {
+            pending = Some(Event::Skipped { name });
+            return Ok(true);
+        }
+        match read_entry(reader) {
+            Ok(bytes) => pending = Some(Event::Entry { name, bytes }),
+            Err(reason) => {
+                entry_error = Some((name, reason.clone()));
+                return Err(sevenz_rust2::Error::Other(reason.into()));
+            }
+        }
+        Ok(true)
+    });
+    if stopped {
+        return Ok(());
+    }
+    match result {
+        Ok(()) => {
+            if let Some(event) = pending.take() {
+                sink(event);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            if let Some((name, reason)) = entry_error {
+                return Err(err(Some(name), None, reason));
+            }
+            // The failure belongs to the entry held back (its CRC or the data after it).
+            match pending.take() {
+                Some(Event::Entry { name, .. }) => Err(err(Some(name), None, message(&e))),
+                Some(other) => {
+                    sink(other);
+                    Err(err(None, last, message(&e)))
+                }
+                None => Err(err(None, last, message(&e))),
+            }
+        }
+    }
+}
+
+/// The decoder's error as a sentence (its `Display` is its debug form).
+fn message(e: &sevenz_rust2::Error) -> String {
+    use sevenz_rust2::Error;
+    match e {
+        Error::ChecksumVerificationFailed => "checksum mismatch (corrupt data)".into(),
+        Error::NextHeaderCrcMismatch => "header checksum mismatch (corrupt archive)".into(),
+        Error::BadSignature(_) => "bad 7z signature".into(),
+        Error::PasswordRequired | Error::MaybeBadPassword(_) => {
+            "encrypted archive (a password is needed)".into()
+        }
+        Error::UnsupportedCompressionMethod(m) => format!("unsupported compression method {m}"),
+        Error::Other(s) | Error::Unsupported(s) => s.to_string(),
+        Error::Io(io, ctx) if ctx.is_empty() => io.to_string(),
+        Error::Io(io, ctx) => format!("{ctx}: {io}"),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,342 @@
+//! Contract: no input, however broken, makes `scan` panic. Truncated and corrupt archives,
+//! random bytes as archives and as records, broken compression, wrong encodings, empty
+//! files, nested folders and non-record files are all counted: every entry read is a game
+//! or an unreadable entry (never both, never lost), the entries read before a break are
+//! kept, messages name the archive and the entry, and the exit code says whether
+//! everything was read (0) or not (1).
+mod scan_support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use scan_support::*;
+
+/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    if let Some(parent) = p.parent() {
+        fs::create_dir_all(parent).unwrap();
+    }
+    fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn run_one(test: &str, input: &Path) -> Run {
+    let dir = scratch(test);
+    let run = scan(&dir.join("out"), &["-q", input.to_str().unwrap()]);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "{test}: exit {} (a panic is 101): {}",
+        run.code,
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{test}: {}", run.stderr);
+    run.assert_counted_once();
+    run
+}
+
+fn truncated(name: &str, keep: f64) -> Vec<u8> {
+    let bytes = fs::read(fixture(name)).unwrap();
+    bytes[..(bytes.len() as f64 * keep) as usize].to_vec()
+}
+
+#[test]
+fn truncated_tar_keeps_earlier_entries_and_names_the_broken_one() {
+    let dir = scratch("trunc-tar-in");
+    let p = write(&dir, "cut.tar", &truncated("synthetic.tar", 0.5));
+    let run = run_one("trunc-tar", &p);
+    assert_eq!(run.code, 1);
+    let games = run.count("games");
+    assert!(
+        games > 30 && games < SYNTHETIC_GAMES,
+        "entries before the cut are kept: {games}"
+    );
+    let errors = run.errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0][0].ends_with("cut.tar") && errors[0][1].ends_with(".csa"),
+        "{errors:?}"
+    );
+    assert!(
+        run.stderr.contains("cut.tar: ") && run.stderr.contains(".csa: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn truncated_tar_gz_keeps_earlier_entries() {
+    let dir = scratch("trunc-tgz-in");
+    let p = write(&dir, "cut.tar.gz", &truncated("synthetic.tar.gz", 0.6));
+    let run = run_one("trunc-tgz", &p);
+    assert_eq!(run.code, 1);
+    let games = run.count("games");
+    assert!(games > 30 && games < SYNTHETIC_GAMES, "{games}");
+    assert!(run.stderr.contains("cut.tar.gz: "), "{}", run.stderr);
+}
+
+#[test]
+fn truncated_7z_and_zip_fail_with_the_archive_named() {
+    let dir = scratch("trunc-7z-zip-in");
+    for (name, out) in [("synthetic.7z", "cut.7z"), ("synthetic.zip", "cut.zip")] {
+        let p = write(&dir, out, &truncated(name, 0.7));
+        let run = run_one(&format!("trunc-{out}"), &p);
+        assert_eq!(run.code, 1, "{out}");
+        assert!(run.stderr.contains(out), "{out}: {}", run.stderr);
+        assert_eq!(run.count("failed_inputs"), 1, "{out}");
+    }
+}
+
+#[test]
+fn corrupt_7z_data_is_reported_never_analysed_silently() {
+    let dir = scratch("corrupt-7z-in");
+    let mut bytes = fs::read(fixture("synthetic.7z")).unwrap();
+    // Damage the packed stream in the middle of the solid block (the header is at the end).
+    let mid = bytes.len() / 2;
+    for b in &mut bytes[mid..mid + 16] {
+        *b ^= 0x5a;
+    }
+    let p = write(&dir, "bad.7z", &bytes);
+    let run = run_one("corrupt-7z", &p);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("bad.7z: "), "{}", run.stderr);
+    assert!(run.count("games") < SYNTHETIC_GAMES);
+}
+
+#[test]
+fn corrupt_zip_entry_is_unreadable_and_the_others_are_read() {
+    let dir = scratch("corrupt-zip-in");
+    let mut bytes = fs::read(fixture("synthetic.zip")).unwrap();
+    // Walk the local headers to the first record: its data starts after 30 bytes, the
+    // name and the extra field; a folder entry has no data.
+    let mut at = 0;
+    let (first_name, data) = loop {
+        let le16 = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
+        assert_eq!(&bytes[at..at + 4], b"PK\x03\x04");
+        let compressed = u32::from_le_bytes(bytes[at + 18..at + 22].try_into().unwrap()) as usize;
+        let (name_len, extra_len) = (le16(at + 26), le16(at + 28));
+        let name = String::from_utf8(bytes[at + 30..at + 30 + name_len].to_vec()).unwrap();
+        let data = at + 30 + name_len + extra_len;
+        if name.ends_with(".csa") {
+            break (name, data);
+        }
+        at = data + compressed;
+    };
+    for b in &mut bytes[data + 20..data + 40] {
+        *b ^= 0xff;
+    }
+    let p = write(&dir, "bad.zip", &bytes);
+    let run = run_one("corrupt-zip", &p);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.count("unreadable_entries"), 1);
+    assert_eq!(run.count("games"), SYNTHETIC_GAMES - 1);
+    let errors = run.errors();
+    assert_eq!(errors[0][1], first_name, "{errors:?}");
+}
+
+#[test]
+fn random_bytes_as_archives_fail_cleanly() {
+    let dir = scratch("noise-archives-in");
+    for (i, name) in [
+        "noise.7z",
+        "noise.zip",
+        "noise.tar",
+        "noise.tar.gz",
+        "noise.tgz",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = write(&dir, name, &noise(20_000, i as u64 + 1));
+        let run = run_one(&format!("noise-{name}"), &p);
+        assert_eq!(run.code, 1, "{name}");
+        assert_eq!(run.count("entries_seen"), 0, "{name}");
+        assert!(run.stderr.contains(name), "{name}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn archives_with_a_real_signature_and_garbage_after_it() {
+    let dir = scratch("bad-body-in");
+    let mut seven = b"7z\xBC\xAF\x27\x1C\x00\x04".to_vec();
+    seven.extend(noise(5000, 7));
+    let mut gz = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+    gz.extend(noise(5000, 8));
+    let mut zip = b"PK\x03\x04".to_vec();
+    zip.extend(noise(5000, 9));
+    for (name, bytes) in [("sig.7z", seven), ("sig.tar.gz", gz), ("sig.zip", zip)] {
+        let p = write(&dir, name, &bytes);
+        let run = run_one(&format!("sig-{name}"), &p);
+        assert_eq!(run.code, 1, "{name}");
+        assert!(run.stderr.contains(name), "{name}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn random_bytes_on_standard_input() {
+    let dir = scratch("noise-stdin");
+    let p = write(&dir, "in.bin", &noise(4096, 3));
+    let run = scan_with_stdin(&dir.join("out"), &["-q", "-"], fs::File::open(&p).unwrap());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("-: not a tar archive"),
+        "{}",
+        run.stderr
+    );
+    run.assert_counted_once();
+}
+
+#[test]
+fn odd_records_in_a_nested_folder_are_each_counted_once() {
+    let dir = scratch("odd-folder-in");
+    let root = dir.join("tree");
+    let good = fs::read_dir(fixture("records/2009"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let good = fs::read(good).unwrap();
+    write(&root, "a/b/c/deep.csa", &good);
+    write(&root, "empty.csa", b"");
+    write(&root, "noise.csa", &noise(3000, 11));
+    write(&root, "nul.csa", &[0u8; 700]);
+    // A record in a legacy encoding: comment bytes that are not UTF-8 (EUC-JP / Shift_JIS).
+    let mut legacy = good.clone();
+    legacy.extend_from_slice(b"'\xa4\xb3\xa4\xf3\xa4\xcb\xa4\xc1\xa4\xcf\n'\x82\xb1\x82\xf1\n");
+    write(&root, "legacy.csa", &legacy);
+    write(&root, "cut.csa", &good[..good.len() / 3]);
+    write(&root, "README.txt", b"not a record");
+    write(&root, "x/notes.md", b"# notes");
+    fs::create_dir_all(root.join("empty-dir")).unwrap();
+    let run = run_one("odd-folder", &root);
+    assert_eq!(run.count("entries_seen"), 6, "only *.csa files are entries");
+    assert_eq!(
+        run.count("skipped_files"),
+        0,
+        "other files in a folder are not entries"
+    );
+    // Each entry appears once, as a row or as an error, whatever its verdict.
+    let mut names: Vec<String> = csv::Reader::from_path(run.out.join("games.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap()[1].to_string())
+        .collect();
+    names.extend(run.errors().into_iter().map(|e| e[1].clone()));
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "a/b/c/deep.csa",
+            "cut.csa",
+            "empty.csa",
+            "legacy.csa",
+            "noise.csa",
+            "nul.csa"
+        ]
+    );
+}
+
+#[test]
+fn non_record_files_inside_archives_are_skipped_and_listed() {
+    let dir = scratch("tar-extra-in");
+    let good = fs::read(
+        fixture("records")
+            .join("2009")
+            .read_dir()
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut add = |name: &str, data: &[u8]| {
+        let mut h = tar::Header::new_ustar();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        builder.append_data(&mut h, name, data).unwrap();
+    };
+    add("2024/one.csa", &good);
+    add("2024/README", b"hello");
+    add("./2024/two.CSA", &good);
+    add("2024/empty.csa", b"");
+    let bytes = builder.into_inner().unwrap();
+    let p = write(&dir, "extra.tar", &bytes);
+    let run = run_one("tar-extra", &p);
+    assert_eq!(run.count("entries_seen"), 3);
+    assert_eq!(run.count("skipped_files"), 1);
+    let s = run.summary();
+    assert_eq!(
+        s["skipped_sample"][0].as_str().unwrap(),
+        format!("{}: 2024/README", p.display())
+    );
+    let mut names: Vec<String> = csv::Reader::from_path(run.out.join("games.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap()[1].to_string())
+        .collect();
+    names.extend(run.errors().into_iter().map(|e| e[1].clone()));
+    names.sort();
+    assert_eq!(names, ["2024/empty.csa", "2024/one.csa", "2024/two.CSA"]);
+}
+
+#[test]
+fn empty_files_of_every_kind() {
+    let dir = scratch("empty-in");
+    for name in ["e.7z", "e.zip", "e.tar", "e.tar.gz"] {
+        let p = write(&dir, name, b"");
+        let run = run_one(&format!("empty-{name}"), &p);
+        assert_eq!(run.code, 1, "{name}");
+        assert!(
+            run.stderr.contains(name) && run.stderr.contains("empty"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    let p = write(&dir, "e.csa", b"");
+    let run = run_one("empty-csa", &p);
+    assert_eq!(run.count("entries_seen"), 1);
+}
+
+#[test]
+fn gzip_of_a_single_record_is_read_as_that_record() {
+    let dir = scratch("gz-record-in");
+    let good = fs::read(
+        fixture("records")
+            .join("2009")
+            .read_dir()
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &good).unwrap();
+    let p = write(&dir, "game.csa.gz", &gz.finish().unwrap());
+    let run = run_one("gz-record", &p);
+    assert_eq!(run.count("entries_seen"), 1);
+    let mut names: Vec<String> = csv::Reader::from_path(run.out.join("games.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap()[1].to_string())
+        .collect();
+    names.extend(run.errors().into_iter().map(|e| e[1].clone()));
+    assert_eq!(names, ["game.csa"]);
+}

@@ -1,0 +1,145 @@
+//! The `scan` command line as a user meets it: default run, exit codes, messages.
+mod scan_support;
+
+use std::process::Command;
+
+use scan_support::*;
+
+#[test]
+fn no_input_scans_the_built_in_fixtures() {
+    let dir = scratch("default-run");
+    let out = dir.join("out");
+    let output = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["scan", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("{SYNTHETIC_GAMES} entries read")),
+        "{stdout}"
+    );
+    let run = Run {
+        code: 0,
+        stdout: stdout.into(),
+        stderr: String::new(),
+        out,
+    };
+    run.assert_counted_once();
+    assert_eq!(run.count("games"), SYNTHETIC_GAMES);
+    let per_year: u64 = run.summary()["games_by_year"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(per_year, SYNTHETIC_GAMES, "every game counted in one year");
+}
+
+#[test]
+fn default_output_folder_is_created_in_the_working_directory() {
+    let dir = scratch("default-outdir");
+    let output = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["scan", "-q"])
+        .arg(fixture("synthetic.tar.gz"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty(), "--quiet prints no summary");
+    for f in ["games.csv", "errors.csv", "summary.json"] {
+        assert!(dir.join("floodgate-scan-out").join(f).is_file(), "{f}");
+    }
+}
+
+#[test]
+fn unwritable_output_folder_exits_2_with_a_clear_message() {
+    let dir = scratch("unwritable");
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, b"not a folder").unwrap();
+    let run = scan(
+        &blocker.join("out"),
+        &["-q", fixture("synthetic.7z").to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a-file"),
+        "message names the folder: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("cannot create output folder"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    let dir = scratch("bad-flags");
+    for args in [
+        &["--jobs", "0"][..],
+        &["--jobs", "many"],
+        &["--no-such-flag"],
+    ] {
+        let run = scan(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.is_empty());
+    }
+    let run = scan(&dir, &["-", "-"]);
+    assert_eq!(run.code, 2, "stdin twice: {}", run.stderr);
+}
+
+#[test]
+fn missing_input_exits_1_and_the_rest_is_written() {
+    let dir = scratch("missing-input");
+    let missing = dir.join("no-such.7z");
+    let run = scan(
+        &dir.join("out"),
+        &[
+            "-q",
+            missing.to_str().unwrap(),
+            fixture("synthetic.tar.gz").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("no-such.7z"), "{}", run.stderr);
+    assert_eq!(run.count("games"), SYNTHETIC_GAMES);
+    assert_eq!(run.count("failed_inputs"), 1);
+    run.assert_counted_once();
+    let errors = run.errors();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0][0].ends_with("no-such.7z"));
+}
+
+#[test]
+fn printed_summary_gives_the_totals() {
+    let dir = scratch("printed");
+    let run = scan(&dir, &[fixture("synthetic.zip").to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    for needle in [
+        "entries read from 1 input",
+        "games:",
+        "unreadable entries: 0",
+        "per year:",
+        "54-point violations",
+        "wrote",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "{needle:?} missing from:\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        !run.stderr.contains('\r'),
+        "no progress bar when standard error is not a terminal"
+    );
+}
