@@ -7,9 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cargo run --quiet --release -- scan --quiet -o "$tmp/scan"
+cargo run --quiet -- scan --quiet -o "$tmp/scan"
 rm -rf reports/fixtures
-cargo run --quiet --release -- report "$tmp/scan/games.parquet" -o reports/fixtures
+cargo run --quiet -- report "$tmp/scan/games.parquet" -o reports/fixtures
 rm -f reports/fixtures/*.parquet
 echo "reports/fixtures regenerated:"
 ls reports/fixtures

@@ -115,7 +115,7 @@ mod parquet {
     /// `games.parquet`, written one row group at a time.
     pub struct ParquetTable {
         file: Option<File>,
-        writer: Option<BatchedWriter<File>>,
+        writer: Option<polars::io::parquet::write::BatchedWriter<File>>,
         bufs: Vec<Buf>,
         rows: usize,
     }

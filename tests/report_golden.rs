@@ -1,0 +1,59 @@
+//! Golden reports of the bundled fixtures: scanning the fixture archive built into the
+//! program and making the report with the default settings must reproduce the committed
+//! files under `reports/fixtures/` (regenerate with `scripts/regen-reports.sh`).
+#![cfg(feature = "report")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+}
+
+#[test]
+fn fixture_reports_match_the_goldens() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/fixtures");
+    let tmp: PathBuf =
+        std::env::temp_dir().join(format!("floodgate-scan-golden-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let scan = tmp.join("scan");
+    let out = bin()
+        .args(["scan", "--quiet", "-o"])
+        .arg(&scan)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep = tmp.join("report");
+    let out = bin()
+        .arg("report")
+        .arg(scan.join("games.parquet"))
+        .arg("-o")
+        .arg(&rep)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&golden).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let want = std::fs::read_to_string(&path).unwrap();
+        let got = std::fs::read_to_string(rep.join(&name))
+            .unwrap_or_else(|_| panic!("{name} not produced"));
+        assert_eq!(
+            got, want,
+            "{name} differs from its golden (scripts/regen-reports.sh)"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 10, "goldens present: {compared}");
+    assert!(golden.join("report.md").exists());
+    let _ = std::fs::remove_dir_all(&tmp);
+}
