@@ -37,9 +37,8 @@ fn parquet_and_csv_hold_the_same_table() {
         csv_entries.push(rec.unwrap()[1].to_string());
     }
     let entries = df.column("entry").unwrap().str().unwrap();
-    let pq_entries: Vec<String> = entries
-        .into_iter()
-        .map(|e| e.unwrap_or("").to_string())
+    let pq_entries: Vec<String> = (0..entries.len())
+        .map(|i| entries.get(i).unwrap_or("").to_string())
         .collect();
     assert_eq!(pq_entries, csv_entries);
     for c in floodgate_scan::game::COLUMNS {
