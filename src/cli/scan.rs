@@ -85,10 +85,8 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         print_summary(&report, &a.outdir, elapsed);
     }
     if a.report {
-        eprintln!(
-            "floodgate-scan: the report tables are made by `floodgate-scan report` from {}",
-            a.outdir.join(GAMES_PARQUET).display()
-        );
+        crate::cli::report::run_after_scan(&a.outdir)
+            .with_context(|| format!("report from {}", a.outdir.join(GAMES_PARQUET).display()))?;
     }
     Ok(if report.complete() {
         ExitCode::SUCCESS
