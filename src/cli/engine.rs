@@ -71,7 +71,9 @@ impl PlayArgs {
     fn pool(&self) -> anyhow::Result<()> {
         if let Some(j) = self.jobs {
             // Fails only if a pool was already built in this process: harmless.
-            let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(j.max(1))
+                .build_global();
         }
         Ok(())
     }
@@ -215,8 +217,8 @@ fn is_cut_mutual(entering: &str, reason: &str) -> bool {
 }
 
 fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    let mut rdr = csv::Reader::from_path(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut rdr =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
     let headers = rdr.headers()?.clone();
     let col = |name: &str| {
         headers
@@ -224,7 +226,12 @@ fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             .position(|h| h == name)
             .with_context(|| format!("{}: no column `{name}`", path.display()))
     };
-    let (gi, ei, ri, si) = (col("game_id")?, col("entering")?, col("summary_reason")?, col("final_sfen")?);
+    let (gi, ei, ri, si) = (
+        col("game_id")?,
+        col("entering")?,
+        col("summary_reason")?,
+        col("final_sfen")?,
+    );
     let mut out = Vec::new();
     for rec in rdr.records() {
         let rec = rec.with_context(|| format!("{}", path.display()))?;
@@ -239,13 +246,18 @@ fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
 #[cfg(feature = "report")]
 fn games_from_parquet(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
     use polars::prelude::*;
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let df = ParquetReader::new(file)
         .finish()
         .with_context(|| format!("cannot read {}", path.display()))?;
     let text = |name: &str| -> anyhow::Result<Vec<Option<String>>> {
-        let c = df.column(name).with_context(|| format!("no column `{name}`"))?;
-        let s = c.str().with_context(|| format!("column `{name}` is not text"))?;
+        let c = df
+            .column(name)
+            .with_context(|| format!("no column `{name}`"))?;
+        let s = c
+            .str()
+            .with_context(|| format!("column `{name}` is not text"))?;
         Ok(s.into_iter().map(|v| v.map(str::to_string)).collect())
     };
     let ids = text("game_id")?;
@@ -351,17 +363,29 @@ pub fn run_tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
     }
     let start = load_weights(a.weights.as_deref())?;
     let settings = a.play.settings();
-    let tuned = tune::spsa(&start, &positions, &settings, a.iterations, a.seed, &mut |it| {
-        let v: Vec<String> = it.weights.values.iter().map(|x| format!("{x:.2}")).collect();
-        eprintln!(
-            "iter {:>3}  plus: +{} -{} ={}  weights [{}]",
-            it.k,
-            it.plus.wins,
-            it.plus.losses,
-            it.plus.draws,
-            v.join(" ")
-        );
-    });
+    let tuned = tune::spsa(
+        &start,
+        &positions,
+        &settings,
+        a.iterations,
+        a.seed,
+        &mut |it| {
+            let v: Vec<String> = it
+                .weights
+                .values
+                .iter()
+                .map(|x| format!("{x:.2}"))
+                .collect();
+            eprintln!(
+                "iter {:>3}  plus: +{} -{} ={}  weights [{}]",
+                it.k,
+                it.plus.wins,
+                it.plus.losses,
+                it.plus.draws,
+                v.join(" ")
+            );
+        },
+    );
     if let Some(dir) = a.out.parent()
         && !dir.as_os_str().is_empty()
     {

@@ -14,9 +14,18 @@ pub const DEFAULT_DEPTH: u32 = 7;
 /// entering-king positions of real games (first ply of mutual entering king).
 pub const POSITIONS: &[(&str, &str)] = &[
     ("startpos", ""),
-    ("startpos", "7g7f 3c3d 2g2f 4c4d 3i4h 3a4b 5i6h 5a6b 6h7h 4b4c 5g5f 7a7b"),
-    ("startpos", "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d 8e8f 8g8f 8b8f"),
-    ("startpos", "7g7f 8c8d 2h7h 8d8e 8h7g 3c3d 7i6h 7a6b 5i4h 5a4b 4h3h 4b3b"),
+    (
+        "startpos",
+        "7g7f 3c3d 2g2f 4c4d 3i4h 3a4b 5i6h 5a6b 6h7h 4b4c 5g5f 7a7b",
+    ),
+    (
+        "startpos",
+        "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d 8e8f 8g8f 8b8f",
+    ),
+    (
+        "startpos",
+        "7g7f 8c8d 2h7h 8d8e 8h7g 3c3d 7i6h 7a6b 5i4h 5a4b 4h3h 4b3b",
+    ),
     (
         "l7l/3+S1+N+RS1/1G1pp1KP1/p4p1G1/2p3p1p/PP1P5/5kP1P/5+p1r1/LNs4NL w B2GN4Pbs 162",
         "",

@@ -93,16 +93,17 @@ impl Weights {
                 continue;
             }
             let mut parts = content.split_whitespace();
-            let (Some(name), Some(value), None) = (parts.next(), parts.next(), parts.next())
-            else {
+            let (Some(name), Some(value), None) = (parts.next(), parts.next(), parts.next()) else {
                 return Err(WeightsError::Syntax { line });
             };
-            let idx = NAMES.iter().position(|n| *n == name).ok_or_else(|| {
-                WeightsError::UnknownName {
-                    line,
-                    name: name.to_string(),
-                }
-            })?;
+            let idx =
+                NAMES
+                    .iter()
+                    .position(|n| *n == name)
+                    .ok_or_else(|| WeightsError::UnknownName {
+                        line,
+                        name: name.to_string(),
+                    })?;
             let v: f64 = value
                 .parse()
                 .ok()
@@ -206,7 +207,11 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
     let mut total = 0;
     if let Some(k) = b.king[c] {
         let row = (k / 9) as i32;
-        total += if c == 0 { (row - 2).max(0) } else { (6 - row).max(0) };
+        total += if c == 0 {
+            (row - 2).max(0)
+        } else {
+            (6 - row).max(0)
+        };
     } else {
         return 60;
     }
@@ -223,7 +228,11 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
     let mut pts_need = (target - decl).max(0);
     let mut zone_need = (10 - zone).max(0);
     // Points first: best points per move.
-    outside.sort_by(|a, b| (b.1 * a.0.max(1)).cmp(&(a.1 * b.0.max(1))).then(a.0.cmp(&b.0)));
+    outside.sort_by(|a, b| {
+        (b.1 * a.0.max(1))
+            .cmp(&(a.1 * b.0.max(1)))
+            .then(a.0.cmp(&b.0))
+    });
     let mut used = vec![false; outside.len()];
     for (i, &(cost, pts)) in outside.iter().enumerate() {
         if pts_need <= 0 {

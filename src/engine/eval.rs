@@ -217,8 +217,7 @@ pub fn evaluate(b: &Board) -> i32 {
     let mut phase = 0;
     for c in 0..2 {
         let own = b.by_color[c];
-        for k in 0..KINDS {
-            let set = b.pieces[c][k];
+        for (k, &set) in b.pieces[c].iter().enumerate() {
             if set == 0 {
                 continue;
             }
@@ -259,9 +258,9 @@ mod tests {
     #[test]
     fn tables_are_mirror_symmetric() {
         // A Black piece on square i and a White piece on the point-mirrored square score alike.
-        for k in 0..KINDS {
+        for (k, (black, white)) in STATIC[0].iter().zip(&STATIC[1]).enumerate() {
             for sq in 0..81 {
-                assert_eq!(STATIC[0][k][sq], STATIC[1][k][80 - sq], "kind {k} sq {sq}");
+                assert_eq!(black[sq], white[80 - sq], "kind {k} sq {sq}");
             }
         }
     }

@@ -7,8 +7,8 @@ use crate::shogi::{Color, Move};
 
 /// Kinds from least to most valuable, for picking the next exchange attacker.
 const CHEAPEST_FIRST: [usize; KINDS] = [
-    PAWN, LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER, SILVER, GOLD, BISHOP,
-    ROOK, HORSE, DRAGON, KING,
+    PAWN, LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER, SILVER, GOLD, BISHOP, ROOK,
+    HORSE, DRAGON, KING,
 ];
 
 fn see_value(k: usize) -> i32 {
@@ -128,7 +128,13 @@ impl Heuristics {
     }
 
     /// Reward a quiet move that caused a cutoff and punish the quiet moves tried before it.
-    pub fn reward(&mut self, color: Color, good: (usize, usize), bad: &[(usize, usize)], depth: i32) {
+    pub fn reward(
+        &mut self,
+        color: Color,
+        good: (usize, usize),
+        bad: &[(usize, usize)],
+        depth: i32,
+    ) {
         let bonus = (depth * depth).min(400);
         let mut update = |slot: usize, delta: i32| {
             let h = &mut self.history[slot];

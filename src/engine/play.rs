@@ -147,7 +147,10 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
     }
     let mut pos = start.clone();
     let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];
-    let start_stats = [SideStats::of(&pos, Color::Black), SideStats::of(&pos, Color::White)];
+    let start_stats = [
+        SideStats::of(&pos, Color::Black),
+        SideStats::of(&pos, Color::White),
+    ];
     let mut first_ten = [None, None];
     let mut moves = Vec::new();
     let mut nodes = 0;
@@ -174,7 +177,8 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
         }
         let prior = &history[..history.len() - 1];
         let control = Control::new(false);
-        let result = searchers[us.index()].search(&pos, prior, &settings.per_move, &control, &mut |_| {});
+        let result =
+            searchers[us.index()].search(&pos, prior, &settings.per_move, &control, &mut |_| {});
         nodes += result.nodes;
         let m = match result.decision {
             Decision::Move(m) => m,
@@ -201,7 +205,10 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
     };
     GameRecord {
         start: start_stats,
-        end: [SideStats::of(&pos, Color::Black), SideStats::of(&pos, Color::White)],
+        end: [
+            SideStats::of(&pos, Color::Black),
+            SideStats::of(&pos, Color::White),
+        ],
         ending,
         plies: moves.len() as u32,
         first_ten,
@@ -235,19 +242,29 @@ mod tests {
         }
         // The side to move at A (and C) was in check every time: the other side checked
         // perpetually and, having just moved, loses.
-        let h: Vec<(u64, bool)> = (0..13).map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 0)).collect();
+        let h: Vec<(u64, bool)> = (0..13)
+            .map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 0))
+            .collect();
         assert_eq!(repetition(&h), Some(Repetition::JustMovedLoses));
         // The side that just moved was in check at every one of its turns: the side to move
         // checked perpetually and loses.
-        let h: Vec<(u64, bool)> = (0..13).map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 1)).collect();
+        let h: Vec<(u64, bool)> = (0..13)
+            .map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 1))
+            .collect();
         assert_eq!(repetition(&h), Some(Repetition::ToMoveLoses));
     }
 
     #[test]
     fn winners() {
         assert_eq!(Ending::Mate(Color::Black).winner(), Some(Color::White));
-        assert_eq!(Ending::Declaration(Color::White).winner(), Some(Color::White));
-        assert_eq!(Ending::PerpetualCheck(Color::White).winner(), Some(Color::Black));
+        assert_eq!(
+            Ending::Declaration(Color::White).winner(),
+            Some(Color::White)
+        );
+        assert_eq!(
+            Ending::PerpetualCheck(Color::White).winner(),
+            Some(Color::Black)
+        );
         assert_eq!(Ending::Limit.winner(), None);
     }
 }

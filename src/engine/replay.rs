@@ -103,7 +103,12 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
         start_owned_white: g.start[1].owned,
         better: better.to_string(),
         ending: g.ending.name().to_string(),
-        winner: g.ending.winner().map(color_name).unwrap_or("draw").to_string(),
+        winner: g
+            .ending
+            .winner()
+            .map(color_name)
+            .unwrap_or("draw")
+            .to_string(),
         declared_by: match g.ending {
             Ending::Declaration(c) => color_name(c).to_string(),
             _ => String::new(),
@@ -118,7 +123,12 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
         end_points_white: g.end[1].points,
         end_owned_white: g.end[1].owned,
         nodes: g.nodes,
-        moves: g.moves.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" "),
+        moves: g
+            .moves
+            .iter()
+            .map(|m| m.to_usi())
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 

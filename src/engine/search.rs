@@ -119,12 +119,8 @@ pub struct Info {
 impl Info {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
-        let ms = self.time.as_millis() as u64;
-        if ms == 0 {
-            self.nodes * 1000
-        } else {
-            self.nodes * 1000 / ms
-        }
+        let ms = (self.time.as_millis() as u64).max(1);
+        self.nodes * 1000 / ms
     }
 
     /// The score in USI words: `cp N` or `mate N` (plies, negative when mated).
@@ -226,7 +222,10 @@ pub struct Searcher {
 
 /// Whether a declaration rule is in force.
 fn has_declaration(rule: EnteringKingRule) -> bool {
-    !matches!(rule, EnteringKingRule::NoEnteringKing | EnteringKingRule::TryRule)
+    !matches!(
+        rule,
+        EnteringKingRule::NoEnteringKing | EnteringKingRule::TryRule
+    )
 }
 
 /// Whether the side to move can declare a win now.
@@ -286,7 +285,9 @@ impl Searcher {
             heur: Heuristics::new(MAX_PLY),
             stack: Vec::with_capacity(1024),
             root_index: 0,
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -352,10 +353,9 @@ impl Searcher {
         if self.aborted {
             return true;
         }
-        if self.nodes >= self.node_limit {
-            self.aborted = true;
-        } else if self.nodes & 1023 == 0
-            && (control.stop.load(Ordering::Relaxed) || self.time_up(control))
+        if self.nodes >= self.node_limit
+            || (self.nodes & 1023 == 0
+                && (control.stop.load(Ordering::Relaxed) || self.time_up(control)))
         {
             self.aborted = true;
         }
@@ -403,7 +403,7 @@ impl Searcher {
             return Some(0);
         }
         let max = self.config.max_moves_to_draw;
-        if max > 0 && pos.move_number() as i64 - 1 >= max as i64 && !in_check {
+        if max > 0 && pos.move_number() as i64 > max as i64 && !in_check {
             return Some(0);
         }
         let rule = self.config.rule;
@@ -486,17 +486,19 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let board = Board::new(pos);
-        let static_eval = if in_check {
+        // The static evaluation is needed only to decide on a null move.
+        let null_candidate = !pv_node
+            && null_ok
+            && !in_check
+            && depth >= 3
+            && self.config.mode == Mode::Search
+            && beta.abs() < MATE_BOUND;
+        let static_eval = if !null_candidate {
             NO_SCORE
         } else {
             match hit {
                 Some(h) if h.eval != 0 => h.eval,
-                _ => match self.config.mode {
-                    Mode::Search => eval::evaluate(&board),
-                    Mode::Decl24 => {
-                        decl24::evaluate(&board, &self.config.weights, self.config.rule)
-                    }
-                },
+                _ => eval::evaluate(&board),
             }
         };
         // Mate in one where it pays: at inner nodes with some depth left, and everywhere
@@ -507,20 +509,21 @@ impl Searcher {
             && let Some(m) = solve_mate_in_one_in_place(pos)
         {
             let s = MATE - ply as i32 - 1;
-            self.tt.store(key, pack_move(m), mate_to_tt(s, ply), static_eval, depth, Bound::Exact);
+            self.tt.store(
+                key,
+                pack_move(m),
+                mate_to_tt(s, ply),
+                static_eval,
+                depth,
+                Bound::Exact,
+            );
             self.pv[ply].clear();
             self.pv[ply].push(m);
             return s;
         }
         // Null move.
-        if !pv_node
-            && null_ok
-            && !in_check
-            && depth >= 3
-            && ply > 0
-            && self.config.mode == Mode::Search
+        if null_candidate
             && static_eval >= beta
-            && beta.abs() < MATE_BOUND
             && let Some(mut null) = Self::null_position(pos)
         {
             let r = 3 + depth / 6;
@@ -529,7 +532,15 @@ impl Searcher {
                 in_check: false,
                 null: true,
             });
-            let s = -self.negamax(&mut null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, control);
+            let s = -self.negamax(
+                &mut null,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                control,
+            );
             self.stack.pop();
             if self.aborted {
                 return 0;
@@ -549,7 +560,11 @@ impl Searcher {
             } else if is_capture(pos, m) {
                 let v = see(&board, m);
                 let victim = eval::piece_value(board.kind_at(super::board::sq_index(m.to())));
-                if v >= 0 { (1 << 28) + victim * 8 + v / 16 } else { -(1 << 20) + v }
+                if v >= 0 {
+                    (1 << 28) + victim * 8 + v / 16
+                } else {
+                    -(1 << 20) + v
+                }
             } else if matches!(m, Move::Normal { promote: true, .. }) {
                 1 << 27
             } else if killers[0] == Some(m) {
@@ -598,7 +613,15 @@ impl Searcher {
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
             } else {
-                s = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true, control);
+                s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    control,
+                );
                 if s > alpha && reduction > 0 {
                     s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true, control);
                 }
@@ -641,7 +664,11 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        let stored_eval = if static_eval == NO_SCORE { 0 } else { static_eval };
+        let stored_eval = if static_eval == NO_SCORE {
+            0
+        } else {
+            static_eval
+        };
         self.tt.store(
             key,
             best_move.map(pack_move).unwrap_or(0),
@@ -699,7 +726,11 @@ impl Searcher {
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
         for &m in moves.iter() {
             if in_check {
-                let s = if is_capture(pos, m) { see(&board, m) + 10_000 } else { 0 };
+                let s = if is_capture(pos, m) {
+                    see(&board, m) + 10_000
+                } else {
+                    0
+                };
                 scored.push((m, s));
             } else if is_capture(pos, m) {
                 let v = see(&board, m);
@@ -838,7 +869,14 @@ impl Searcher {
             );
             let (score, mv, pv) = loop {
                 self.root_depth = depth as i32;
-                let (s, m, pv) = self.root(&mut pos, &mut root_moves, depth as i32, alpha, beta, control);
+                let (s, m, pv) = self.root(
+                    &mut pos,
+                    &mut root_moves,
+                    depth as i32,
+                    alpha,
+                    beta,
+                    control,
+                );
                 if self.aborted {
                     break (s, m, pv);
                 }
@@ -916,8 +954,7 @@ impl Searcher {
         let mut best_move = None;
         let mut best_pv = Vec::new();
         let mut best_index = 0;
-        for n in 0..moves.len() {
-            let m = moves[n];
+        for (n, &m) in moves.iter().enumerate() {
             let gives_check = pos.gives_check(m);
             let undo = pos.play_unchecked(m);
             self.stack.push(StackEntry {

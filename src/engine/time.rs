@@ -87,15 +87,20 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
     let base = time / moves_to_go + inc + byo;
     // Never plan to use more than the clock can give on this move.
     let available = (time + byo + inc).saturating_sub(MARGIN_MS).max(MIN_MS);
-    let hard = (base * 4).min(time / 3 + byo + inc).min(available).max(MIN_MS);
+    let hard = (base * 4)
+        .min(time / 3 + byo + inc)
+        .min(available)
+        .max(MIN_MS);
     let soft = base.min(hard).max(MIN_MS);
     TimePlan {
         soft: Some(Duration::from_millis(soft.min(hard))),
-        hard: Some(Duration::from_millis(hard.saturating_sub(if byo > 0 || time > MARGIN_MS * 4 {
-            0
-        } else {
-            MIN_MS
-        }))),
+        hard: Some(Duration::from_millis(hard.saturating_sub(
+            if byo > 0 || time > MARGIN_MS * 4 {
+                0
+            } else {
+                MIN_MS
+            },
+        ))),
     }
 }
 
@@ -166,7 +171,10 @@ mod tests {
                     true,
                     ply,
                 );
-                assert!(ms(p.hard) <= time.max(MIN_MS), "time {time} ply {ply}: {p:?}");
+                assert!(
+                    ms(p.hard) <= time.max(MIN_MS),
+                    "time {time} ply {ply}: {p:?}"
+                );
                 assert!(ms(p.soft) <= ms(p.hard));
             }
         }

@@ -110,18 +110,21 @@ impl TranspositionTable {
     /// Look a key up.
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.entries[key as usize & self.mask];
-        bucket.iter().find(|e| e.key == key && e.bound != 0).map(|e| Hit {
-            mv: e.mv,
-            score: e.score as i32,
-            eval: e.eval as i32,
-            depth: e.depth as i32,
-            bound: match e.bound {
-                1 => Bound::Upper,
-                2 => Bound::Lower,
-                3 => Bound::Exact,
-                _ => Bound::None,
-            },
-        })
+        bucket
+            .iter()
+            .find(|e| e.key == key && e.bound != 0)
+            .map(|e| Hit {
+                mv: e.mv,
+                score: e.score as i32,
+                eval: e.eval as i32,
+                depth: e.depth as i32,
+                bound: match e.bound {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    3 => Bound::Exact,
+                    _ => Bound::None,
+                },
+            })
     }
 
     /// Store a result. A move of 0 keeps the move already stored for this key.
@@ -167,7 +170,11 @@ impl TranspositionTable {
         let n = self.entries.len().min(500);
         let used: usize = self.entries[..n]
             .iter()
-            .map(|b| b.iter().filter(|e| e.bound != 0 && e.age == self.age).count())
+            .map(|b| {
+                b.iter()
+                    .filter(|e| e.bound != 0 && e.age == self.age)
+                    .count()
+            })
             .sum();
         (used * 1000 / (n * 2)) as u32
     }
@@ -192,7 +199,10 @@ mod tests {
         assert!(t.probe(12345).is_none());
         t.store(12345, 77, -300, 12, 5, Bound::Lower);
         let h = t.probe(12345).unwrap();
-        assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (77, -300, 12, 5, Bound::Lower));
+        assert_eq!(
+            (h.mv, h.score, h.eval, h.depth, h.bound),
+            (77, -300, 12, 5, Bound::Lower)
+        );
         // Same key without a move keeps the stored move.
         t.store(12345, 0, 10, 12, 6, Bound::Exact);
         let h = t.probe(12345).unwrap();

@@ -72,14 +72,23 @@ fn config(w: &Weights, settings: &GameSettings) -> Config {
 }
 
 /// Play `a` against `b` from every position, once with each colour.
-pub fn play_match(a: &Weights, b: &Weights, positions: &[Position], settings: &GameSettings) -> MatchResult {
+pub fn play_match(
+    a: &Weights,
+    b: &Weights,
+    positions: &[Position],
+    settings: &GameSettings,
+) -> MatchResult {
     let ca = config(a, settings);
     let cb = config(b, settings);
     let results: Vec<(f64, Option<bool>)> = positions
         .par_iter()
         .flat_map(|p| {
             [Color::Black, Color::White].into_par_iter().map(|a_color| {
-                let players = if a_color == Color::Black { [&ca, &cb] } else { [&cb, &ca] };
+                let players = if a_color == Color::Black {
+                    [&ca, &cb]
+                } else {
+                    [&cb, &ca]
+                };
                 let g = play_game(p, players, settings);
                 let s = game_score(&g, a_color, settings);
                 (s, g.ending.winner().map(|w| w == a_color))
@@ -142,7 +151,12 @@ pub fn spsa(
         }
         clamp_signs(&mut plus);
         clamp_signs(&mut minus);
-        let r = play_match(&Weights::new(plus), &Weights::new(minus), positions, settings);
+        let r = play_match(
+            &Weights::new(plus),
+            &Weights::new(minus),
+            positions,
+            settings,
+        );
         let games = r.games().max(1) as f64;
         // Score difference of plus over minus, per game, in [-1, 1].
         let diff = (2.0 * r.score - games) / games;

@@ -21,10 +21,16 @@ use crate::shogi::{EnteringKingRule, Move, Position};
 pub enum Command {
     Usi,
     IsReady,
-    SetOption { name: String, value: String },
+    SetOption {
+        name: String,
+        value: String,
+    },
     UsiNewGame,
     /// `position`: `sfen = None` for `startpos`; moves as written.
-    Position { sfen: Option<String>, moves: Vec<String> },
+    Position {
+        sfen: Option<String>,
+        moves: Vec<String>,
+    },
     Go(Limits),
     Stop,
     PonderHit,
@@ -230,13 +236,13 @@ impl Options {
     }
 }
 
+/// A position, the `(key, in check)` history of the positions before it, and a complaint.
+pub type PositionState = (Position, Vec<(u64, bool)>, Option<String>);
+
 /// Apply a `position` command. On an unreadable SFEN the position is unchanged; on an
 /// illegal or unreadable move the moves before it are kept. Returns the new position,
 /// the history of earlier positions (`(key, in check)`), and any complaint.
-pub fn apply_position(
-    sfen: Option<&str>,
-    moves: &[String],
-) -> Result<(Position, Vec<(u64, bool)>, Option<String>), String> {
+pub fn apply_position(sfen: Option<&str>, moves: &[String]) -> Result<PositionState, String> {
     let mut pos = match sfen {
         None => Position::startpos(),
         Some(s) => Position::from_sfen(s).map_err(|e| format!("position: bad SFEN `{s}`: {e}"))?,
@@ -249,7 +255,10 @@ pub fn apply_position(
                 return Ok((
                     pos,
                     history,
-                    Some(format!("position: unreadable move `{text}` at ply {}: {e}", i + 1)),
+                    Some(format!(
+                        "position: unreadable move `{text}` at ply {}: {e}",
+                        i + 1
+                    )),
                 ));
             }
         };
@@ -347,7 +356,9 @@ impl<W: Write + Send + 'static> Session<W> {
     fn searcher(&mut self) -> &mut Searcher {
         let config = self.options.config();
         let mb = self.options.hash_mb;
-        let s = self.searcher.get_or_insert_with(|| Searcher::new(mb, config.clone()));
+        let s = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(mb, config.clone()));
         s.config = config;
         s
     }
@@ -375,13 +386,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 say(&self.out, "usiok");
             }
             Command::IsReady => {
-                if self.running.is_none() {
-                    let mb = self.options.hash_mb;
-                    if self.searcher.as_ref().is_none_or(|s| {
-                        s.tt.capacity() * 16 > mb * 1024 * 1024 * 2 || s.tt.capacity() == 0
-                    }) {
-                        self.searcher = Some(Searcher::new(mb, self.options.config()));
-                    }
+                // Allocate the table now rather than at the first `go`.
+                if self.running.is_none() && self.searcher.is_none() {
+                    self.searcher =
+                        Some(Searcher::new(self.options.hash_mb, self.options.config()));
                 }
                 say(&self.out, "readyok");
             }
@@ -466,7 +474,9 @@ impl<W: Write + Send + 'static> Session<W> {
                 std::thread::sleep(Duration::from_millis(1));
             }
             let line = match (result.decision, result.ponder) {
-                (Decision::Move(m), Some(p)) => format!("bestmove {} ponder {}", m.to_usi(), p.to_usi()),
+                (Decision::Move(m), Some(p)) => {
+                    format!("bestmove {} ponder {}", m.to_usi(), p.to_usi())
+                }
                 (d, _) => format!("bestmove {}", d.to_usi()),
             };
             say(&out, &line);
@@ -534,7 +544,9 @@ mod tests {
         assert!(parse_command("go depth x").is_err());
         assert!(parse_command("go sideways").is_err());
         // Negative clocks are read as zero, not refused.
-        let Command::Go(l) = parse_command("go btime -5").unwrap() else { panic!() };
+        let Command::Go(l) = parse_command("go btime -5").unwrap() else {
+            panic!()
+        };
         assert_eq!(l.btime, Some(0));
     }
 
