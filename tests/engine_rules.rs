@@ -3,7 +3,8 @@
 //! it never hands the opponent a mate in one in the 24-point mode.
 use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher};
 use floodgate_scan::engine::time::Limits;
-use floodgate_scan::shogi::{EnteringKingRule, Position};
+use floodgate_scan::engine::rules::EnteringKingRule;
+use floodgate_scan::shogi::Position;
 
 const CONFORMANCE: &str = include_str!("../fixtures/positions/conformance.tsv");
 

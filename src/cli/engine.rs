@@ -13,7 +13,8 @@ use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
 use crate::engine::tune;
 use crate::engine::usi;
-use crate::shogi::{EnteringKingRule, Position};
+use crate::engine::rules::EnteringKingRule;
+use crate::shogi::Position;
 
 #[derive(Debug, clap::Args)]
 pub struct UsiArgs {}

@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use super::search::{Config, Control, Mode, Searcher};
 use super::time::Limits;
-use crate::shogi::{EnteringKingRule, Move, Position};
+use super::rules::EnteringKingRule;
+use crate::shogi::{Move, Position};
 
 /// Default depth of `bench`.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 5;
 
 /// The bench positions: the start position, positions reached by fixed openings, and
 /// entering-king positions of real games (first ply of mutual entering king).

@@ -3,11 +3,12 @@
 //!
 //! The position core answers rules questions; the evaluation needs attack maps of every
 //! piece many times per node, so it works on its own flat snapshot taken once per node.
-//! Squares here are numbered in SFEN reading order: `row = rank - 1` (row 0 is Black's
-//! far edge), `col = 9 - file`, index `row * 9 + col`.
-use crate::shogi::{Color, PieceKind, Position, Square};
+//! Squares are numbered as in the core's bitboards (file-major: index `(file - 1) * 9 +
+//! rank - 1`), so a snapshot copies the core's piece sets. Geometry uses `row = rank - 1`
+//! (row 0 is Black's far edge) and `col = 9 - file`.
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
-/// A set of squares (bit `i` = square index `i` in SFEN order).
+/// A set of squares (bit `i` = square index `i`).
 pub type Bits = u128;
 
 /// All 81 squares.
@@ -84,18 +85,34 @@ pub const fn unpromote(k: usize) -> usize {
     }
 }
 
-/// Square index (SFEN order) of a core square.
-#[inline]
+/// Square index of a core square.
+#[inline(always)]
 pub fn sq_index(sq: Square) -> usize {
-    (sq.rank() as usize - 1) * 9 + (9 - sq.file() as usize)
+    sq.index()
 }
 
-/// Core square of an index in SFEN order.
-#[inline]
+/// Core square of an index.
+#[inline(always)]
 pub fn index_square(i: usize) -> Square {
-    let row = i / 9;
-    let col = i % 9;
-    Square::new(9 - col as u8, row as u8 + 1).expect("index below 81")
+    Square::ALL[i]
+}
+
+/// Row (rank - 1) of a square index; row 0 is Black's far edge.
+#[inline(always)]
+pub const fn row_of(i: usize) -> usize {
+    i % 9
+}
+
+/// Column (9 - file) of a square index.
+#[inline(always)]
+pub const fn col_of(i: usize) -> usize {
+    8 - i / 9
+}
+
+/// Square index of a row and column.
+#[inline(always)]
+pub const fn index_of(row: usize, col: usize) -> usize {
+    (8 - col) * 9 + row
 }
 
 /// Whether row `row` is in the promotion zone (enemy camp) of colour `c` (0 Black, 1 White).
@@ -104,15 +121,27 @@ pub const fn row_in_camp(c: usize, row: usize) -> bool {
     if c == 0 { row <= 2 } else { row >= 6 }
 }
 
+const fn camp(c: usize) -> Bits {
+    let mut b = 0;
+    let mut i = 0;
+    while i < 81 {
+        if row_in_camp(c, row_of(i)) {
+            b |= 1u128 << i;
+        }
+        i += 1;
+    }
+    b
+}
+
 /// The enemy camp of colour `c` (0 Black, 1 White) as a set.
-pub const CAMP: [Bits; 2] = [(1u128 << 27) - 1, ((1u128 << 27) - 1) << 54];
+pub const CAMP: [Bits; 2] = [camp(0), camp(1)];
 
 const fn on_board(row: i32, col: i32) -> bool {
     row >= 0 && row < 9 && col >= 0 && col < 9
 }
 
 const fn bit(row: i32, col: i32) -> Bits {
-    1u128 << (row * 9 + col)
+    1u128 << index_of(row as usize, col as usize)
 }
 
 /// Step offsets (row delta, col delta) for Black; White's are negated.
@@ -138,8 +167,8 @@ const fn step_table(steps: &[(i32, i32)], color: usize) -> [Bits; 81] {
     let sign = if color == 0 { 1 } else { -1 };
     let mut sq = 0;
     while sq < 81 {
-        let row = (sq / 9) as i32;
-        let col = (sq % 9) as i32;
+        let row = row_of(sq) as i32;
+        let col = col_of(sq) as i32;
         let mut b = 0u128;
         let mut i = 0;
         while i < steps.len() {
@@ -166,7 +195,7 @@ pub static KING_ATTACKS: [Bits; 81] = step_table(&KING_STEPS, 0);
 pub static CROSS_ATTACKS: [Bits; 81] = step_table(&CROSS_STEPS, 0);
 pub static DIAG_ATTACKS: [Bits; 81] = step_table(&DIAG_STEPS, 0);
 
-/// Ray directions: the first four increase the index, the last four decrease it.
+/// Ray directions as (row delta, column delta).
 const DIRS: [(i32, i32); 8] = [
     (0, 1),
     (1, -1),
@@ -177,14 +206,30 @@ const DIRS: [(i32, i32); 8] = [
     (-1, 0),
     (-1, -1),
 ];
-const DIR_E: usize = 0; // index +1
-const DIR_SW: usize = 1; // +8
-const DIR_S: usize = 2; // +9 (towards White's side: rank increases)
-const DIR_SE: usize = 3; // +10
+const DIR_E: usize = 0;
+const DIR_SW: usize = 1;
+const DIR_S: usize = 2; // towards White's side: rank increases
+const DIR_SE: usize = 3;
 const DIR_W: usize = 4;
 const DIR_NE: usize = 5;
-const DIR_N: usize = 6; // -9 (towards Black's far edge)
+const DIR_N: usize = 6; // towards Black's far edge
 const DIR_NW: usize = 7;
+
+/// Whether stepping in direction `d` increases the square index.
+const fn dir_increases(d: usize) -> bool {
+    let (dr, dc) = DIRS[d];
+    index_of(4, 4) as i32 + dr - 9 * dc > index_of(4, 4) as i32
+}
+
+static DIR_UP: [bool; 8] = {
+    let mut t = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = dir_increases(d);
+        d += 1;
+    }
+    t
+};
 
 const fn ray_table() -> [[Bits; 81]; 8] {
     let mut out = [[0u128; 81]; 8];
@@ -192,8 +237,8 @@ const fn ray_table() -> [[Bits; 81]; 8] {
     while d < 8 {
         let mut sq = 0;
         while sq < 81 {
-            let mut r = (sq / 9) as i32 + DIRS[d].0;
-            let mut c = (sq % 9) as i32 + DIRS[d].1;
+            let mut r = row_of(sq) as i32 + DIRS[d].0;
+            let mut c = col_of(sq) as i32 + DIRS[d].1;
             let mut b = 0u128;
             while on_board(r, c) {
                 b |= bit(r, c);
@@ -217,7 +262,7 @@ fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
     if blockers == 0 {
         return ray;
     }
-    let first = if d < 4 {
+    let first = if DIR_UP[d] {
         blockers.trailing_zeros() as usize
     } else {
         127 - blockers.leading_zeros() as usize
@@ -318,26 +363,23 @@ impl Board {
             king: [None; 2],
             side: pos.side_to_move().index(),
         };
-        for sq in Square::ALL {
-            if let Some(p) = pos.piece_at(sq) {
-                let i = sq_index(sq);
-                let c = p.color.index();
-                let k = kind_index(p.kind);
-                b.pieces[c][k] |= 1u128 << i;
-                b.by_color[c] |= 1u128 << i;
-                b.piece[i] = (c as u8) << 4 | k as u8;
-                if k == KING {
-                    b.king[c] = Some(i);
+        for c in Color::ALL {
+            let ci = c.index();
+            b.by_color[ci] = pos.pieces_of(c).0;
+            for (k, kind) in KIND_LIST.iter().enumerate() {
+                let set = pos.pieces(c, *kind).0;
+                b.pieces[ci][k] = set;
+                for sq in squares(set) {
+                    b.piece[sq] = (ci as u8) << 4 | k as u8;
                 }
+            }
+            b.king[ci] = pos.king_square(c).map(|s| s.index());
+            let hand = pos.hand(c);
+            for (k, kind) in KIND_LIST.iter().take(7).enumerate() {
+                b.hands[ci][k] = hand.count(*kind) as u8;
             }
         }
         b.occupied = b.by_color[0] | b.by_color[1];
-        for c in Color::ALL {
-            let hand = pos.hand(c);
-            for (k, kind) in KIND_LIST.iter().take(7).enumerate() {
-                b.hands[c.index()][k] = hand.count(*kind) as u8;
-            }
-        }
         b
     }
 
@@ -389,6 +431,53 @@ impl Board {
     }
 }
 
+/// Whether a piece of kind index `k` can promote.
+#[inline]
+pub const fn promotable(k: usize) -> bool {
+    matches!(k, PAWN | LANCE | KNIGHT | SILVER | BISHOP | ROOK)
+}
+
+/// Pseudo-legal captures of the side to move (kings excepted as victims), with the
+/// promotion choices that matter: pawns, bishops and rooks always promote when they can;
+/// lances, knights and silvers get both choices unless promotion is compulsory. The caller
+/// checks legality.
+pub fn captures(b: &Board, out: &mut Vec<Move>) {
+    let c = b.side;
+    let them = 1 - c;
+    let victims = b.by_color[them] & !b.pieces[them][KING];
+    for k in 0..KINDS {
+        for from in squares(b.pieces[c][k]) {
+            let targets = piece_attacks(c, k, from, b.occupied) & victims;
+            if targets == 0 {
+                continue;
+            }
+            let from_sq = index_square(from);
+            for to in squares(targets) {
+                let to_sq = index_square(to);
+                let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
+                if promotable(k) && zone {
+                    out.push(Move::Normal {
+                        from: from_sq,
+                        to: to_sq,
+                        promote: true,
+                    });
+                    let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
+                    let compulsory =
+                        (matches!(k, PAWN | LANCE) && rel == 0) || (k == KNIGHT && rel <= 1);
+                    if compulsory || matches!(k, PAWN | BISHOP | ROOK) {
+                        continue;
+                    }
+                }
+                out.push(Move::Normal {
+                    from: from_sq,
+                    to: to_sq,
+                    promote: false,
+                });
+            }
+        }
+    }
+}
+
 /// Entering-king points of a kind index: 5 for rook, bishop, dragon, horse; 0 king; 1 others.
 #[inline]
 pub const fn points(k: usize) -> i32 {
@@ -405,27 +494,46 @@ mod tests {
 
     #[test]
     fn step_tables_respect_edges() {
-        // Black pawn on row 0 attacks nothing; on row 4 col 4 attacks row 3 col 4.
-        assert_eq!(PAWN_ATTACKS[0][4], 0);
-        assert_eq!(PAWN_ATTACKS[0][40], 1u128 << 31);
-        assert_eq!(PAWN_ATTACKS[1][40], 1u128 << 49);
+        // Black pawn on row 0 attacks nothing; on 5e (row 4) attacks 5d, White's 5f.
+        let e5 = index_of(4, 4);
+        assert_eq!(e5, 40);
+        assert_eq!(PAWN_ATTACKS[0][index_of(0, 3)], 0);
+        assert_eq!(PAWN_ATTACKS[0][e5], 1u128 << index_of(3, 4));
+        assert_eq!(PAWN_ATTACKS[1][e5], 1u128 << index_of(5, 4));
         assert_eq!(KING_ATTACKS[0].count_ones(), 3);
-        assert_eq!(KING_ATTACKS[40].count_ones(), 8);
-        assert_eq!(KNIGHT_ATTACKS[0][40].count_ones(), 2);
-        assert_eq!(KNIGHT_ATTACKS[0][9], 0, "a knight on row 1 cannot jump");
+        assert_eq!(KING_ATTACKS[e5].count_ones(), 8);
+        assert_eq!(KNIGHT_ATTACKS[0][e5].count_ones(), 2);
+        assert_eq!(KNIGHT_ATTACKS[0][index_of(1, 5)], 0, "a knight on row 1 cannot jump");
+        for i in 0..81 {
+            assert_eq!(index_of(row_of(i), col_of(i)), i);
+            assert_eq!(sq_index(index_square(i)), i);
+        }
+        // Core squares: 7g is file 7 rank 7.
+        let g7 = crate::shogi::Square::new(7, 7).unwrap().index();
+        assert_eq!((row_of(g7), col_of(g7)), (6, 2));
     }
 
     #[test]
     fn sliders_stop_at_the_first_blocker() {
-        let occ = 1u128 << 43; // row 4 col 7
-        let a = rook_attacks(40, occ);
-        assert!(a & (1u128 << 43) != 0);
-        assert!(a & (1u128 << 44) == 0);
+        let blocker = index_of(4, 7);
+        let a = rook_attacks(40, 1u128 << blocker);
+        assert!(a & (1u128 << blocker) != 0);
+        assert!(a & (1u128 << index_of(4, 8)) == 0);
+        assert!(a & (1u128 << index_of(4, 6)) != 0);
+        for d in 0..8 {
+            // Every direction stops at its first blocker whichever way the index runs.
+            let ray = RAYS[d][40];
+            let near = squares(ray).min_by_key(|&s| {
+                (row_of(s) as i32 - 4).abs().max((col_of(s) as i32 - 4).abs())
+            });
+            let near = near.unwrap();
+            assert_eq!(ray_attack(d, 40, 1u128 << near), 1u128 << near, "dir {d}");
+        }
         assert_eq!(rook_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(0, 0).count_ones(), 8);
         assert_eq!(lance_attacks(0, 40, 0).count_ones(), 4);
-        assert_eq!(lance_attacks(1, 40, 1u128 << 58).count_ones(), 2);
+        assert_eq!(lance_attacks(1, 40, 1u128 << index_of(6, 4)).count_ones(), 2);
     }
 
     #[test]

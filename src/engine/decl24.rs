@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::board::*;
-use crate::shogi::EnteringKingRule;
+use super::rules::EnteringKingRule;
 
 /// Number of weights.
 pub const N_WEIGHTS: usize = 12;
@@ -206,7 +206,7 @@ fn moves_to_camp(c: usize, k: usize, row: usize) -> i32 {
 pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, target: i32) -> i32 {
     let mut total = 0;
     if let Some(k) = b.king[c] {
-        let row = (k / 9) as i32;
+        let row = row_of(k) as i32;
         total += if c == 0 {
             (row - 2).max(0)
         } else {
@@ -222,7 +222,7 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
             continue;
         }
         for sq in squares(b.pieces[c][k] & !CAMP[c]) {
-            outside.push((moves_to_camp(c, k, sq / 9).max(1), points(k)));
+            outside.push((moves_to_camp(c, k, row_of(sq)).max(1), points(k)));
         }
     }
     let mut pts_need = (target - decl).max(0);

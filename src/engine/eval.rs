@@ -95,8 +95,8 @@ const fn static_table() -> [[[i32; 81]; KINDS]; 2] {
         while k < KINDS {
             let mut sq = 0;
             while sq < 81 {
-                let row = (sq / 9) as i32;
-                let col = (sq % 9) as i32;
+                let row = row_of(sq) as i32;
+                let col = col_of(sq) as i32;
                 let mut v = piece_value(k);
                 if k != KING {
                     v += piece_square_bonus(k, c, row, col);
@@ -177,8 +177,8 @@ fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 
     let Some(ksq) = b.king[c] else {
         return 0;
     };
-    let row = (ksq / 9) as i32;
-    let col = (ksq % 9) as i32;
+    let row = row_of(ksq) as i32;
+    let col = col_of(ksq) as i32;
     let opening = phase.min(96);
     let endgame = 96 - opening;
     let around = KING_ATTACKS[ksq];
@@ -196,7 +196,7 @@ fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 
         if !(0..9).contains(&r) {
             continue;
         }
-        let sq = (r * 9 + col) as usize;
+        let sq = index_of(r as usize, col as usize);
         let bit = 1u128 << sq;
         if b.occupied & bit == 0 {
             score -= 4 + opening / 16;

@@ -4,7 +4,8 @@
 //! 4th occurrence, with perpetual check), the try rule, or the ply limit.
 use super::search::{Config, Control, Decision, Searcher, can_declare_win};
 use super::time::Limits;
-use crate::shogi::{Color, EnteringKingRule, Move, Position, Square};
+use super::rules::EnteringKingRule;
+use crate::shogi::{Color, Move, Position, Square};
 
 /// Entering-king counts of one side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -11,16 +11,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::Board;
+use super::board::{Board, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Square, evaluate_declaration,
-    solve_mate_in_one_in_place,
-};
+use super::rules::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
+use crate::shogi::{Color, Move, Position, Square, solve_mate_in_one_in_place};
 
 /// Score of a won game at the root (mate or declaration); wins nearer the root score higher.
 pub const MATE: i32 = 30_000;
@@ -582,14 +580,19 @@ impl Searcher {
         let mut quiets_tried: Vec<(usize, usize)> = Vec::new();
         let original_alpha = alpha;
         for n in 0..scored.len() {
-            // Selection sort: pick the best remaining move.
-            let mut bi = n;
-            for j in n + 1..scored.len() {
-                if scored[j].1 > scored[bi].1 {
-                    bi = j;
+            // Pick the best of the first few moves one at a time (a cutoff usually comes
+            // early); sort the rest once.
+            if n < 3 {
+                let mut bi = n;
+                for j in n + 1..scored.len() {
+                    if scored[j].1 > scored[bi].1 {
+                        bi = j;
+                    }
                 }
+                scored.swap(n, bi);
+            } else if n == 3 {
+                scored[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
             }
-            scored.swap(n, bi);
             let (m, order) = scored[n];
             let capture = is_capture(pos, m);
             let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
@@ -702,12 +705,25 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos);
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply as i32;
-        }
         let board = Board::new(pos);
-        let mut best = if in_check {
+        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let best_start = if in_check {
+            // Every evasion; none means mate.
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            if qply >= 6 {
+                return self.evaluate(pos);
+            }
+            for &m in moves.iter() {
+                let s = if is_capture(pos, m) {
+                    see(&board, m) + 10_000
+                } else {
+                    0
+                };
+                scored.push((m, s));
+            }
             -MATE + ply as i32
         } else {
             let stand = match self.config.mode {
@@ -718,27 +734,17 @@ impl Searcher {
                 return stand;
             }
             alpha = alpha.max(stand);
-            stand
-        };
-        if in_check && qply >= 6 {
-            return self.evaluate(pos);
-        }
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
-        for &m in moves.iter() {
-            if in_check {
-                let s = if is_capture(pos, m) {
-                    see(&board, m) + 10_000
-                } else {
-                    0
-                };
-                scored.push((m, s));
-            } else if is_capture(pos, m) {
+            let mut caps = Vec::with_capacity(16);
+            captures(&board, &mut caps);
+            for m in caps {
                 let v = see(&board, m);
-                if v >= 0 {
+                if v >= 0 && pos.is_legal(m) {
                     scored.push((m, v));
                 }
             }
-        }
+            stand
+        };
+        let mut best = best_start;
         for n in 0..scored.len() {
             let mut bi = n;
             for j in n + 1..scored.len() {

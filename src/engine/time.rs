@@ -91,16 +91,10 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
         .min(time / 3 + byo + inc)
         .min(available)
         .max(MIN_MS);
-    let soft = base.min(hard).max(MIN_MS);
+    let soft = base.min(hard);
     TimePlan {
-        soft: Some(Duration::from_millis(soft.min(hard))),
-        hard: Some(Duration::from_millis(hard.saturating_sub(
-            if byo > 0 || time > MARGIN_MS * 4 {
-                0
-            } else {
-                MIN_MS
-            },
-        ))),
+        soft: Some(Duration::from_millis(soft)),
+        hard: Some(Duration::from_millis(hard)),
     }
 }
 

@@ -14,7 +14,8 @@ use std::time::Duration;
 use super::decl24::Weights;
 use super::search::{Config, Control, Decision, Info, Mode, Searcher};
 use super::time::Limits;
-use crate::shogi::{EnteringKingRule, Move, Position};
+use super::rules::EnteringKingRule;
+use crate::shogi::{Move, Position};
 
 /// One parsed USI command.
 #[derive(Debug, Clone, PartialEq, Eq)]
