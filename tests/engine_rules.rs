@@ -1,9 +1,9 @@
 //! The engine against the rules: it declares on every `win` row of the 24-point
 //! conformance set and never on a `draw` or `-` row, in both modes; it finds mates in one;
 //! it never hands the opponent a mate in one in the 24-point mode.
+use floodgate_scan::engine::rules::EnteringKingRule;
 use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher};
 use floodgate_scan::engine::time::Limits;
-use floodgate_scan::engine::rules::EnteringKingRule;
 use floodgate_scan::shogi::Position;
 
 const CONFORMANCE: &str = include_str!("../fixtures/positions/conformance.tsv");

@@ -9,11 +9,11 @@ use crate::engine::bench;
 use crate::engine::decl24::Weights;
 use crate::engine::play::GameSettings;
 use crate::engine::replay::{self, StartPosition};
+use crate::engine::rules::EnteringKingRule;
 use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
 use crate::engine::tune;
 use crate::engine::usi;
-use crate::engine::rules::EnteringKingRule;
 use crate::shogi::Position;
 
 #[derive(Debug, clap::Args)]
@@ -246,7 +246,7 @@ fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
 
 #[cfg(feature = "report")]
 fn games_from_parquet(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    use polars::prelude::*;
+    use polars::prelude::{ParquetReader, SerReader};
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let df = ParquetReader::new(file)

@@ -3,9 +3,9 @@
 //! nodes per second measure speed.
 use std::time::{Duration, Instant};
 
+use super::rules::EnteringKingRule;
 use super::search::{Config, Control, Mode, Searcher};
 use super::time::Limits;
-use super::rules::EnteringKingRule;
 use crate::shogi::{Move, Position};
 
 /// Default depth of `bench`.

@@ -503,7 +503,11 @@ mod tests {
         assert_eq!(KING_ATTACKS[0].count_ones(), 3);
         assert_eq!(KING_ATTACKS[e5].count_ones(), 8);
         assert_eq!(KNIGHT_ATTACKS[0][e5].count_ones(), 2);
-        assert_eq!(KNIGHT_ATTACKS[0][index_of(1, 5)], 0, "a knight on row 1 cannot jump");
+        assert_eq!(
+            KNIGHT_ATTACKS[0][index_of(1, 5)],
+            0,
+            "a knight on row 1 cannot jump"
+        );
         for i in 0..81 {
             assert_eq!(index_of(row_of(i), col_of(i)), i);
             assert_eq!(sq_index(index_square(i)), i);
@@ -520,11 +524,13 @@ mod tests {
         assert!(a & (1u128 << blocker) != 0);
         assert!(a & (1u128 << index_of(4, 8)) == 0);
         assert!(a & (1u128 << index_of(4, 6)) != 0);
-        for d in 0..8 {
+        for (d, rays) in RAYS.iter().enumerate() {
             // Every direction stops at its first blocker whichever way the index runs.
-            let ray = RAYS[d][40];
+            let ray = rays[40];
             let near = squares(ray).min_by_key(|&s| {
-                (row_of(s) as i32 - 4).abs().max((col_of(s) as i32 - 4).abs())
+                (row_of(s) as i32 - 4)
+                    .abs()
+                    .max((col_of(s) as i32 - 4).abs())
             });
             let near = near.unwrap();
             assert_eq!(ray_attack(d, 40, 1u128 << near), 1u128 << near, "dir {d}");
@@ -533,7 +539,10 @@ mod tests {
         assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(0, 0).count_ones(), 8);
         assert_eq!(lance_attacks(0, 40, 0).count_ones(), 4);
-        assert_eq!(lance_attacks(1, 40, 1u128 << index_of(6, 4)).count_ones(), 2);
+        assert_eq!(
+            lance_attacks(1, 40, 1u128 << index_of(6, 4)).count_ones(),
+            2
+        );
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! that `replay` uses to continue the endings the move limit cut off, and that `tune` and
 //! `validate` use for self-play. A game ends by a declaration win, mate, repetition (the
 //! 4th occurrence, with perpetual check), the try rule, or the ply limit.
+use super::rules::EnteringKingRule;
 use super::search::{Config, Control, Decision, Searcher, can_declare_win};
 use super::time::Limits;
-use super::rules::EnteringKingRule;
 use crate::shogi::{Color, Move, Position, Square};
 
 /// Entering-king counts of one side.

@@ -15,9 +15,9 @@ use super::board::{Board, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};
+use super::rules::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use super::rules::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
 use crate::shogi::{Color, Move, Position, Square, solve_mate_in_one_in_place};
 
 /// Score of a won game at the root (mate or declaration); wins nearer the root score higher.
