@@ -311,10 +311,14 @@ impl Searcher {
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
-        let b = Board::new(pos);
+        self.evaluate_board(&Board::new(pos))
+    }
+
+    /// The static evaluation of a snapshot, by the objective of the mode.
+    fn evaluate_board(&self, b: &Board) -> i32 {
         match self.config.mode {
-            Mode::Search => eval::evaluate(&b),
-            Mode::Decl24 => decl24::evaluate(&b, &self.config.weights, self.config.rule),
+            Mode::Search => eval::evaluate(b),
+            Mode::Decl24 => decl24::evaluate(b, &self.config.weights, self.config.rule),
         }
     }
 
@@ -496,7 +500,7 @@ impl Searcher {
         } else {
             match hit {
                 Some(h) if h.eval != 0 => h.eval,
-                _ => eval::evaluate(&board),
+                _ => self.evaluate_board(&board),
             }
         };
         // Mate in one where it pays: at inner nodes with some depth left, and everywhere
@@ -596,10 +600,10 @@ impl Searcher {
             let (m, order) = scored[n];
             let capture = is_capture(pos, m);
             let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
-            let gives_check = pos.gives_check(m);
-            // Late-move reduction for quiet moves.
+            // Late-move reduction for quiet moves that do not check.
             let mut reduction = 0;
-            if depth >= 3 && n >= 3 && quiet && !in_check && !gives_check && order < (1 << 26) {
+            let lmr_candidate = depth >= 3 && n >= 3 && quiet && !in_check && order < (1 << 26);
+            if lmr_candidate && !pos.gives_check(m) {
                 reduction = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
                 if pv_node {
                     reduction -= 1;
@@ -609,7 +613,7 @@ impl Searcher {
             let undo = pos.play_unchecked(m);
             self.stack.push(StackEntry {
                 key: pos.key(),
-                in_check: gives_check,
+                in_check: pos.is_in_check(),
                 null: false,
             });
             let mut s;
@@ -726,10 +730,7 @@ impl Searcher {
             }
             -MATE + ply as i32
         } else {
-            let stand = match self.config.mode {
-                Mode::Search => eval::evaluate(&board),
-                Mode::Decl24 => decl24::evaluate(&board, &self.config.weights, self.config.rule),
-            };
+            let stand = self.evaluate_board(&board);
             if stand >= beta {
                 return stand;
             }
@@ -754,11 +755,10 @@ impl Searcher {
             }
             scored.swap(n, bi);
             let m = scored[n].0;
-            let gives_check = pos.gives_check(m);
             let undo = pos.play_unchecked(m);
             self.stack.push(StackEntry {
                 key: pos.key(),
-                in_check: gives_check,
+                in_check: pos.is_in_check(),
                 null: false,
             });
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
@@ -961,11 +961,10 @@ impl Searcher {
         let mut best_pv = Vec::new();
         let mut best_index = 0;
         for (n, &m) in moves.iter().enumerate() {
-            let gives_check = pos.gives_check(m);
             let undo = pos.play_unchecked(m);
             self.stack.push(StackEntry {
                 key: pos.key(),
-                in_check: gives_check,
+                in_check: pos.is_in_check(),
                 null: false,
             });
             let mut s;
