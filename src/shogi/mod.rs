@@ -13,6 +13,8 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+mod repetition;
+mod rules;
 mod setup;
 mod square;
 mod zobrist;
@@ -29,5 +31,14 @@ pub use piece::{Piece, PieceKind};
 pub use position::{
     CsaMoveError, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
 };
+pub use repetition::{History, RepetitionStatus};
+pub use rules::{
+    DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, GameRules, ImpasseVerdict,
+    TerminalOutcome, TerminalReason, TerminalStatus, UnknownRule, evaluate_declaration,
+    handicap_deficit, impasse_adjudication, impasse_threshold, terminal_status, try_rule_reached,
+};
 pub use setup::{CsaPositionError, Setup, SfenError};
 pub use square::Square;
+
+#[cfg(test)]
+mod tests;

@@ -81,8 +81,75 @@ fn sq(i: usize) -> Square {
     Square::from_index_unchecked(i)
 }
 
+/// Pawn, lance or knight move: promotion when entering the zone, non-promotion only where
+/// the piece can still move (`area`).
+#[inline(always)]
+fn push_pawn_like(list: &mut MoveList, from: usize, to: usize, zone: u128, area: u128) {
+    let tb = 1u128 << to;
+    if tb & zone != 0 {
+        list.push(Move::Normal {
+            from: sq(from),
+            to: sq(to),
+            promote: true,
+        });
+    }
+    if tb & area != 0 {
+        list.push(Move::Normal {
+            from: sq(from),
+            to: sq(to),
+            promote: false,
+        });
+    }
+}
+
+/// Silver, bishop or rook moves: promotion optional whenever origin or destination is in the zone.
+#[inline(always)]
+fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
+    let f = sq(from);
+    if (1u128 << from) & zone != 0 {
+        while t != 0 {
+            let to = sq(lsb(t));
+            t &= t - 1;
+            list.push(Move::Normal {
+                from: f,
+                to,
+                promote: true,
+            });
+            list.push(Move::Normal {
+                from: f,
+                to,
+                promote: false,
+            });
+        }
+    } else {
+        while t != 0 {
+            let to = lsb(t);
+            t &= t - 1;
+            if (1u128 << to) & zone != 0 {
+                list.push(Move::Normal {
+                    from: f,
+                    to: sq(to),
+                    promote: true,
+                });
+            }
+            list.push(Move::Normal {
+                from: f,
+                to: sq(to),
+                promote: false,
+            });
+        }
+    }
+}
+
+/// Moves of pieces that never promote.
+#[inline(always)]
+fn push_plain(list: &mut MoveList, from: usize, t: u128) {
+    list.push_targets(sq(from), t);
+}
+
 impl Position {
     /// The complete set of legal moves (with every optional non-promotion).
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -110,6 +177,84 @@ impl Position {
                 self.gen_board(list, block | c, pinned, ksq);
                 self.gen_drops(list, block);
             }
+        }
+    }
+
+    /// Append legal board moves (no drops) of a side not in check that may give check: a
+    /// superset of the checking board moves (moves of a piece that uncovers a slider on
+    /// the enemy king, and moves to a square from which the piece, promoted or not,
+    /// attacks the enemy king). Callers filter with [`Position::gives_check`].
+    pub(crate) fn generate_check_candidates(&self, list: &mut MoveList) {
+        let us = self.side;
+        let them = !us;
+        let ui = us as usize;
+        let ksq = self.king[ui] as usize;
+        let ek = self.king[them as usize] as usize;
+        let own = self.by_color[ui];
+        let occ = self.occ();
+        let zone = ZONE[ui];
+        let pinned = self.pinned(us);
+        // Own pieces standing alone between an own slider and the enemy king.
+        let snipers = own
+            & ((attacks::ROOK_PSEUDO[ek]
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
+                | (attacks::BISHOP_PSEUDO[ek]
+                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+                | (attacks::lance_pseudo(them, ek) & self.kind_bb(PieceKind::Lance)));
+        let mut discoverers = 0;
+        let mut sn = snipers;
+        while sn != 0 {
+            let s = lsb(sn);
+            sn &= sn - 1;
+            let b = between(ek, s) & occ;
+            if b != 0 && b & (b - 1) == 0 {
+                discoverers |= b & own;
+            }
+        }
+        let mut pcs = own & !(1u128 << ksq);
+        while pcs != 0 {
+            let from = lsb(pcs);
+            pcs &= pcs - 1;
+            let fb = 1u128 << from;
+            let kind = PieceKind::ALL[(self.board[from] & 15) as usize - 1];
+            let mut t = attacks::piece_attacks(kind, us, from, occ) & !own;
+            if pinned & fb != 0 {
+                t &= line(ksq, from);
+            }
+            if discoverers & fb == 0 {
+                let occf = occ & !fb;
+                let mut m = attacks::piece_attacks(kind, them, ek, occf);
+                if let Some(pk) = kind.promoted() {
+                    let promo_area = if fb & zone != 0 { FULL } else { zone };
+                    m |= attacks::piece_attacks(pk, them, ek, occf) & promo_area;
+                }
+                t &= m;
+            }
+            match kind {
+                PieceKind::Pawn | PieceKind::Lance => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, PAWN_AREA[ui]);
+                    }
+                }
+                PieceKind::Knight => {
+                    let mut t = t;
+                    while t != 0 {
+                        let to = lsb(t);
+                        t &= t - 1;
+                        push_pawn_like(list, from, to, zone, KNIGHT_AREA[ui]);
+                    }
+                }
+                PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                    push_optional(list, from, t, zone)
+                }
+                _ => push_plain(list, from, t),
+            }
+        }
+        if discoverers & (1u128 << ksq) != 0 {
+            self.gen_king(list, ksq, !own & FULL);
         }
     }
 
@@ -177,95 +322,113 @@ impl Position {
         let ui = us as usize;
         let occ = self.occ();
         let zone = ZONE[ui];
-        let mut pcs = self.by_color[ui] & !(1u128 << ksq);
-        while pcs != 0 {
-            let from = lsb(pcs);
-            pcs &= pcs - 1;
-            let kind = PieceKind::ALL[(self.board[from] & 15) as usize - 1];
-            let mut t = attacks::piece_attacks(kind, us, from, occ) & target;
+        let own = self.by_color[ui];
+        let restrict = |from: usize, t: u128| -> u128 {
             if pinned & (1u128 << from) != 0 {
-                t &= line(ksq, from);
+                t & line(ksq, from)
+            } else {
+                t
             }
-            if t == 0 {
-                continue;
+        };
+
+        // Pawns: unpinned ones by a shift of the whole set.
+        let pawns = own & self.kind_bb(PieceKind::Pawn);
+        let area = PAWN_AREA[ui];
+        let free = pawns & !pinned;
+        let mut t = match us {
+            Color::Black => free >> 1,
+            Color::White => free << 1,
+        } & target;
+        while t != 0 {
+            let to = lsb(t);
+            t &= t - 1;
+            let from = if us == Color::Black { to + 1 } else { to - 1 };
+            push_pawn_like(list, from, to, zone, area);
+        }
+        let mut pp = pawns & pinned;
+        while pp != 0 {
+            let from = lsb(pp);
+            pp &= pp - 1;
+            let mut t = restrict(from, attacks::PAWN[ui][from] & target);
+            while t != 0 {
+                let to = lsb(t);
+                t &= t - 1;
+                push_pawn_like(list, from, to, zone, area);
             }
-            let f = sq(from);
-            match kind {
-                PieceKind::Pawn | PieceKind::Lance => {
-                    let area = PAWN_AREA[ui];
-                    while t != 0 {
-                        let to = lsb(t);
-                        t &= t - 1;
-                        let tb = 1u128 << to;
-                        if tb & zone != 0 {
-                            list.push(Move::Normal {
-                                from: f,
-                                to: sq(to),
-                                promote: true,
-                            });
-                        }
-                        if tb & area != 0 {
-                            list.push(Move::Normal {
-                                from: f,
-                                to: sq(to),
-                                promote: false,
-                            });
-                        }
-                    }
-                }
-                PieceKind::Knight => {
-                    let area = KNIGHT_AREA[ui];
-                    while t != 0 {
-                        let to = lsb(t);
-                        t &= t - 1;
-                        let tb = 1u128 << to;
-                        if tb & zone != 0 {
-                            list.push(Move::Normal {
-                                from: f,
-                                to: sq(to),
-                                promote: true,
-                            });
-                        }
-                        if tb & area != 0 {
-                            list.push(Move::Normal {
-                                from: f,
-                                to: sq(to),
-                                promote: false,
-                            });
-                        }
-                    }
-                }
-                PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
-                    let from_in_zone = (1u128 << from) & zone != 0;
-                    while t != 0 {
-                        let to = lsb(t);
-                        t &= t - 1;
-                        if from_in_zone || (1u128 << to) & zone != 0 {
-                            list.push(Move::Normal {
-                                from: f,
-                                to: sq(to),
-                                promote: true,
-                            });
-                        }
-                        list.push(Move::Normal {
-                            from: f,
-                            to: sq(to),
-                            promote: false,
-                        });
-                    }
-                }
-                _ => {
-                    while t != 0 {
-                        let to = lsb(t);
-                        t &= t - 1;
-                        list.push(Move::Normal {
-                            from: f,
-                            to: sq(to),
-                            promote: false,
-                        });
-                    }
-                }
+        }
+
+        let mut ls = own & self.kind_bb(PieceKind::Lance);
+        while ls != 0 {
+            let from = lsb(ls);
+            ls &= ls - 1;
+            let mut t = restrict(from, attacks::lance(us, from, occ) & target);
+            while t != 0 {
+                let to = lsb(t);
+                t &= t - 1;
+                push_pawn_like(list, from, to, zone, area);
             }
+        }
+
+        // A pinned knight can never stay on its line.
+        let mut ns = own & self.kind_bb(PieceKind::Knight) & !pinned;
+        let narea = KNIGHT_AREA[ui];
+        while ns != 0 {
+            let from = lsb(ns);
+            ns &= ns - 1;
+            let mut t = attacks::KNIGHT[ui][from] & target;
+            while t != 0 {
+                let to = lsb(t);
+                t &= t - 1;
+                push_pawn_like(list, from, to, zone, narea);
+            }
+        }
+
+        let mut ss = own & self.kind_bb(PieceKind::Silver);
+        while ss != 0 {
+            let from = lsb(ss);
+            ss &= ss - 1;
+            let t = restrict(from, attacks::SILVER[ui][from] & target);
+            push_optional(list, from, t, zone);
+        }
+
+        let mut gs = own & self.golds();
+        while gs != 0 {
+            let from = lsb(gs);
+            gs &= gs - 1;
+            let t = restrict(from, attacks::GOLD[ui][from] & target);
+            push_plain(list, from, t);
+        }
+
+        let mut bs = own & self.kind_bb(PieceKind::Bishop);
+        while bs != 0 {
+            let from = lsb(bs);
+            bs &= bs - 1;
+            let t = restrict(from, attacks::bishop(from, occ) & target);
+            push_optional(list, from, t, zone);
+        }
+
+        let mut rs = own & self.kind_bb(PieceKind::Rook);
+        while rs != 0 {
+            let from = lsb(rs);
+            rs &= rs - 1;
+            let t = restrict(from, attacks::rook(from, occ) & target);
+            push_optional(list, from, t, zone);
+        }
+
+        let mut hs = own & self.kind_bb(PieceKind::Horse);
+        while hs != 0 {
+            let from = lsb(hs);
+            hs &= hs - 1;
+            let t = restrict(from, (attacks::bishop(from, occ) | KING[from]) & target);
+            push_plain(list, from, t);
+        }
+
+        let mut ds = own & self.kind_bb(PieceKind::Dragon);
+        while ds != 0 {
+            let from = lsb(ds);
+            ds &= ds - 1;
+            let t = restrict(from, (attacks::rook(from, occ) | KING[from]) & target);
+            push_plain(list, from, t);
         }
     }
 
@@ -294,42 +457,42 @@ impl Position {
         if hand.count_index(0) > 0 {
             let mut t = target & PAWN_AREA[ui] & !self.pawn_files(self.side);
             if t != 0 {
-                if let Some(pd) = self.pawn_drop_check_square() {
-                    if t & (1u128 << pd) != 0 && self.is_pawn_drop_mate(pd) {
-                        t &= !(1u128 << pd);
-                    }
+                if let Some(pd) = self.pawn_drop_check_square()
+                    && t & (1u128 << pd) != 0
+                    && self.is_pawn_drop_mate(pd)
+                {
+                    t &= !(1u128 << pd);
                 }
-                while t != 0 {
-                    let to = lsb(t);
-                    t &= t - 1;
-                    list.push(Move::Drop {
-                        kind: PieceKind::Pawn,
-                        to: sq(to),
-                    });
-                }
+                list.push_drops(t, &[PieceKind::Pawn]);
             }
         }
-        for (hk, area) in [
-            (PieceKind::Lance, PAWN_AREA[ui]),
-            (PieceKind::Knight, KNIGHT_AREA[ui]),
-            (PieceKind::Silver, FULL),
-            (PieceKind::Gold, FULL),
-            (PieceKind::Bishop, FULL),
-            (PieceKind::Rook, FULL),
+        // Other kinds: squares outer, kinds inner, in three bands of ranks.
+        let mut kinds = [PieceKind::Rook; 6];
+        let mut n = 0;
+        for k in [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
         ] {
-            if hand.count_index(hk as usize) == 0 {
-                continue;
-            }
-            let mut t = target & area;
-            while t != 0 {
-                let to = lsb(t);
-                t &= t - 1;
-                list.push(Move::Drop {
-                    kind: hk,
-                    to: sq(to),
-                });
+            if hand.count_index(k as usize) > 0 {
+                kinds[n] = k;
+                n += 1;
             }
         }
+        // Last rank: only the kinds that can move from anywhere.
+        list.push_drops(target & !PAWN_AREA[ui], &kinds[..n]);
+        if hand.count_index(PieceKind::Lance as usize) > 0 {
+            kinds[n] = PieceKind::Lance;
+            n += 1;
+        }
+        // Second rank from the end: add the lance.
+        list.push_drops(target & PAWN_AREA[ui] & !KNIGHT_AREA[ui], &kinds[..n]);
+        if hand.count_index(PieceKind::Knight as usize) > 0 {
+            kinds[n] = PieceKind::Knight;
+            n += 1;
+        }
+        list.push_drops(target & KNIGHT_AREA[ui], &kinds[..n]);
     }
 
     /// The square where a pawn of the side to move would check the enemy king.
@@ -338,7 +501,7 @@ impl Position {
         let ek = self.king[!self.side as usize] as usize;
         match self.side {
             Color::Black => (ek % 9 != 8).then_some(ek + 1),
-            Color::White => (ek % 9 != 0).then(|| ek - 1),
+            Color::White => (!ek.is_multiple_of(9)).then(|| ek - 1),
         }
     }
 

@@ -4,6 +4,7 @@
 //! position (the piece is named after the move) and lives with [`super::Position`].
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 
 use super::{PieceKind, Square};
@@ -109,17 +110,20 @@ impl fmt::Debug for Move {
 /// The most legal moves any shogi position has is 593; the list holds a little more.
 pub const MAX_MOVES: usize = 600;
 
-const FILLER: Move = Move::Normal {
-    from: Square::ALL[0],
-    to: Square::ALL[0],
-    promote: false,
-};
-
-/// A fixed-capacity list of moves (no heap allocation).
-#[derive(Clone)]
+/// A fixed-capacity list of moves (no heap allocation, no initialisation of unused slots).
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> MoveList {
+        let mut l = MoveList::new();
+        for &m in self.iter() {
+            l.push(m);
+        }
+        l
+    }
 }
 
 impl MoveList {
@@ -127,16 +131,55 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [FILLER; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
-    /// Append a move. Generation never exceeds the capacity (593 is the proven maximum).
+    /// Append a move. Generation never exceeds the capacity (593 is the proven maximum);
+    /// pushing beyond it panics.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
+    }
+
+    /// Append a drop of each of `kinds` on every square of the raw bitboard `targets`
+    /// (one capacity check for all; the length stays in a register while filling).
+    #[inline(always)]
+    pub(crate) fn push_drops(&mut self, targets: u128, kinds: &[PieceKind]) {
+        let k = kinds.len();
+        if k == 0 {
+            return;
+        }
+        let base = self.len;
+        let n = targets.count_ones() as usize * k;
+        let slots = &mut self.moves[base..base + n];
+        for (chunk, to) in slots.chunks_exact_mut(k).zip(super::BitIter(targets)) {
+            for (slot, &kind) in chunk.iter_mut().zip(kinds) {
+                *slot = MaybeUninit::new(Move::Drop { kind, to });
+            }
+        }
+        self.len = base + n;
+    }
+
+    /// Append a non-promoting move from `from` to every square of the raw bitboard
+    /// `targets` (one capacity check for all).
+    #[inline(always)]
+    pub(crate) fn push_targets(&mut self, from: Square, mut targets: u128) {
+        let base = self.len;
+        let n = targets.count_ones() as usize;
+        let slots = &mut self.moves[base..base + n];
+        for slot in slots.iter_mut() {
+            let to = Square::from_index_unchecked(super::bitboard::lsb(targets));
+            targets &= targets - 1;
+            *slot = MaybeUninit::new(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        self.len = base + n;
     }
 
     /// Remove every move.
@@ -153,16 +196,29 @@ impl MoveList {
     /// The moves as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        let init = &self.moves[..self.len];
+        // SAFETY: slots 0..len were all written by `push` (len only grows there, and
+        // `retain` only moves initialised slots below len), and `MaybeUninit<Move>` has the
+        // same layout as `Move`, so the initialised prefix may be viewed as `[Move]`.
+        unsafe { &*(init as *const [MaybeUninit<Move>] as *const [Move]) }
+    }
+
+    /// The moves as a mutable slice.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        let init = &mut self.moves[..self.len];
+        // SAFETY: as in `as_slice`: the prefix 0..len is initialised and layouts match;
+        // writes through the slice store valid `Move`s, keeping the prefix initialised.
+        unsafe { &mut *(init as *mut [MaybeUninit<Move>] as *mut [Move]) }
     }
 
     /// Keep only the moves for which `f` is true.
     pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            let m = self.moves[i];
+            let m = self.as_slice()[i];
             if f(m) {
-                self.moves[j] = m;
+                self.moves[j] = MaybeUninit::new(m);
                 j += 1;
             }
         }
@@ -180,14 +236,14 @@ impl Deref for MoveList {
     type Target = [Move];
     #[inline(always)]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        self.as_slice()
     }
 }
 
 impl DerefMut for MoveList {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        self.as_mut_slice()
     }
 }
 
@@ -231,5 +287,18 @@ mod tests {
         assert!(l.contains(&Move::from_usi("P*5e").unwrap()));
         l.retain(|m| m.is_drop());
         assert_eq!(l.len(), 1);
+        assert_eq!(l[0].to_usi(), "P*5e");
+        l[0] = Move::from_usi("R*1a").unwrap();
+        let c = l.clone();
+        assert_eq!(c.as_slice(), &[Move::from_usi("R*1a").unwrap()]);
+        l.clear();
+        assert!(l.is_empty());
+        // Fill to capacity: every slot readable.
+        let m = Move::from_usi("1a1b").unwrap();
+        for _ in 0..MAX_MOVES {
+            l.push(m);
+        }
+        assert!(l.iter().all(|&x| x == m));
+        assert_eq!(l.len(), MAX_MOVES);
     }
 }

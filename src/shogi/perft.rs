@@ -1,14 +1,15 @@
 //! Perft: counting the leaves of the legal move tree, the standard correctness and speed
 //! check of a move generator.
 
-use super::{Move, Position};
+use super::{Move, MoveList, Position};
 
 /// Leaf count at `depth`, every leaf move played and undone.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let list = pos.legal_moves();
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
     let mut n = 0;
     for &m in list.iter() {
         let u = pos.play_unchecked(m);
@@ -23,7 +24,8 @@ pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let list = pos.legal_moves();
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
     if depth == 1 {
         return list.len() as u64;
     }

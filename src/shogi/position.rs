@@ -192,11 +192,12 @@ impl Position {
                 });
             }
         }
-        if kings == [1, 1] {
-            let them = pos.side.opposite();
-            if pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0 {
-                errors.push(PositionError::OpponentInCheck(them));
-            }
+        // The check test needs only the king of the side not to move.
+        let them = pos.side.opposite();
+        if kings[them.index()] == 1
+            && pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0
+        {
+            errors.push(PositionError::OpponentInCheck(them));
         }
         if !errors.is_empty() {
             return Err(PositionErrors(errors));
@@ -369,7 +370,12 @@ impl Position {
     /// Sliders of `c` that attack `sq` with occupancy `occ`.
     #[inline]
     pub(crate) fn slider_attackers(&self, c: Color, sq: usize, occ: u128) -> u128 {
-        let own = self.by_color[c as usize];
+        self.slider_attackers_among(c, self.by_color[c as usize], sq, occ)
+    }
+
+    /// Sliders among `own` (pieces of `c`) that attack `sq` with occupancy `occ`.
+    #[inline]
+    fn slider_attackers_among(&self, c: Color, own: u128, sq: usize, occ: u128) -> u128 {
         let mut a = 0;
         let bh = (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)) & own;
         if BISHOP_PSEUDO[sq] & bh != 0 {
@@ -480,6 +486,10 @@ impl Position {
         };
         let mut key = self.key;
         let eksq = self.king[ti] as usize;
+        // Occupancy and own pieces are kept in registers: reading the bitboards back
+        // right after writing them would stall on store forwarding.
+        let occ0 = self.by_color[0] | self.by_color[1];
+        let own0 = self.by_color[ui];
         let checkers;
         match m {
             Move::Normal { from, to, promote } => {
@@ -514,7 +524,8 @@ impl Position {
                 if kind == PieceKind::King as usize {
                     self.king[ui] = t as u8;
                 }
-                let occ = self.occ();
+                let occ = (occ0 & !fb) | tb;
+                let own = own0 ^ fb ^ tb;
                 let mut c =
                     attacks::piece_attacks(PieceKind::ALL[nk], us, t, occ) & (1u128 << eksq);
                 if c != 0 {
@@ -522,7 +533,7 @@ impl Position {
                 }
                 let l = line(eksq, f);
                 if l != 0 && l & tb == 0 {
-                    c |= self.slider_attackers(us, eksq, occ) & l;
+                    c |= self.slider_attackers_among(us, own, eksq, occ) & l;
                 }
                 checkers = c;
             }
@@ -538,7 +549,7 @@ impl Position {
                 self.by_color[ui] |= tb;
                 self.by_kind[hk] |= tb;
                 key ^= zobrist::BOARD[t][pc as usize];
-                let occ = self.occ();
+                let occ = occ0 | tb;
                 checkers = if attacks::piece_attacks(kind, us, t, occ) & (1u128 << eksq) != 0 {
                     tb
                 } else {
@@ -548,7 +559,7 @@ impl Position {
         }
         self.side = !us;
         self.key = key ^ zobrist::WHITE_TO_MOVE;
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.checkers = checkers;
         undo
     }
@@ -560,7 +571,7 @@ impl Position {
         let ui = us as usize;
         let ti = ui ^ 1;
         self.side = us;
-        self.move_number -= 1;
+        self.move_number = self.move_number.saturating_sub(1);
         self.key = u.key;
         self.checkers = u.checkers;
         match m {
@@ -601,10 +612,36 @@ impl Position {
         }
     }
 
-    /// Check `m` and play it.
-    pub fn play(&mut self, m: Move) -> Result<UndoInfo, super::IllegalMoveKind> {
+    /// The piece `m` would capture, if any.
+    #[inline]
+    pub fn captured_by(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Normal { to, .. } => self.piece_at(to),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// The mover's piece as it stands after `m` (promoted if `m` promotes), if the origin
+    /// holds a piece (or, for a drop, always).
+    pub fn piece_after(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Drop { kind, .. } => Some(Piece::new(self.side, kind)),
+            Move::Normal { from, promote, .. } => self.piece_at(from).map(|p| {
+                let kind = if promote {
+                    p.kind.promoted().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                Piece::new(p.color, kind)
+            }),
+        }
+    }
+
+    /// Check `m` and play it; an illegal move leaves the position unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), super::IllegalMoveKind> {
         self.legality(m)?;
-        Ok(self.play_unchecked(m))
+        self.play_unchecked(m);
+        Ok(())
     }
 
     /// Owned points of `c` (所有点数): every own non-king piece on the board and in hand.

@@ -166,7 +166,7 @@ impl Setup {
                     let hirate = Setup::hirate();
                     setup.board = hirate.board;
                     let rest = &line[2..];
-                    if rest.len() % 4 != 0 {
+                    if !rest.len().is_multiple_of(4) {
                         return Err(err("PI removals come in groups of four characters"));
                     }
                     for item in rest.chunks(4) {
@@ -207,7 +207,7 @@ impl Setup {
                         Color::White
                     };
                     let rest = &line[2..];
-                    if rest.len() % 4 != 0 || rest.is_empty() {
+                    if !rest.len().is_multiple_of(4) || rest.is_empty() {
                         return Err(err("placements come in groups of four characters"));
                     }
                     for item in rest.chunks(4) {
