@@ -146,3 +146,41 @@ fn a_mated_side_resigns_and_search_results_are_legal() {
     };
     assert!(start.is_legal(m));
 }
+
+#[test]
+fn the_declaration_verdict_matches_every_conformance_label() {
+    use floodgate_scan::engine::rules::{DeclarationOutcome, evaluate_declaration};
+    for line in CONFORMANCE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let pos = Position::from_sfen(cols[0]).unwrap();
+        let want = match cols[3] {
+            "win" => DeclarationOutcome::Win,
+            "draw" => DeclarationOutcome::Draw,
+            _ => DeclarationOutcome::Illegal,
+        };
+        let got = evaluate_declaration(&pos, EnteringKingRule::CSARule24).outcome;
+        assert_eq!(got, want, "{}: {}", cols[9], cols[0]);
+        assert_eq!(
+            evaluate_declaration(&pos, EnteringKingRule::NoEnteringKing).outcome,
+            DeclarationOutcome::NotApplicable
+        );
+    }
+    // Handicap: White (the giver) without a rook needs 5 points fewer under 24H.
+    let rook_down =
+        Position::from_sfen("8K/9/9/9/9/9/lnsgkgsnl/1b5p1/9 w RB2G2S2N2L5P12p 1").unwrap();
+    assert_eq!(
+        rook_down.declaration_points(floodgate_scan::shogi::Color::White),
+        26
+    );
+    assert_eq!(
+        evaluate_declaration(&rook_down, EnteringKingRule::CSARule24).outcome,
+        DeclarationOutcome::Draw
+    );
+    assert_eq!(
+        evaluate_declaration(&rook_down, EnteringKingRule::CSARule24H).outcome,
+        DeclarationOutcome::Win
+    );
+}

@@ -259,7 +259,7 @@ fn games_from_parquet(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         let s = c
             .str()
             .with_context(|| format!("column `{name}` is not text"))?;
-        Ok(s.into_iter().map(|v| v.map(str::to_string)).collect())
+        Ok(s.iter().map(|v| v.map(str::to_string)).collect())
     };
     let ids = text("game_id")?;
     let entering = text("entering")?;
