@@ -9,6 +9,7 @@
 
 use super::attacks::{self, KING, KNIGHT_AREA, PAWN_AREA, ZONE, between, line};
 use super::bitboard::{FULL, lsb};
+use super::moves::Sink;
 use super::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// Why a move is illegal in a position.
@@ -84,7 +85,7 @@ fn sq(i: usize) -> Square {
 /// Pawn, lance or knight move: promotion when entering the zone, non-promotion only where
 /// the piece can still move (`area`).
 #[inline(always)]
-fn push_pawn_like(list: &mut MoveList, from: usize, to: usize, zone: u128, area: u128) {
+fn push_pawn_like(list: &mut Sink<'_>, from: usize, to: usize, zone: u128, area: u128) {
     let tb = 1u128 << to;
     if tb & zone != 0 {
         list.push(Move::Normal {
@@ -104,7 +105,7 @@ fn push_pawn_like(list: &mut MoveList, from: usize, to: usize, zone: u128, area:
 
 /// Silver, bishop or rook moves: promotion optional whenever origin or destination is in the zone.
 #[inline(always)]
-fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
+fn push_optional(list: &mut Sink<'_>, from: usize, mut t: u128, zone: u128) {
     let f = sq(from);
     if (1u128 << from) & zone != 0 {
         while t != 0 {
@@ -143,7 +144,7 @@ fn push_optional(list: &mut MoveList, from: usize, mut t: u128, zone: u128) {
 
 /// Moves of pieces that never promote.
 #[inline(always)]
-fn push_plain(list: &mut MoveList, from: usize, t: u128) {
+fn push_plain(list: &mut Sink<'_>, from: usize, t: u128) {
     list.push_targets(sq(from), t);
 }
 
@@ -157,7 +158,12 @@ impl Position {
     }
 
     /// Append the complete set of legal moves to `list`.
+    #[inline]
     pub fn generate_legal(&self, list: &mut MoveList) {
+        self.generate_legal_into(&mut list.sink());
+    }
+
+    fn generate_legal_into(&self, list: &mut Sink<'_>) {
         let us = self.side;
         let ui = us as usize;
         let ksq = self.king[ui] as usize;
@@ -185,6 +191,10 @@ impl Position {
     /// the enemy king, and moves to a square from which the piece, promoted or not,
     /// attacks the enemy king). Callers filter with [`Position::gives_check`].
     pub(crate) fn generate_check_candidates(&self, list: &mut MoveList) {
+        self.check_candidates_into(&mut list.sink());
+    }
+
+    fn check_candidates_into(&self, list: &mut Sink<'_>) {
         let us = self.side;
         let them = !us;
         let ui = us as usize;
@@ -277,11 +287,12 @@ impl Position {
         if c & c.wrapping_sub(1) != 0 {
             return false;
         }
-        let mut list = MoveList::new();
+        let mut store = MoveList::new();
+        let mut list = store.sink();
         if c == 0 {
             let pinned = self.pinned(us);
             self.gen_board(&mut list, !own & FULL, pinned, ksq);
-            if !list.is_empty() {
+            if list.len() > 0 {
                 return true;
             }
             self.gen_drops(&mut list, !self.occ() & FULL);
@@ -289,16 +300,16 @@ impl Position {
             let pinned = self.pinned(us);
             let block = between(ksq, lsb(c));
             self.gen_board(&mut list, block | c, pinned, ksq);
-            if !list.is_empty() {
+            if list.len() > 0 {
                 return true;
             }
             self.gen_drops(&mut list, block);
         }
-        !list.is_empty()
+        list.len() > 0
     }
 
     #[inline(always)]
-    fn gen_king(&self, list: &mut MoveList, ksq: usize, target: u128) {
+    fn gen_king(&self, list: &mut Sink<'_>, ksq: usize, target: u128) {
         let them = !self.side;
         let occ = self.occ() ^ (1u128 << ksq);
         let mut t = KING[ksq] & target;
@@ -317,7 +328,7 @@ impl Position {
 
     /// Moves of every non-king piece to `target`, pinned pieces kept on their line.
     #[inline(always)]
-    fn gen_board(&self, list: &mut MoveList, target: u128, pinned: u128, ksq: usize) {
+    fn gen_board(&self, list: &mut Sink<'_>, target: u128, pinned: u128, ksq: usize) {
         let us = self.side;
         let ui = us as usize;
         let occ = self.occ();
@@ -448,7 +459,7 @@ impl Position {
 
     /// Drops onto `target` (empty squares).
     #[inline(always)]
-    fn gen_drops(&self, list: &mut MoveList, target: u128) {
+    fn gen_drops(&self, list: &mut Sink<'_>, target: u128) {
         let ui = self.side as usize;
         let hand = self.hands[ui];
         if hand.is_empty() || target == 0 {

@@ -116,6 +116,71 @@ pub struct MoveList {
     len: usize,
 }
 
+/// A writer appending to a [`MoveList`] with the length kept in a local (a register)
+/// instead of being reloaded from the list after every store; dropping the writer stores
+/// the length back into the list.
+pub(crate) struct Sink<'a> {
+    moves: &'a mut [MaybeUninit<Move>; MAX_MOVES],
+    list_len: &'a mut usize,
+    len: usize,
+}
+
+impl Drop for Sink<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        *self.list_len = self.len;
+    }
+}
+
+impl Sink<'_> {
+    /// Number of moves in the list so far.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Append a move (panics beyond the capacity, which legal generation never reaches).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, m: Move) {
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
+    }
+
+    /// Append a drop of each of `kinds` on every square of the raw bitboard `targets`.
+    #[inline(always)]
+    pub(crate) fn push_drops(&mut self, targets: u128, kinds: &[PieceKind]) {
+        let k = kinds.len();
+        if k == 0 {
+            return;
+        }
+        let base = self.len;
+        let n = targets.count_ones() as usize * k;
+        let slots = &mut self.moves[base..base + n];
+        for (chunk, to) in slots.chunks_exact_mut(k).zip(super::BitIter(targets)) {
+            for (slot, &kind) in chunk.iter_mut().zip(kinds) {
+                *slot = MaybeUninit::new(Move::Drop { kind, to });
+            }
+        }
+        self.len = base + n;
+    }
+
+    /// Append a non-promoting move from `from` to every square of the raw bitboard `targets`.
+    #[inline(always)]
+    pub(crate) fn push_targets(&mut self, from: Square, targets: u128) {
+        let base = self.len;
+        let n = targets.count_ones() as usize;
+        let slots = &mut self.moves[base..base + n];
+        for (slot, to) in slots.iter_mut().zip(super::BitIter(targets)) {
+            *slot = MaybeUninit::new(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        self.len = base + n;
+    }
+}
+
 impl Clone for MoveList {
     fn clone(&self) -> MoveList {
         let mut l = MoveList::new();
@@ -144,42 +209,15 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Append a drop of each of `kinds` on every square of the raw bitboard `targets`
-    /// (one capacity check for all; the length stays in a register while filling).
+    /// A writer appending to this list (the list's length is updated when it is dropped).
     #[inline(always)]
-    pub(crate) fn push_drops(&mut self, targets: u128, kinds: &[PieceKind]) {
-        let k = kinds.len();
-        if k == 0 {
-            return;
+    pub(crate) fn sink(&mut self) -> Sink<'_> {
+        let len = self.len;
+        Sink {
+            moves: &mut self.moves,
+            list_len: &mut self.len,
+            len,
         }
-        let base = self.len;
-        let n = targets.count_ones() as usize * k;
-        let slots = &mut self.moves[base..base + n];
-        for (chunk, to) in slots.chunks_exact_mut(k).zip(super::BitIter(targets)) {
-            for (slot, &kind) in chunk.iter_mut().zip(kinds) {
-                *slot = MaybeUninit::new(Move::Drop { kind, to });
-            }
-        }
-        self.len = base + n;
-    }
-
-    /// Append a non-promoting move from `from` to every square of the raw bitboard
-    /// `targets` (one capacity check for all).
-    #[inline(always)]
-    pub(crate) fn push_targets(&mut self, from: Square, mut targets: u128) {
-        let base = self.len;
-        let n = targets.count_ones() as usize;
-        let slots = &mut self.moves[base..base + n];
-        for slot in slots.iter_mut() {
-            let to = Square::from_index_unchecked(super::bitboard::lsb(targets));
-            targets &= targets - 1;
-            *slot = MaybeUninit::new(Move::Normal {
-                from,
-                to,
-                promote: false,
-            });
-        }
-        self.len = base + n;
     }
 
     /// Remove every move.
@@ -197,9 +235,11 @@ impl MoveList {
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         let init = &self.moves[..self.len];
-        // SAFETY: slots 0..len were all written by `push` (len only grows there, and
-        // `retain` only moves initialised slots below len), and `MaybeUninit<Move>` has the
-        // same layout as `Move`, so the initialised prefix may be viewed as `[Move]`.
+        // SAFETY: slots 0..len were all written: `len` grows only in `push` and in a
+        // `Sink` (which starts from `len`, writes every slot it counts, and stores its
+        // count back when dropped), and `retain` only moves initialised slots below len.
+        // `MaybeUninit<Move>` has the same layout as `Move`, so the initialised prefix
+        // may be viewed as `[Move]`.
         unsafe { &*(init as *const [MaybeUninit<Move>] as *const [Move]) }
     }
 
@@ -300,5 +340,16 @@ mod tests {
         }
         assert!(l.iter().all(|&x| x == m));
         assert_eq!(l.len(), MAX_MOVES);
+        // A sink appends after what is there and stores its length back when dropped.
+        l.clear();
+        l.push(m);
+        {
+            let mut s = l.sink();
+            s.push_targets(Square::ALL[0], 0b110);
+            s.push_drops(0b1000, &[PieceKind::Gold, PieceKind::Rook]);
+            assert_eq!(s.len(), 5);
+        }
+        let usi: Vec<String> = l.iter().map(|m| m.to_usi()).collect();
+        assert_eq!(usi, ["1a1b", "1a1b", "1a1c", "G*1d", "R*1d"]);
     }
 }
