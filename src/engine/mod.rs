@@ -1,1 +1,26 @@
-//! (module under construction)
+//! The built-in engine: a full alpha-beta search with a hand-made evaluation, the 24-point
+//! declaration engine, the USI protocol, and the self-play used by `replay`, `tune` and
+//! `validate`. It depends only on the position core ([`crate::shogi`]).
+//!
+//! - [`board`]: a bitboard snapshot of a position and attack tables for the evaluation.
+//! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights.
+//! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
+//! - [`usi`]: the protocol; [`bench`]: the fixed benchmark.
+//! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
+pub mod bench;
+pub mod board;
+pub mod decl24;
+pub mod eval;
+pub mod ordering;
+pub mod play;
+pub mod replay;
+pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod tune;
+pub mod usi;
+
+pub use decl24::Weights;
+pub use search::{Config, Control, Decision, Mode, SearchResult, Searcher};
+pub use time::Limits;

@@ -1,0 +1,556 @@
+//! A compact bitboard snapshot of a position for the evaluation and the static exchange
+//! evaluation: one `u128` per colour and per piece kind, attack tables built by `const fn`.
+//!
+//! The position core answers rules questions; the evaluation needs attack maps of every
+//! piece many times per node, so it works on its own flat snapshot taken once per node.
+//! Squares are numbered as in the core's bitboards (file-major: index `(file - 1) * 9 +
+//! rank - 1`), so a snapshot copies the core's piece sets. Geometry uses `row = rank - 1`
+//! (row 0 is Black's far edge) and `col = 9 - file`.
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
+
+/// A set of squares (bit `i` = square index `i`).
+pub type Bits = u128;
+
+/// All 81 squares.
+pub const ALL: Bits = (1u128 << 81) - 1;
+
+/// Number of piece kinds.
+pub const KINDS: usize = 14;
+
+/// The kinds in core order, indexable by [`kind_index`].
+pub const KIND_LIST: [PieceKind; KINDS] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::King,
+    PieceKind::ProPawn,
+    PieceKind::ProLance,
+    PieceKind::ProKnight,
+    PieceKind::ProSilver,
+    PieceKind::Horse,
+    PieceKind::Dragon,
+];
+
+pub const PAWN: usize = 0;
+pub const LANCE: usize = 1;
+pub const KNIGHT: usize = 2;
+pub const SILVER: usize = 3;
+pub const GOLD: usize = 4;
+pub const BISHOP: usize = 5;
+pub const ROOK: usize = 6;
+pub const KING: usize = 7;
+pub const PRO_PAWN: usize = 8;
+pub const PRO_LANCE: usize = 9;
+pub const PRO_KNIGHT: usize = 10;
+pub const PRO_SILVER: usize = 11;
+pub const HORSE: usize = 12;
+pub const DRAGON: usize = 13;
+
+/// Index of a piece kind in [`KIND_LIST`].
+#[inline]
+pub fn kind_index(k: PieceKind) -> usize {
+    match k {
+        PieceKind::Pawn => PAWN,
+        PieceKind::Lance => LANCE,
+        PieceKind::Knight => KNIGHT,
+        PieceKind::Silver => SILVER,
+        PieceKind::Gold => GOLD,
+        PieceKind::Bishop => BISHOP,
+        PieceKind::Rook => ROOK,
+        PieceKind::King => KING,
+        PieceKind::ProPawn => PRO_PAWN,
+        PieceKind::ProLance => PRO_LANCE,
+        PieceKind::ProKnight => PRO_KNIGHT,
+        PieceKind::ProSilver => PRO_SILVER,
+        PieceKind::Horse => HORSE,
+        PieceKind::Dragon => DRAGON,
+    }
+}
+
+/// The unpromoted kind index of a kind index.
+#[inline]
+pub const fn unpromote(k: usize) -> usize {
+    match k {
+        PRO_PAWN => PAWN,
+        PRO_LANCE => LANCE,
+        PRO_KNIGHT => KNIGHT,
+        PRO_SILVER => SILVER,
+        HORSE => BISHOP,
+        DRAGON => ROOK,
+        other => other,
+    }
+}
+
+/// Square index of a core square.
+#[inline(always)]
+pub fn sq_index(sq: Square) -> usize {
+    sq.index()
+}
+
+/// Core square of an index.
+#[inline(always)]
+pub fn index_square(i: usize) -> Square {
+    Square::ALL[i]
+}
+
+/// Row (rank - 1) of a square index; row 0 is Black's far edge.
+#[inline(always)]
+pub const fn row_of(i: usize) -> usize {
+    i % 9
+}
+
+/// Column (9 - file) of a square index.
+#[inline(always)]
+pub const fn col_of(i: usize) -> usize {
+    8 - i / 9
+}
+
+/// Square index of a row and column.
+#[inline(always)]
+pub const fn index_of(row: usize, col: usize) -> usize {
+    (8 - col) * 9 + row
+}
+
+/// Whether row `row` is in the promotion zone (enemy camp) of colour `c` (0 Black, 1 White).
+#[inline]
+pub const fn row_in_camp(c: usize, row: usize) -> bool {
+    if c == 0 { row <= 2 } else { row >= 6 }
+}
+
+const fn camp(c: usize) -> Bits {
+    let mut b = 0;
+    let mut i = 0;
+    while i < 81 {
+        if row_in_camp(c, row_of(i)) {
+            b |= 1u128 << i;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// The enemy camp of colour `c` (0 Black, 1 White) as a set.
+pub const CAMP: [Bits; 2] = [camp(0), camp(1)];
+
+const fn on_board(row: i32, col: i32) -> bool {
+    row >= 0 && row < 9 && col >= 0 && col < 9
+}
+
+const fn bit(row: i32, col: i32) -> Bits {
+    1u128 << index_of(row as usize, col as usize)
+}
+
+/// Step offsets (row delta, col delta) for Black; White's are negated.
+const PAWN_STEPS: [(i32, i32); 1] = [(-1, 0)];
+const KNIGHT_STEPS: [(i32, i32); 2] = [(-2, -1), (-2, 1)];
+const SILVER_STEPS: [(i32, i32); 5] = [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 1)];
+const GOLD_STEPS: [(i32, i32); 6] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0)];
+const KING_STEPS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+const CROSS_STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+const DIAG_STEPS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+
+const fn step_table(steps: &[(i32, i32)], color: usize) -> [Bits; 81] {
+    let mut out = [0u128; 81];
+    let sign = if color == 0 { 1 } else { -1 };
+    let mut sq = 0;
+    while sq < 81 {
+        let row = row_of(sq) as i32;
+        let col = col_of(sq) as i32;
+        let mut b = 0u128;
+        let mut i = 0;
+        while i < steps.len() {
+            let r = row + steps[i].0 * sign;
+            let c = col + steps[i].1 * sign;
+            if on_board(r, c) {
+                b |= bit(r, c);
+            }
+            i += 1;
+        }
+        out[sq] = b;
+        sq += 1;
+    }
+    out
+}
+
+pub static PAWN_ATTACKS: [[Bits; 81]; 2] = [step_table(&PAWN_STEPS, 0), step_table(&PAWN_STEPS, 1)];
+pub static KNIGHT_ATTACKS: [[Bits; 81]; 2] =
+    [step_table(&KNIGHT_STEPS, 0), step_table(&KNIGHT_STEPS, 1)];
+pub static SILVER_ATTACKS: [[Bits; 81]; 2] =
+    [step_table(&SILVER_STEPS, 0), step_table(&SILVER_STEPS, 1)];
+pub static GOLD_ATTACKS: [[Bits; 81]; 2] = [step_table(&GOLD_STEPS, 0), step_table(&GOLD_STEPS, 1)];
+pub static KING_ATTACKS: [Bits; 81] = step_table(&KING_STEPS, 0);
+pub static CROSS_ATTACKS: [Bits; 81] = step_table(&CROSS_STEPS, 0);
+pub static DIAG_ATTACKS: [Bits; 81] = step_table(&DIAG_STEPS, 0);
+
+/// Ray directions as (row delta, column delta).
+const DIRS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+const DIR_E: usize = 0;
+const DIR_SW: usize = 1;
+const DIR_S: usize = 2; // towards White's side: rank increases
+const DIR_SE: usize = 3;
+const DIR_W: usize = 4;
+const DIR_NE: usize = 5;
+const DIR_N: usize = 6; // towards Black's far edge
+const DIR_NW: usize = 7;
+
+/// Whether stepping in direction `d` increases the square index.
+const fn dir_increases(d: usize) -> bool {
+    let (dr, dc) = DIRS[d];
+    index_of(4, 4) as i32 + dr - 9 * dc > index_of(4, 4) as i32
+}
+
+static DIR_UP: [bool; 8] = {
+    let mut t = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = dir_increases(d);
+        d += 1;
+    }
+    t
+};
+
+const fn ray_table() -> [[Bits; 81]; 8] {
+    let mut out = [[0u128; 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut r = row_of(sq) as i32 + DIRS[d].0;
+            let mut c = col_of(sq) as i32 + DIRS[d].1;
+            let mut b = 0u128;
+            while on_board(r, c) {
+                b |= bit(r, c);
+                r += DIRS[d].0;
+                c += DIRS[d].1;
+            }
+            out[d][sq] = b;
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+static RAYS: [[Bits; 81]; 8] = ray_table();
+
+#[inline]
+fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
+    let ray = RAYS[d][sq];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    let first = if DIR_UP[d] {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    };
+    ray ^ RAYS[d][first]
+}
+
+/// Rook attacks from `sq` given the occupancy.
+#[inline]
+pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
+    ray_attack(DIR_E, sq, occ)
+        | ray_attack(DIR_S, sq, occ)
+        | ray_attack(DIR_W, sq, occ)
+        | ray_attack(DIR_N, sq, occ)
+}
+
+/// Bishop attacks from `sq` given the occupancy.
+#[inline]
+pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
+    ray_attack(DIR_SW, sq, occ)
+        | ray_attack(DIR_SE, sq, occ)
+        | ray_attack(DIR_NE, sq, occ)
+        | ray_attack(DIR_NW, sq, occ)
+}
+
+/// Lance attacks of colour `c` from `sq`.
+#[inline]
+pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
+    if c == 0 {
+        ray_attack(DIR_N, sq, occ)
+    } else {
+        ray_attack(DIR_S, sq, occ)
+    }
+}
+
+/// Attacks of a piece of kind index `k` and colour `c` on `sq`.
+#[inline]
+pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
+    match k {
+        PAWN => PAWN_ATTACKS[c][sq],
+        LANCE => lance_attacks(c, sq, occ),
+        KNIGHT => KNIGHT_ATTACKS[c][sq],
+        SILVER => SILVER_ATTACKS[c][sq],
+        GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => GOLD_ATTACKS[c][sq],
+        BISHOP => bishop_attacks(sq, occ),
+        ROOK => rook_attacks(sq, occ),
+        KING => KING_ATTACKS[sq],
+        HORSE => bishop_attacks(sq, occ) | CROSS_ATTACKS[sq],
+        _ => rook_attacks(sq, occ) | DIAG_ATTACKS[sq],
+    }
+}
+
+/// Iterate the squares of a set.
+#[inline]
+pub fn squares(mut b: Bits) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(i)
+        }
+    })
+}
+
+/// Empty square marker in [`Board::piece`].
+pub const EMPTY: u8 = 0xff;
+
+/// A flat snapshot of a position.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Pieces per colour and kind index.
+    pub pieces: [[Bits; KINDS]; 2],
+    /// All pieces of a colour.
+    pub by_color: [Bits; 2],
+    /// All pieces.
+    pub occupied: Bits,
+    /// `color << 4 | kind` per square, or [`EMPTY`].
+    pub piece: [u8; 81],
+    /// Hand counts per colour and unpromoted kind index (0..7).
+    pub hands: [[u8; 7]; 2],
+    /// King square per colour (if present).
+    pub king: [Option<usize>; 2],
+    /// Side to move (0 Black, 1 White).
+    pub side: usize,
+}
+
+impl Board {
+    /// Snapshot a position.
+    pub fn new(pos: &Position) -> Board {
+        let mut b = Board {
+            pieces: [[0; KINDS]; 2],
+            by_color: [0; 2],
+            occupied: 0,
+            piece: [EMPTY; 81],
+            hands: [[0; 7]; 2],
+            king: [None; 2],
+            side: pos.side_to_move().index(),
+        };
+        for c in Color::ALL {
+            let ci = c.index();
+            b.by_color[ci] = pos.pieces_of(c).0;
+            for (k, kind) in KIND_LIST.iter().enumerate() {
+                let set = pos.pieces(c, *kind).0;
+                b.pieces[ci][k] = set;
+                for sq in squares(set) {
+                    b.piece[sq] = (ci as u8) << 4 | k as u8;
+                }
+            }
+            b.king[ci] = pos.king_square(c).map(|s| s.index());
+            let hand = pos.hand(c);
+            for (k, kind) in KIND_LIST.iter().take(7).enumerate() {
+                b.hands[ci][k] = hand.count(*kind) as u8;
+            }
+        }
+        b.occupied = b.by_color[0] | b.by_color[1];
+        b
+    }
+
+    /// Pieces of colour `c` that attack `sq` given the occupancy `occ`.
+    pub fn attackers_to(&self, c: usize, sq: usize, occ: Bits) -> Bits {
+        let p = &self.pieces[c];
+        let them = 1 - c;
+        let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
+        let rooks = p[ROOK] | p[DRAGON];
+        let bishops = p[BISHOP] | p[HORSE];
+        let kings = p[KING] | p[HORSE] | p[DRAGON];
+        ((PAWN_ATTACKS[them][sq] & p[PAWN])
+            | (KNIGHT_ATTACKS[them][sq] & p[KNIGHT])
+            | (SILVER_ATTACKS[them][sq] & (p[SILVER] | kings))
+            | (GOLD_ATTACKS[them][sq] & (golds | kings))
+            | (KING_ATTACKS[sq] & kings)
+            | (lance_attacks(them, sq, occ) & p[LANCE])
+            | (rook_attacks(sq, occ) & rooks)
+            | (bishop_attacks(sq, occ) & bishops))
+            & occ
+    }
+
+    /// Every square attacked by colour `c`.
+    pub fn attack_map(&self, c: usize) -> Bits {
+        let mut m = 0;
+        for k in 0..KINDS {
+            for sq in squares(self.pieces[c][k]) {
+                m |= piece_attacks(c, k, sq, self.occupied);
+            }
+        }
+        m
+    }
+
+    /// Kind index of the piece on `sq` (must be occupied).
+    #[inline]
+    pub fn kind_at(&self, sq: usize) -> usize {
+        (self.piece[sq] & 0x0f) as usize
+    }
+
+    /// Colour of the piece on `sq` (must be occupied).
+    #[inline]
+    pub fn color_at(&self, sq: usize) -> usize {
+        (self.piece[sq] >> 4) as usize
+    }
+
+    /// Number of pieces in hand of colour `c`.
+    pub fn hand_total(&self, c: usize) -> i32 {
+        self.hands[c].iter().map(|&n| n as i32).sum()
+    }
+}
+
+/// Whether a piece of kind index `k` can promote.
+#[inline]
+pub const fn promotable(k: usize) -> bool {
+    matches!(k, PAWN | LANCE | KNIGHT | SILVER | BISHOP | ROOK)
+}
+
+/// Pseudo-legal captures of the side to move (kings excepted as victims), with the
+/// promotion choices that matter: pawns, bishops and rooks always promote when they can;
+/// lances, knights and silvers get both choices unless promotion is compulsory. The caller
+/// checks legality.
+pub fn captures(b: &Board, out: &mut Vec<Move>) {
+    let c = b.side;
+    let them = 1 - c;
+    let victims = b.by_color[them] & !b.pieces[them][KING];
+    for k in 0..KINDS {
+        for from in squares(b.pieces[c][k]) {
+            let targets = piece_attacks(c, k, from, b.occupied) & victims;
+            if targets == 0 {
+                continue;
+            }
+            let from_sq = index_square(from);
+            for to in squares(targets) {
+                let to_sq = index_square(to);
+                let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
+                if promotable(k) && zone {
+                    out.push(Move::Normal {
+                        from: from_sq,
+                        to: to_sq,
+                        promote: true,
+                    });
+                    let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
+                    let compulsory =
+                        (matches!(k, PAWN | LANCE) && rel == 0) || (k == KNIGHT && rel <= 1);
+                    if compulsory || matches!(k, PAWN | BISHOP | ROOK) {
+                        continue;
+                    }
+                }
+                out.push(Move::Normal {
+                    from: from_sq,
+                    to: to_sq,
+                    promote: false,
+                });
+            }
+        }
+    }
+}
+
+/// Entering-king points of a kind index: 5 for rook, bishop, dragon, horse; 0 king; 1 others.
+#[inline]
+pub const fn points(k: usize) -> i32 {
+    match k {
+        BISHOP | ROOK | HORSE | DRAGON => 5,
+        KING => 0,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_tables_respect_edges() {
+        // Black pawn on row 0 attacks nothing; on 5e (row 4) attacks 5d, White's 5f.
+        let e5 = index_of(4, 4);
+        assert_eq!(e5, 40);
+        assert_eq!(PAWN_ATTACKS[0][index_of(0, 3)], 0);
+        assert_eq!(PAWN_ATTACKS[0][e5], 1u128 << index_of(3, 4));
+        assert_eq!(PAWN_ATTACKS[1][e5], 1u128 << index_of(5, 4));
+        assert_eq!(KING_ATTACKS[0].count_ones(), 3);
+        assert_eq!(KING_ATTACKS[e5].count_ones(), 8);
+        assert_eq!(KNIGHT_ATTACKS[0][e5].count_ones(), 2);
+        assert_eq!(
+            KNIGHT_ATTACKS[0][index_of(1, 5)],
+            0,
+            "a knight on row 1 cannot jump"
+        );
+        for i in 0..81 {
+            assert_eq!(index_of(row_of(i), col_of(i)), i);
+            assert_eq!(sq_index(index_square(i)), i);
+        }
+        // Core squares: 7g is file 7 rank 7.
+        let g7 = crate::shogi::Square::new(7, 7).unwrap().index();
+        assert_eq!((row_of(g7), col_of(g7)), (6, 2));
+    }
+
+    #[test]
+    fn sliders_stop_at_the_first_blocker() {
+        let blocker = index_of(4, 7);
+        let a = rook_attacks(40, 1u128 << blocker);
+        assert!(a & (1u128 << blocker) != 0);
+        assert!(a & (1u128 << index_of(4, 8)) == 0);
+        assert!(a & (1u128 << index_of(4, 6)) != 0);
+        for (d, rays) in RAYS.iter().enumerate() {
+            // Every direction stops at its first blocker whichever way the index runs.
+            let ray = rays[40];
+            let near = squares(ray).min_by_key(|&s| {
+                (row_of(s) as i32 - 4)
+                    .abs()
+                    .max((col_of(s) as i32 - 4).abs())
+            });
+            let near = near.unwrap();
+            assert_eq!(ray_attack(d, 40, 1u128 << near), 1u128 << near, "dir {d}");
+        }
+        assert_eq!(rook_attacks(40, 0).count_ones(), 16);
+        assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
+        assert_eq!(bishop_attacks(0, 0).count_ones(), 8);
+        assert_eq!(lance_attacks(0, 40, 0).count_ones(), 4);
+        assert_eq!(
+            lance_attacks(1, 40, 1u128 << index_of(6, 4)).count_ones(),
+            2
+        );
+    }
+
+    #[test]
+    fn camp_masks() {
+        assert_eq!(CAMP[0].count_ones(), 27);
+        assert_eq!(CAMP[1].count_ones(), 27);
+        assert_eq!(CAMP[0] & CAMP[1], 0);
+        assert!(row_in_camp(0, 2) && !row_in_camp(0, 3));
+        assert!(row_in_camp(1, 6) && !row_in_camp(1, 5));
+    }
+}

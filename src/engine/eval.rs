@@ -1,0 +1,274 @@
+//! The hand-made evaluation of the normal search mode: material, hand bonus, tempo,
+//! piece-square terms from forward progress and centre distance, a camp bonus, mobility,
+//! phase-blended king safety and a check penalty. Computed on the bitboard snapshot of
+//! [`Board`]: one attack set per piece, attack maps per side, popcounts.
+use super::board::*;
+
+/// Bonus for having the move.
+pub const TEMPO: i32 = 12;
+/// Penalty for the side in check.
+pub const CHECK_PENALTY: i32 = 40;
+
+/// Material value of a kind index (centipawns).
+pub const fn piece_value(k: usize) -> i32 {
+    match k {
+        PAWN => 100,
+        LANCE => 350,
+        KNIGHT => 400,
+        SILVER => 500,
+        GOLD => 550,
+        BISHOP => 800,
+        ROOK => 1000,
+        KING => 0,
+        PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => 550,
+        HORSE => 1050,
+        _ => 1250,
+    }
+}
+
+/// Extra value of a piece in hand over the same piece on the board.
+pub const fn hand_bonus(k: usize) -> i32 {
+    match k {
+        PAWN => 18,
+        LANCE | KNIGHT => 24,
+        SILVER => 28,
+        GOLD => 24,
+        BISHOP => 36,
+        ROOK => 42,
+        _ => 0,
+    }
+}
+
+/// Bonus of a piece standing in the enemy camp.
+const fn camp_bonus(k: usize) -> i32 {
+    match k {
+        PAWN => 10,
+        LANCE | KNIGHT => 8,
+        SILVER | GOLD => 10,
+        BISHOP | ROOK => 12,
+        PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => 14,
+        HORSE | DRAGON => 18,
+        _ => 0,
+    }
+}
+
+#[inline]
+const fn forward_progress(c: usize, row: i32) -> i32 {
+    if c == 0 { 8 - row } else { row }
+}
+
+#[inline]
+const fn center_distance(row: i32, col: i32) -> i32 {
+    (row - 4).abs() + (col - 4).abs()
+}
+
+#[inline]
+const fn center_bonus(row: i32, col: i32) -> i32 {
+    8 - center_distance(row, col)
+}
+
+const fn piece_square_bonus(k: usize, c: usize, row: i32, col: i32) -> i32 {
+    let progress = forward_progress(c, row);
+    let center = center_bonus(row, col);
+    match k {
+        PAWN => progress * 10 - (col - 4).abs() * 2,
+        LANCE => progress * 6 - (col - 4).abs() * 2,
+        KNIGHT => progress * 7 + center * 4,
+        SILVER => progress * 5 + center * 5,
+        GOLD => progress * 4 + center * 3,
+        BISHOP => center * 8 + progress * 2,
+        ROOK => center * 5 + progress * 2,
+        PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => progress * 4 + center * 5,
+        HORSE => center * 12 + progress * 3,
+        DRAGON => center * 10 + progress * 3,
+        _ => 0,
+    }
+}
+
+/// Value + piece-square + camp bonus for every (colour, kind, square): mobility is the
+/// only per-piece term that depends on the rest of the board.
+const fn static_table() -> [[[i32; 81]; KINDS]; 2] {
+    let mut t = [[[0; 81]; KINDS]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < KINDS {
+            let mut sq = 0;
+            while sq < 81 {
+                let row = row_of(sq) as i32;
+                let col = col_of(sq) as i32;
+                let mut v = piece_value(k);
+                if k != KING {
+                    v += piece_square_bonus(k, c, row, col);
+                    if row_in_camp(c, row as usize) {
+                        v += camp_bonus(k);
+                    }
+                }
+                t[c][k][sq] = v;
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static STATIC: [[[i32; 81]; KINDS]; 2] = static_table();
+
+/// Mobility bonus of one piece: weighted count of reachable squares not held by its own side.
+#[inline]
+fn mobility(c: usize, k: usize, sq: usize, occ: Bits, own: Bits) -> (i32, Bits) {
+    let free = !own;
+    match k {
+        PAWN => {
+            let a = PAWN_ATTACKS[c][sq];
+            ((a & free).count_ones() as i32 * 2, a)
+        }
+        LANCE => {
+            let a = lance_attacks(c, sq, occ);
+            ((a & free).count_ones() as i32 * 2, a)
+        }
+        KNIGHT => {
+            let a = KNIGHT_ATTACKS[c][sq];
+            ((a & free).count_ones() as i32 * 3, a)
+        }
+        SILVER => {
+            let a = SILVER_ATTACKS[c][sq];
+            ((a & free).count_ones() as i32 * 3, a)
+        }
+        GOLD => {
+            let a = GOLD_ATTACKS[c][sq];
+            ((a & free).count_ones() as i32 * 2, a)
+        }
+        BISHOP => {
+            let a = bishop_attacks(sq, occ);
+            ((a & free).count_ones() as i32 * 5, a)
+        }
+        ROOK => {
+            let a = rook_attacks(sq, occ);
+            ((a & free).count_ones() as i32 * 4, a)
+        }
+        KING => (0, KING_ATTACKS[sq]),
+        PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => {
+            let a = GOLD_ATTACKS[c][sq];
+            ((a & free).count_ones() as i32 * 3, a)
+        }
+        HORSE => {
+            let s = bishop_attacks(sq, occ);
+            let st = CROSS_ATTACKS[sq];
+            (
+                (s & free).count_ones() as i32 * 5 + (st & free).count_ones() as i32 * 2,
+                s | st,
+            )
+        }
+        _ => {
+            let s = rook_attacks(sq, occ);
+            let st = DIAG_ATTACKS[sq];
+            (
+                (s & free).count_ones() as i32 * 4 + (st & free).count_ones() as i32 * 3,
+                s | st,
+            )
+        }
+    }
+}
+
+fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 {
+    let Some(ksq) = b.king[c] else {
+        return 0;
+    };
+    let row = row_of(ksq) as i32;
+    let col = col_of(ksq) as i32;
+    let opening = phase.min(96);
+    let endgame = 96 - opening;
+    let around = KING_ATTACKS[ksq];
+    let defenders = (around & b.by_color[c]).count_ones() as i32;
+    let attacked = (around & enemy_attacks_map).count_ones() as i32;
+    let safe = around.count_ones() as i32 - attacked;
+    let mut score = defenders * (6 + opening / 12);
+    score -= attacked * (10 + opening / 10);
+    score += safe * 2;
+    score += center_distance(row, col) * (opening / 6);
+    score += center_bonus(row, col) * (endgame / 6);
+    let front = if c == 0 { -1 } else { 1 };
+    for step in 1..=2 {
+        let r = row + front * step;
+        if !(0..9).contains(&r) {
+            continue;
+        }
+        let sq = index_of(r as usize, col as usize);
+        let bit = 1u128 << sq;
+        if b.occupied & bit == 0 {
+            score -= 4 + opening / 16;
+        } else if b.by_color[c] & bit == 0 {
+            score -= 8 + opening / 14;
+        }
+        if enemy_attacks_map & bit != 0 {
+            score -= 8;
+        }
+    }
+    score
+}
+
+/// The evaluation from the side to move's point of view (centipawns).
+pub fn evaluate(b: &Board) -> i32 {
+    let mut score = [0i32; 2];
+    let mut maps = [0u128; 2];
+    let mut phase = 0;
+    for c in 0..2 {
+        let own = b.by_color[c];
+        for (k, &set) in b.pieces[c].iter().enumerate() {
+            if set == 0 {
+                continue;
+            }
+            let phase_unit = piece_value(unpromote(k)) / 100;
+            for sq in squares(set) {
+                let (m, att) = mobility(c, k, sq, b.occupied, own);
+                maps[c] |= att;
+                score[c] += STATIC[c][k][sq] + m;
+                if k != KING {
+                    phase += phase_unit;
+                }
+            }
+        }
+        for k in 0..7 {
+            let n = b.hands[c][k] as i32;
+            if n > 0 {
+                score[c] += n * (piece_value(k) + hand_bonus(k));
+                phase += n * (piece_value(k) / 100);
+            }
+        }
+    }
+    for c in 0..2 {
+        score[c] += king_safety(b, c, phase, maps[1 - c]);
+        if let Some(k) = b.king[c]
+            && maps[1 - c] & (1u128 << k) != 0
+        {
+            score[c] -= CHECK_PENALTY;
+        }
+    }
+    let s = score[0] - score[1] + if b.side == 0 { TEMPO } else { -TEMPO };
+    if b.side == 0 { s } else { -s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_mirror_symmetric() {
+        // A Black piece on square i and a White piece on the point-mirrored square score alike.
+        for (k, (black, white)) in STATIC[0].iter().zip(&STATIC[1]).enumerate() {
+            for sq in 0..81 {
+                assert_eq!(black[sq], white[80 - sq], "kind {k} sq {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn hand_pieces_outvalue_board_pieces_of_the_same_kind() {
+        for k in 0..7 {
+            assert!(hand_bonus(k) > 0);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Engine-versus-engine games from a start position under the engine rules: the engine
+//! that `replay` uses to continue the endings the move limit cut off, and that `tune` and
+//! `validate` use for self-play. A game ends by a declaration win, mate, repetition (the
+//! 4th occurrence, with perpetual check), the try rule, or the ply limit.
+use super::rules::EnteringKingRule;
+use super::search::{Config, Control, Decision, Searcher, can_declare_win};
+use super::time::Limits;
+use crate::shogi::{Color, Move, Position, Square};
+
+/// Entering-king counts of one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SideStats {
+    /// Non-king pieces in the enemy camp.
+    pub zone: i32,
+    /// Declaration points (camp + hand).
+    pub points: i32,
+    /// Owned points (board + hand).
+    pub owned: i32,
+    pub king_in_camp: bool,
+}
+
+impl SideStats {
+    pub fn of(pos: &Position, c: Color) -> SideStats {
+        SideStats {
+            zone: pos.zone_count(c),
+            points: pos.declaration_points(c),
+            owned: pos.owned_points(c),
+            king_in_camp: pos.king_in_camp(c),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The side to move declared a win.
+    Declaration(Color),
+    /// The side to move had no legal move; the other side won.
+    Mate(Color),
+    /// Fourfold repetition, drawn.
+    Repetition,
+    /// Fourfold repetition with continuous checks: the checking side lost.
+    PerpetualCheck(Color),
+    /// The try rule: this side's king reached the try square.
+    Try(Color),
+    /// The ply limit of the replay.
+    Limit,
+}
+
+impl Ending {
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Ending::Declaration(c) | Ending::Try(c) => Some(c),
+            Ending::Mate(loser) | Ending::PerpetualCheck(loser) => Some(loser.opposite()),
+            Ending::Repetition | Ending::Limit => None,
+        }
+    }
+
+    /// Short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Declaration(_) => "declaration",
+            Ending::Mate(_) => "mate",
+            Ending::Repetition => "repetition",
+            Ending::PerpetualCheck(_) => "perpetual_check",
+            Ending::Try(_) => "try",
+            Ending::Limit => "limit",
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub start: [SideStats; 2],
+    pub end: [SideStats; 2],
+    pub ending: Ending,
+    /// Plies played.
+    pub plies: u32,
+    /// First ply (0 = the start) at which each side had 10 pieces in the camp.
+    pub first_ten: [Option<u32>; 2],
+    pub moves: Vec<Move>,
+    pub nodes: u64,
+}
+
+/// How the games are played.
+#[derive(Debug, Clone)]
+pub struct GameSettings {
+    pub rule: EnteringKingRule,
+    pub max_plies: u32,
+    /// Limits of each move (nodes or depth: time limits make games irreproducible).
+    pub per_move: Limits,
+    pub hash_mb: usize,
+}
+
+/// A fourfold repetition after the last move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Repetition {
+    Draw,
+    /// The side that just moved gave check at every move of the cycle: it loses.
+    JustMovedLoses,
+    /// The side to move gave check at every move of the cycle: it loses.
+    ToMoveLoses,
+}
+
+/// Repetition status after the last move (`history[k]`: key, side to move in check).
+fn repetition(history: &[(u64, bool)]) -> Option<Repetition> {
+    let top = history.len() - 1;
+    let key = history[top].0;
+    let mut count = 1;
+    let mut i = top;
+    let mut earliest = top;
+    while i >= 2 {
+        i -= 2;
+        if history[i].0 == key {
+            count += 1;
+            earliest = i;
+            if count == 4 {
+                break;
+            }
+        }
+    }
+    if count < 4 {
+        return None;
+    }
+    // Entries top, top-2, ... belong to the side to move now; the others to the side that
+    // just moved.
+    let to_move_checked = (earliest..=top).step_by(2).all(|k| history[k].1);
+    let just_moved_checked = (earliest + 1..top).step_by(2).all(|k| history[k].1);
+    Some(if to_move_checked {
+        Repetition::JustMovedLoses
+    } else if just_moved_checked {
+        Repetition::ToMoveLoses
+    } else {
+        Repetition::Draw
+    })
+}
+
+/// Play a game from `start`: `players[0]` plays Black, `players[1]` White.
+pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSettings) -> GameRecord {
+    let mut searchers = [
+        Searcher::new(settings.hash_mb, players[0].clone()),
+        Searcher::new(settings.hash_mb, players[1].clone()),
+    ];
+    for s in &mut searchers {
+        s.config.rule = settings.rule;
+    }
+    let mut pos = start.clone();
+    let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];
+    let start_stats = [
+        SideStats::of(&pos, Color::Black),
+        SideStats::of(&pos, Color::White),
+    ];
+    let mut first_ten = [None, None];
+    let mut moves = Vec::new();
+    let mut nodes = 0;
+    let note_ten = |pos: &Position, ply: u32, first_ten: &mut [Option<u32>; 2]| {
+        for c in Color::ALL {
+            if first_ten[c.index()].is_none() && pos.zone_count(c) >= 10 {
+                first_ten[c.index()] = Some(ply);
+            }
+        }
+    };
+    note_ten(&pos, 0, &mut first_ten);
+    let try_square = |c: Color| match c {
+        Color::Black => Square::new(5, 1),
+        Color::White => Square::new(5, 9),
+    };
+    let ending = loop {
+        let ply = moves.len() as u32;
+        let us = pos.side_to_move();
+        if !pos.is_in_check() && can_declare_win(&pos, settings.rule) {
+            break Ending::Declaration(us);
+        }
+        if ply >= settings.max_plies {
+            break Ending::Limit;
+        }
+        let prior = &history[..history.len() - 1];
+        let control = Control::new(false);
+        let result =
+            searchers[us.index()].search(&pos, prior, &settings.per_move, &control, &mut |_| {});
+        nodes += result.nodes;
+        let m = match result.decision {
+            Decision::Move(m) => m,
+            Decision::Win => break Ending::Declaration(us),
+            Decision::Resign => break Ending::Mate(us),
+        };
+        if pos.play(m).is_err() {
+            // The search only plays legal moves; treat anything else as a loss.
+            break Ending::Mate(us);
+        }
+        moves.push(m);
+        history.push((pos.key(), pos.is_in_check()));
+        note_ten(&pos, ply + 1, &mut first_ten);
+        if let Some(r) = repetition(&history) {
+            break match r {
+                Repetition::Draw => Ending::Repetition,
+                Repetition::JustMovedLoses => Ending::PerpetualCheck(us),
+                Repetition::ToMoveLoses => Ending::PerpetualCheck(us.opposite()),
+            };
+        }
+        if settings.rule == EnteringKingRule::TryRule && pos.king_square(us) == try_square(us) {
+            break Ending::Try(us);
+        }
+    };
+    GameRecord {
+        start: start_stats,
+        end: [
+            SideStats::of(&pos, Color::Black),
+            SideStats::of(&pos, Color::White),
+        ],
+        ending,
+        plies: moves.len() as u32,
+        first_ten,
+        moves,
+        nodes,
+    }
+}
+
+/// Progress towards a declaration at the end of a game, in [0, 1] (zone count towards 10
+/// and declaration points towards the target, averaged).
+pub fn progress(s: &SideStats, target: i32) -> f64 {
+    (s.zone.min(10) as f64 / 10.0 + s.points.min(target) as f64 / target as f64) / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fourfold_repetition_and_perpetual_check() {
+        // Keys cycle A B C D A B C D ...; nobody in check: a draw at the 4th A.
+        let mut h = Vec::new();
+        for i in 0..13 {
+            h.push(([1u64, 2, 3, 4][i % 4], false));
+            let r = repetition(&h);
+            if i < 12 {
+                assert_eq!(r, None, "ply {i}");
+            } else {
+                assert_eq!(r, Some(Repetition::Draw));
+            }
+        }
+        // The side to move at A (and C) was in check every time: the other side checked
+        // perpetually and, having just moved, loses.
+        let h: Vec<(u64, bool)> = (0..13)
+            .map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 0))
+            .collect();
+        assert_eq!(repetition(&h), Some(Repetition::JustMovedLoses));
+        // The side that just moved was in check at every one of its turns: the side to move
+        // checked perpetually and loses.
+        let h: Vec<(u64, bool)> = (0..13)
+            .map(|i| ([1u64, 2, 3, 4][i % 4], i % 2 == 1))
+            .collect();
+        assert_eq!(repetition(&h), Some(Repetition::ToMoveLoses));
+    }
+
+    #[test]
+    fn winners() {
+        assert_eq!(Ending::Mate(Color::Black).winner(), Some(Color::White));
+        assert_eq!(
+            Ending::Declaration(Color::White).winner(),
+            Some(Color::White)
+        );
+        assert_eq!(
+            Ending::PerpetualCheck(Color::White).winner(),
+            Some(Color::Black)
+        );
+        assert_eq!(Ending::Limit.winner(), None);
+    }
+}

@@ -1,0 +1,239 @@
+//! `replay`: continue entering-king endings with the engine playing both sides, one table
+//! row per start position, and a summary (share converted to a declaration, plies to the
+//! 10-piece condition and to the declaration, how often the better side won).
+//!
+//! The "better" side of a start position is the side owning more points (a declaration
+//! win needs 31 owned points under the 24-point rule, and owned points move only by
+//! captures); positions where both own the same have no better side.
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::play::{Ending, GameRecord, GameSettings, play_game};
+use super::search::Config;
+use crate::shogi::{Color, Position};
+
+/// A start position read from a positions file.
+#[derive(Debug, Clone)]
+pub struct StartPosition {
+    /// Where it came from (`file:line` or a game id).
+    pub id: String,
+    pub sfen: String,
+}
+
+/// Read a positions file: SFEN in the first tab-separated column, `#` comments, blank
+/// lines skipped. Returns the positions and the lines that could not be read.
+pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let sfen = t.split('\t').next().unwrap_or("").trim();
+        match Position::from_sfen(sfen) {
+            Ok(p) => out.push((
+                StartPosition {
+                    id: format!("{name}:{}", i + 1),
+                    sfen: sfen.to_string(),
+                },
+                p,
+            )),
+            Err(e) => bad.push(format!("{name}:{}: {e}", i + 1)),
+        }
+    }
+    (out, bad)
+}
+
+/// One row of the replay table.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ReplayRow {
+    pub id: String,
+    pub start_sfen: String,
+    pub start_zone_black: i32,
+    pub start_points_black: i32,
+    pub start_owned_black: i32,
+    pub start_zone_white: i32,
+    pub start_points_white: i32,
+    pub start_owned_white: i32,
+    /// `black`, `white` or empty.
+    pub better: String,
+    /// `declaration`, `mate`, `repetition`, `perpetual_check`, `try`, `limit`.
+    pub ending: String,
+    /// `black`, `white` or `draw`.
+    pub winner: String,
+    /// Who declared (empty unless the ending is a declaration).
+    pub declared_by: String,
+    pub plies: u32,
+    pub first_ten_black: Option<u32>,
+    pub first_ten_white: Option<u32>,
+    pub end_zone_black: i32,
+    pub end_points_black: i32,
+    pub end_owned_black: i32,
+    pub end_zone_white: i32,
+    pub end_points_white: i32,
+    pub end_owned_white: i32,
+    pub nodes: u64,
+    /// The moves played, in USI.
+    pub moves: String,
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The table row of a finished game.
+pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
+    let better = match g.start[0].owned.cmp(&g.start[1].owned) {
+        std::cmp::Ordering::Greater => "black",
+        std::cmp::Ordering::Less => "white",
+        std::cmp::Ordering::Equal => "",
+    };
+    ReplayRow {
+        id: start.id.clone(),
+        start_sfen: start.sfen.clone(),
+        start_zone_black: g.start[0].zone,
+        start_points_black: g.start[0].points,
+        start_owned_black: g.start[0].owned,
+        start_zone_white: g.start[1].zone,
+        start_points_white: g.start[1].points,
+        start_owned_white: g.start[1].owned,
+        better: better.to_string(),
+        ending: g.ending.name().to_string(),
+        winner: g
+            .ending
+            .winner()
+            .map(color_name)
+            .unwrap_or("draw")
+            .to_string(),
+        declared_by: match g.ending {
+            Ending::Declaration(c) => color_name(c).to_string(),
+            _ => String::new(),
+        },
+        plies: g.plies,
+        first_ten_black: g.first_ten[0],
+        first_ten_white: g.first_ten[1],
+        end_zone_black: g.end[0].zone,
+        end_points_black: g.end[0].points,
+        end_owned_black: g.end[0].owned,
+        end_zone_white: g.end[1].zone,
+        end_points_white: g.end[1].points,
+        end_owned_white: g.end[1].owned,
+        nodes: g.nodes,
+        moves: g
+            .moves
+            .iter()
+            .map(|m| m.to_usi())
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// Replay every position in parallel; `on_done` is called after each game.
+pub fn replay(
+    starts: &[(StartPosition, Position)],
+    config: &Config,
+    settings: &GameSettings,
+    on_done: &(dyn Fn() + Sync),
+) -> Vec<ReplayRow> {
+    starts
+        .par_iter()
+        .map(|(s, p)| {
+            let g = play_game(p, [config, config], settings);
+            on_done();
+            row(s, &g)
+        })
+        .collect()
+}
+
+/// The summary of a replay.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Summary {
+    pub positions: usize,
+    pub declarations: usize,
+    pub declarations_black: usize,
+    pub declarations_white: usize,
+    pub declaration_share: f64,
+    pub mates: usize,
+    pub repetitions: usize,
+    pub limits: usize,
+    /// Median plies from the start to the first 10-piece position, over the sides that
+    /// reached it during the game (sides already there at the start are not counted).
+    pub median_plies_to_ten: Option<f64>,
+    pub median_plies_to_declaration: Option<f64>,
+    pub with_better_side: usize,
+    pub better_side_won: usize,
+    pub better_side_lost: usize,
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Summarise a replay table.
+pub fn summarize(rows: &[ReplayRow]) -> Summary {
+    let decl: Vec<&ReplayRow> = rows.iter().filter(|r| r.ending == "declaration").collect();
+    let mut to_ten = Vec::new();
+    for r in rows {
+        if let Some(p) = r.first_ten_black
+            && p > 0
+        {
+            to_ten.push(p as f64);
+        }
+        if let Some(p) = r.first_ten_white
+            && p > 0
+        {
+            to_ten.push(p as f64);
+        }
+    }
+    let with_better: Vec<&ReplayRow> = rows.iter().filter(|r| !r.better.is_empty()).collect();
+    Summary {
+        positions: rows.len(),
+        declarations: decl.len(),
+        declarations_black: decl.iter().filter(|r| r.declared_by == "black").count(),
+        declarations_white: decl.iter().filter(|r| r.declared_by == "white").count(),
+        declaration_share: if rows.is_empty() {
+            0.0
+        } else {
+            decl.len() as f64 / rows.len() as f64
+        },
+        mates: rows.iter().filter(|r| r.ending == "mate").count(),
+        repetitions: rows
+            .iter()
+            .filter(|r| r.ending == "repetition" || r.ending == "perpetual_check")
+            .count(),
+        limits: rows.iter().filter(|r| r.ending == "limit").count(),
+        median_plies_to_ten: median(to_ten),
+        median_plies_to_declaration: median(decl.iter().map(|r| r.plies as f64).collect()),
+        with_better_side: with_better.len(),
+        better_side_won: with_better.iter().filter(|r| r.winner == r.better).count(),
+        better_side_lost: with_better
+            .iter()
+            .filter(|r| r.winner != r.better && r.winner != "draw")
+            .count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
+    }
+}

@@ -1,0 +1,1038 @@
+//! The alpha-beta search: iterative deepening, principal-variation search with aspiration
+//! windows, a transposition table, null-move pruning, late-move reductions, quiescence
+//! search over captures with static exchange pruning, killer and history ordering, mate in
+//! one at the nodes where it pays, and the engine rules as terminal nodes: repetition and
+//! perpetual check against the game history plus the search path, the move limit, the try
+//! rule and the declaration win of the side to move.
+//!
+//! Two objectives share the search: the normal evaluation ([`Mode::Search`]) and the
+//! 24-point engine ([`Mode::Decl24`]), which scores closeness to a declaration win and
+//! refuses root moves that allow a mate in one.
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::board::{Board, captures};
+use super::decl24::{self, Weights};
+use super::eval;
+use super::ordering::{Heuristics, history_index, see};
+use super::rules::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
+use super::time::{Limits, TimePlan, plan};
+use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::shogi::{Color, Move, Position, Square, solve_mate_in_one_in_place};
+
+/// Score of a won game at the root (mate or declaration); wins nearer the root score higher.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this magnitude are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 120;
+/// Deepest nominal depth of an iteration.
+pub const MAX_DEPTH: u32 = 64;
+
+/// What the search tries to achieve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Win the game by any means (the normal evaluation).
+    Search,
+    /// Win by declaration: the 24-point engine's evaluation and mate guard.
+    Decl24,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "search" => Ok(Mode::Search),
+            "decl24" => Ok(Mode::Decl24),
+            _ => Err(format!("unknown mode `{s}` (search, decl24)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Mode::Search => "search",
+            Mode::Decl24 => "decl24",
+        })
+    }
+}
+
+/// The rules and objective of a search.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub rule: EnteringKingRule,
+    /// Plies after which the game is a draw (unless in check); 0 = no limit.
+    pub max_moves_to_draw: i32,
+    pub mode: Mode,
+    pub weights: Weights,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rule: EnteringKingRule::CSARule27,
+            max_moves_to_draw: 0,
+            mode: Mode::Search,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// The move a search decided on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Move(Move),
+    /// Declare a win (`bestmove win`).
+    Win,
+    /// No legal move (`bestmove resign`).
+    Resign,
+}
+
+impl Decision {
+    /// USI text of the decision.
+    pub fn to_usi(self) -> String {
+        match self {
+            Decision::Move(m) => m.to_usi(),
+            Decision::Win => "win".to_string(),
+            Decision::Resign => "resign".to_string(),
+        }
+    }
+}
+
+/// One completed iteration, as reported in `info` lines.
+#[derive(Debug, Clone)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    /// `Some(bound)` when the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let ms = (self.time.as_millis() as u64).max(1);
+        self.nodes * 1000 / ms
+    }
+
+    /// The score in USI words: `cp N` or `mate N` (plies, negative when mated).
+    pub fn score_usi(&self) -> String {
+        score_usi(self.score)
+    }
+}
+
+/// A score in USI words.
+pub fn score_usi(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", MATE - score)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", MATE + score)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The result of a search.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    pub decision: Decision,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Shared flags between a running search and whoever controls it.
+#[derive(Debug)]
+pub struct Control {
+    pub stop: AtomicBool,
+    pub pondering: AtomicBool,
+    /// Milliseconds after the start when pondering ended (`ponderhit`).
+    pub ponderhit_ms: AtomicU64,
+    start: Instant,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new(false)
+    }
+}
+
+impl Control {
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit_ms: AtomicU64::new(0),
+            start: Instant::now(),
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Turn pondering into a normal search whose clock starts now.
+    pub fn ponderhit(&self) {
+        self.ponderhit_ms
+            .store(self.start.elapsed().as_millis() as u64, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct StackEntry {
+    key: u64,
+    in_check: bool,
+    /// Reached by a null move: repetitions are not searched across it.
+    null: bool,
+}
+
+const NO_SCORE: i32 = i32::MIN / 2;
+
+/// The searcher: owns the transposition table and the ordering heuristics, which survive
+/// from one search to the next.
+#[derive(Debug)]
+pub struct Searcher {
+    pub tt: TranspositionTable,
+    pub config: Config,
+    heur: Heuristics,
+    stack: Vec<StackEntry>,
+    root_index: usize,
+    pv: Vec<Vec<Move>>,
+    nodes: u64,
+    seldepth: usize,
+    node_limit: u64,
+    plan: TimePlan,
+    aborted: bool,
+    root_depth: i32,
+    lmr: Vec<[u8; 64]>,
+}
+
+/// Whether a declaration rule is in force.
+fn has_declaration(rule: EnteringKingRule) -> bool {
+    !matches!(
+        rule,
+        EnteringKingRule::NoEnteringKing | EnteringKingRule::TryRule
+    )
+}
+
+/// Whether the side to move can declare a win now.
+pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
+    has_declaration(rule)
+        && pos.king_in_camp(pos.side_to_move())
+        && pos.zone_count(pos.side_to_move()) >= 10
+        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
+}
+
+/// Under the try rule: whether the side that just moved has its king on the try square.
+fn try_rule_lost(pos: &Position) -> bool {
+    let them = pos.side_to_move().opposite();
+    let target = match them {
+        Color::Black => Square::new(5, 1),
+        Color::White => Square::new(5, 9),
+    };
+    target.is_some() && pos.king_square(them) == target
+}
+
+fn mate_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn mate_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn is_capture(pos: &Position, m: Move) -> bool {
+    matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize, config: Config) -> Searcher {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            config,
+            heur: Heuristics::new(MAX_PLY),
+            stack: Vec::with_capacity(1024),
+            root_index: 0,
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            plan: TimePlan {
+                soft: None,
+                hard: None,
+            },
+            aborted: false,
+            root_depth: 1,
+            lmr,
+        }
+    }
+
+    /// Forget everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heur.clear();
+    }
+
+    /// Resize the table.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_board(&Board::new(pos))
+    }
+
+    /// The static evaluation of a snapshot, by the objective of the mode.
+    fn evaluate_board(&self, b: &Board) -> i32 {
+        match self.config.mode {
+            Mode::Search => eval::evaluate(b),
+            Mode::Decl24 => decl24::evaluate(b, &self.config.weights, self.config.rule),
+        }
+    }
+
+    fn time_up(&self, control: &Control) -> bool {
+        if control.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        match self.plan.hard {
+            None => false,
+            Some(hard) => {
+                let since = control.elapsed().as_millis() as u64
+                    - control.ponderhit_ms.load(Ordering::Relaxed);
+                since >= hard.as_millis() as u64
+            }
+        }
+    }
+
+    fn soft_time_up(&self, control: &Control) -> bool {
+        if control.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        match self.plan.soft {
+            None => false,
+            Some(soft) => {
+                let since = control.elapsed().as_millis() as u64
+                    - control.ponderhit_ms.load(Ordering::Relaxed);
+                since >= soft.as_millis() as u64
+            }
+        }
+    }
+
+    #[inline]
+    fn check_abort(&mut self, control: &Control) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.node_limit
+            || (self.nodes & 1023 == 0
+                && (control.stop.load(Ordering::Relaxed) || self.time_up(control)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Terminal status of the node on top of the stack from the rules (not mate):
+    /// `Some(score)` for the side to move.
+    fn rules_terminal(&self, pos: &Position, ply: usize, in_check: bool) -> Option<i32> {
+        let top = self.stack.len() - 1;
+        let key = self.stack[top].key;
+        // Repetition: same side to move, so every second entry.
+        let mut i = top;
+        let mut occurrences = 1;
+        let mut first_in_path = None;
+        while i >= 2 {
+            if self.stack[i].null || self.stack[i - 1].null {
+                break;
+            }
+            i -= 2;
+            if self.stack[i].key == key {
+                occurrences += 1;
+                if i >= self.root_index && first_in_path.is_none() {
+                    first_in_path = Some(i);
+                }
+                if first_in_path.is_none() && occurrences >= 4 {
+                    first_in_path = Some(i);
+                    break;
+                }
+                if first_in_path.is_some() {
+                    break;
+                }
+            }
+        }
+        if let Some(j) = first_in_path {
+            // Over the cycle j..=top: who was in check at every one of their turns?
+            let us_always_checked = (j..=top).step_by(2).all(|k| self.stack[k].in_check);
+            let them_always_checked = (j + 1..top).step_by(2).all(|k| self.stack[k].in_check);
+            if us_always_checked && top > j {
+                return Some(MATE - ply as i32);
+            }
+            if them_always_checked && top > j + 1 {
+                return Some(-MATE + ply as i32);
+            }
+            return Some(0);
+        }
+        let max = self.config.max_moves_to_draw;
+        if max > 0 && pos.move_number() as i64 > max as i64 && !in_check {
+            return Some(0);
+        }
+        let rule = self.config.rule;
+        if rule == EnteringKingRule::TryRule && try_rule_lost(pos) {
+            return Some(-MATE + ply as i32);
+        }
+        if !in_check && can_declare_win(pos, rule) {
+            return Some(MATE - ply as i32);
+        }
+        None
+    }
+
+    fn null_position(pos: &Position) -> Option<Position> {
+        let mut s = pos.to_setup();
+        s.side_to_move = s.side_to_move.opposite();
+        s.move_number += 1;
+        Position::from_setup(s).ok()
+    }
+
+    #[allow(clippy::too_many_arguments)] // the classical negamax signature
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        null_ok: bool,
+        control: &Control,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.check_abort(control) {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.is_in_check();
+        if ply > 0 {
+            if let Some(s) = self.rules_terminal(pos, ply, in_check) {
+                return s;
+            }
+            // Mate distance pruning.
+            let a = alpha.max(-MATE + ply as i32);
+            let b = beta.min(MATE - ply as i32 - 1);
+            if a >= b {
+                return a;
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate(pos);
+        }
+        if in_check && (ply as i32) < 2 * self.root_depth {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0, control);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let key = pos.key();
+        let hit = self.tt.probe(key);
+        let tt_move = hit.and_then(|h| unpack_move(h.mv));
+        if let Some(h) = hit
+            && !pv_node
+            && ply > 0
+            && h.depth >= depth
+        {
+            let s = mate_from_tt(h.score, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let board = Board::new(pos);
+        // The static evaluation is needed only to decide on a null move.
+        let null_candidate = !pv_node
+            && null_ok
+            && !in_check
+            && depth >= 3
+            && self.config.mode == Mode::Search
+            && beta.abs() < MATE_BOUND;
+        let static_eval = if !null_candidate {
+            NO_SCORE
+        } else {
+            match hit {
+                Some(h) if h.eval != 0 => h.eval,
+                _ => self.evaluate_board(&board),
+            }
+        };
+        // Mate in one where it pays: at inner nodes with some depth left, and everywhere
+        // in the 24-point mode (its guard against losing the king).
+        if !in_check
+            && ply > 0
+            && (depth >= 2 || self.config.mode == Mode::Decl24)
+            && let Some(m) = solve_mate_in_one_in_place(pos)
+        {
+            let s = MATE - ply as i32 - 1;
+            self.tt.store(
+                key,
+                pack_move(m),
+                mate_to_tt(s, ply),
+                static_eval,
+                depth,
+                Bound::Exact,
+            );
+            self.pv[ply].clear();
+            self.pv[ply].push(m);
+            return s;
+        }
+        // Null move.
+        if null_candidate
+            && static_eval >= beta
+            && let Some(mut null) = Self::null_position(pos)
+        {
+            let r = 3 + depth / 6;
+            self.stack.push(StackEntry {
+                key: null.key(),
+                in_check: false,
+                null: true,
+            });
+            let s = -self.negamax(
+                &mut null,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                control,
+            );
+            self.stack.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+
+        // Order the moves.
+        let us = pos.side_to_move();
+        let killers = self.heur.killers[ply];
+        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let s = if Some(m) == tt_move {
+                1 << 30
+            } else if is_capture(pos, m) {
+                let v = see(&board, m);
+                let victim = eval::piece_value(board.kind_at(super::board::sq_index(m.to())));
+                if v >= 0 {
+                    (1 << 28) + victim * 8 + v / 16
+                } else {
+                    -(1 << 20) + v
+                }
+            } else if matches!(m, Move::Normal { promote: true, .. }) {
+                1 << 27
+            } else if killers[0] == Some(m) {
+                (1 << 26) + 1
+            } else if killers[1] == Some(m) {
+                1 << 26
+            } else {
+                self.heur.history(us, history_index(&board, m))
+            };
+            scored.push((m, s));
+        }
+
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<(usize, usize)> = Vec::new();
+        let original_alpha = alpha;
+        for n in 0..scored.len() {
+            // Pick the best of the first few moves one at a time (a cutoff usually comes
+            // early); sort the rest once.
+            if n < 3 {
+                let mut bi = n;
+                for j in n + 1..scored.len() {
+                    if scored[j].1 > scored[bi].1 {
+                        bi = j;
+                    }
+                }
+                scored.swap(n, bi);
+            } else if n == 3 {
+                scored[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
+            }
+            let (m, order) = scored[n];
+            let capture = is_capture(pos, m);
+            let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
+            // Late-move reduction for quiet moves that do not check.
+            let mut reduction = 0;
+            let lmr_candidate = depth >= 3 && n >= 3 && quiet && !in_check && order < (1 << 26);
+            if lmr_candidate && !pos.gives_check(m) {
+                reduction = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
+                if pv_node {
+                    reduction -= 1;
+                }
+                reduction = reduction.clamp(0, depth - 2);
+            }
+            let undo = pos.play_unchecked(m);
+            self.stack.push(StackEntry {
+                key: pos.key(),
+                in_check: pos.is_in_check(),
+                null: false,
+            });
+            let mut s;
+            if n == 0 {
+                s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
+            } else {
+                s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    control,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true, control);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
+                }
+            }
+            self.stack.pop();
+            pos.undo(m, undo);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    best_move = Some(m);
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if s >= beta {
+                        if quiet {
+                            self.heur.add_killer(ply, m);
+                            self.heur
+                                .reward(us, history_index(&board, m), &quiets_tried, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(history_index(&board, m));
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if static_eval == NO_SCORE {
+            0
+        } else {
+            static_eval
+        };
+        self.tt.store(
+            key,
+            best_move.map(pack_move).unwrap_or(0),
+            mate_to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        control: &Control,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_abort(control) {
+            return 0;
+        }
+        let in_check = pos.is_in_check();
+        if qply > 0 && !in_check && can_declare_win(pos, self.config.rule) {
+            return MATE - ply as i32;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate(pos);
+        }
+        let board = Board::new(pos);
+        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let best_start = if in_check {
+            // Every evasion; none means mate.
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            if qply >= 6 {
+                return self.evaluate(pos);
+            }
+            for &m in moves.iter() {
+                let s = if is_capture(pos, m) {
+                    see(&board, m) + 10_000
+                } else {
+                    0
+                };
+                scored.push((m, s));
+            }
+            -MATE + ply as i32
+        } else {
+            let stand = self.evaluate_board(&board);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            let mut caps = Vec::with_capacity(16);
+            captures(&board, &mut caps);
+            for m in caps {
+                let v = see(&board, m);
+                if v >= 0 && pos.is_legal(m) {
+                    scored.push((m, v));
+                }
+            }
+            stand
+        };
+        let mut best = best_start;
+        for n in 0..scored.len() {
+            let mut bi = n;
+            for j in n + 1..scored.len() {
+                if scored[j].1 > scored[bi].1 {
+                    bi = j;
+                }
+            }
+            scored.swap(n, bi);
+            let m = scored[n].0;
+            let undo = pos.play_unchecked(m);
+            self.stack.push(StackEntry {
+                key: pos.key(),
+                in_check: pos.is_in_check(),
+                null: false,
+            });
+            let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
+            self.stack.pop();
+            pos.undo(m, undo);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Search `root` (reached through the positions `history`: `(key, side to move in
+    /// check)` of every earlier position of the game, oldest first) under `limits`.
+    /// `on_info` is called after every completed iteration.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[(u64, bool)],
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut pos = root.clone();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.plan = plan(
+            limits,
+            root.side_to_move() == Color::Black,
+            root.move_number(),
+        );
+        self.tt.new_search();
+        self.heur.age();
+        self.stack.clear();
+        for &(key, in_check) in history {
+            self.stack.push(StackEntry {
+                key,
+                in_check,
+                null: false,
+            });
+        }
+        self.root_index = self.stack.len();
+        let root_in_check = pos.is_in_check();
+        self.stack.push(StackEntry {
+            key: pos.key(),
+            in_check: root_in_check,
+            null: false,
+        });
+
+        let finish = |decision, score, depth, nodes, pv: Vec<Move>| SearchResult {
+            decision,
+            ponder: pv.get(1).copied(),
+            score,
+            depth,
+            nodes,
+            time: control.elapsed(),
+            pv,
+        };
+        if !root_in_check && can_declare_win(&pos, self.config.rule) {
+            return finish(Decision::Win, MATE, 0, 0, Vec::new());
+        }
+        let all = pos.legal_moves();
+        if all.is_empty() {
+            return finish(Decision::Resign, -MATE, 0, 0, Vec::new());
+        }
+        let mut root_moves: Vec<Move> = all.iter().copied().collect();
+        if self.config.mode == Mode::Decl24 {
+            // The mate guard: never hand the opponent a mate in one.
+            let safe: Vec<Move> = root_moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let undo = pos.play_unchecked(m);
+                    let mated = solve_mate_in_one_in_place(&mut pos).is_some();
+                    pos.undo(m, undo);
+                    !mated
+                })
+                .collect();
+            if !safe.is_empty() {
+                root_moves = safe;
+            }
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best_move = root_moves[0];
+        let mut best_score = -MATE;
+        let mut best_pv = vec![best_move];
+        let mut completed = 0;
+        let mut prev_score: i32 = 0;
+        for depth in 1..=max_depth {
+            let mut window = if depth >= 4 && prev_score.abs() < MATE_BOUND {
+                40
+            } else {
+                MATE * 2
+            };
+            let (mut alpha, mut beta) = (
+                (prev_score - window).max(-MATE - 1),
+                (prev_score + window).min(MATE + 1),
+            );
+            let (score, mv, pv) = loop {
+                self.root_depth = depth as i32;
+                let (s, m, pv) = self.root(
+                    &mut pos,
+                    &mut root_moves,
+                    depth as i32,
+                    alpha,
+                    beta,
+                    control,
+                );
+                if self.aborted {
+                    break (s, m, pv);
+                }
+                if s <= alpha && alpha > -MATE - 1 {
+                    beta = (alpha + beta) / 2;
+                    window *= 3;
+                    alpha = (s - window).max(-MATE - 1);
+                } else if s >= beta && beta < MATE + 1 {
+                    window *= 3;
+                    beta = (s + window).min(MATE + 1);
+                } else {
+                    break (s, m, pv);
+                }
+            };
+            if self.aborted {
+                // Keep a move of the unfinished iteration only if it beat the old best.
+                if let Some(m) = mv
+                    && score > best_score
+                    && completed > 0
+                {
+                    best_move = m;
+                    best_pv = pv;
+                }
+                break;
+            }
+            if let Some(m) = mv {
+                best_move = m;
+                best_pv = pv;
+            }
+            best_score = score;
+            prev_score = score;
+            completed = depth;
+            on_info(&Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                bound: None,
+                nodes: self.nodes,
+                time: control.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: best_pv.clone(),
+            });
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+            if self.soft_time_up(control) || control.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        if best_pv.first() != Some(&best_move) {
+            best_pv = vec![best_move];
+        }
+        finish(
+            Decision::Move(best_move),
+            best_score,
+            completed,
+            self.nodes,
+            best_pv,
+        )
+    }
+
+    /// One root iteration over `moves` (reordered: best first). Returns the score, the best
+    /// move (if one beat alpha) and its principal variation.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        control: &Control,
+    ) -> (i32, Option<Move>, Vec<Move>) {
+        self.nodes += 1;
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        let mut best_pv = Vec::new();
+        let mut best_index = 0;
+        for (n, &m) in moves.iter().enumerate() {
+            let undo = pos.play_unchecked(m);
+            self.stack.push(StackEntry {
+                key: pos.key(),
+                in_check: pos.is_in_check(),
+                null: false,
+            });
+            let mut s;
+            if n == 0 {
+                s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+            } else {
+                s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true, control);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+                }
+            }
+            self.stack.pop();
+            pos.undo(m, undo);
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+                best_move = Some(m);
+                best_index = n;
+                best_pv.clear();
+                best_pv.push(m);
+                best_pv.extend_from_slice(&self.pv[1]);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        if best_index > 0 {
+            moves[..=best_index].rotate_right(1);
+        }
+        (best, best_move, best_pv)
+    }
+
+    /// Nodes searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_words() {
+        assert_eq!(score_usi(35), "cp 35");
+        assert_eq!(score_usi(-35), "cp -35");
+        assert_eq!(score_usi(MATE - 3), "mate 3");
+        assert_eq!(score_usi(-MATE + 2), "mate -2");
+    }
+
+    #[test]
+    fn mode_names() {
+        assert_eq!("decl24".parse::<Mode>(), Ok(Mode::Decl24));
+        assert_eq!("Search".parse::<Mode>(), Ok(Mode::Search));
+        assert!("x".parse::<Mode>().is_err());
+        assert_eq!(Mode::Decl24.to_string(), "decl24");
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let s = MATE - 7;
+        assert_eq!(mate_from_tt(mate_to_tt(s, 4), 4), s);
+        assert_eq!(mate_from_tt(mate_to_tt(s, 4), 2), s + 2);
+        assert_eq!(mate_to_tt(123, 9), 123);
+    }
+}

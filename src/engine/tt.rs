@@ -1,0 +1,233 @@
+//! The transposition table: a fixed array of two-entry buckets indexed by the position
+//! key, remembering the best move, a bounded score and the depth of earlier searches.
+//! Replacement prefers the deeper entry unless it is from an older search.
+use super::board::{KIND_LIST, kind_index};
+use crate::shogi::{Move, Square};
+
+/// Bound type of a stored score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A move packed into 32 bits (0 = no move).
+pub fn pack_move(m: Move) -> u32 {
+    match m {
+        Move::Normal { from, to, promote } => {
+            1 | (from.index() as u32) << 1 | (to.index() as u32) << 8 | (promote as u32) << 15
+        }
+        Move::Drop { kind, to } => {
+            1 | 1 << 16 | (kind_index(kind) as u32) << 1 | (to.index() as u32) << 8
+        }
+    }
+}
+
+/// Unpack a move packed by [`pack_move`].
+pub fn unpack_move(p: u32) -> Option<Move> {
+    if p & 1 == 0 {
+        return None;
+    }
+    let a = ((p >> 1) & 0x7f) as usize;
+    let to = Square::from_index(((p >> 8) & 0x7f) as usize)?;
+    if p & (1 << 16) != 0 {
+        let kind = *KIND_LIST.get(a)?;
+        Some(Move::Drop { kind, to })
+    } else {
+        let from = Square::from_index(a)?;
+        Some(Move::Normal {
+            from,
+            to,
+            promote: p & (1 << 15) != 0,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: u32,
+    score: i16,
+    eval: i16,
+    depth: i8,
+    bound: u8,
+    age: u8,
+}
+
+/// What a probe found.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    pub mv: u32,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// The table.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    entries: Vec<[Entry; 2]>,
+    mask: usize,
+    age: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket; a power of two buckets).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bucket = std::mem::size_of::<[Entry; 2]>();
+        let wanted = (mb.max(1) * 1024 * 1024 / bucket).max(1);
+        let n = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        TranspositionTable {
+            entries: vec![[Entry::default(); 2]; n],
+            mask: n - 1,
+            age: 0,
+        }
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.entries.len() * 2
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.entries.fill([Entry::default(); 2]);
+        self.age = 0;
+    }
+
+    /// Start a new search (older entries become preferred victims).
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    /// Look a key up.
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let bucket = &self.entries[key as usize & self.mask];
+        bucket
+            .iter()
+            .find(|e| e.key == key && e.bound != 0)
+            .map(|e| Hit {
+                mv: e.mv,
+                score: e.score as i32,
+                eval: e.eval as i32,
+                depth: e.depth as i32,
+                bound: match e.bound {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    3 => Bound::Exact,
+                    _ => Bound::None,
+                },
+            })
+    }
+
+    /// Store a result. A move of 0 keeps the move already stored for this key.
+    #[allow(clippy::too_many_arguments)] // each argument is one field of the entry
+    pub fn store(&mut self, key: u64, mv: u32, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age;
+        let bucket = &mut self.entries[key as usize & self.mask];
+        let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
+            i
+        } else {
+            // Victim: an empty or old entry, else the shallower one.
+            let score_of = |e: &Entry| -> i32 {
+                if e.bound == 0 {
+                    -1000
+                } else {
+                    e.depth as i32 - if e.age != age { 64 } else { 0 }
+                }
+            };
+            if score_of(&bucket[0]) <= score_of(&bucket[1]) {
+                0
+            } else {
+                1
+            }
+        };
+        let e = &mut bucket[slot];
+        let mv = if mv == 0 && e.key == key { e.mv } else { mv };
+        if e.key == key && bound != Bound::Exact && depth < e.depth as i32 - 2 && e.age == age {
+            return;
+        }
+        *e = Entry {
+            key,
+            mv,
+            score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(-100, 127) as i8,
+            bound: bound as u8,
+            age,
+        };
+    }
+
+    /// Per-mille of sampled entries used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(500);
+        let used: usize = self.entries[..n]
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .filter(|e| e.bound != 0 && e.age == self.age)
+                    .count()
+            })
+            .sum();
+        (used * 1000 / (n * 2)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_is_a_power_of_two_within_the_budget() {
+        let t = TranspositionTable::new(1);
+        assert!(t.entries.len().is_power_of_two());
+        assert!(t.entries.len() * std::mem::size_of::<[Entry; 2]>() <= 1024 * 1024);
+        let t = TranspositionTable::new(3);
+        assert!(t.entries.len() * std::mem::size_of::<[Entry; 2]>() <= 3 * 1024 * 1024);
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let mut t = TranspositionTable::new(1);
+        assert!(t.probe(12345).is_none());
+        t.store(12345, 77, -300, 12, 5, Bound::Lower);
+        let h = t.probe(12345).unwrap();
+        assert_eq!(
+            (h.mv, h.score, h.eval, h.depth, h.bound),
+            (77, -300, 12, 5, Bound::Lower)
+        );
+        // Same key without a move keeps the stored move.
+        t.store(12345, 0, 10, 12, 6, Bound::Exact);
+        let h = t.probe(12345).unwrap();
+        assert_eq!((h.mv, h.score, h.depth, h.bound), (77, 10, 6, Bound::Exact));
+        t.clear();
+        assert!(t.probe(12345).is_none());
+    }
+
+    #[test]
+    fn a_bucket_holds_two_keys_and_replaces_the_shallower() {
+        let mut t = TranspositionTable::new(1);
+        let n = t.entries.len() as u64;
+        let (a, b, c) = (5, 5 + n, 5 + 2 * n);
+        t.store(a, 1, 0, 0, 8, Bound::Exact);
+        t.store(b, 3, 0, 0, 2, Bound::Exact);
+        assert!(t.probe(a).is_some() && t.probe(b).is_some());
+        t.store(c, 5, 0, 0, 4, Bound::Exact);
+        assert!(t.probe(a).is_some(), "deep entry kept");
+        assert!(t.probe(b).is_none(), "shallow entry replaced");
+        assert!(t.probe(c).is_some());
+        // After a new search, old entries are the victims, however deep.
+        t.new_search();
+        t.store(b, 3, 0, 0, 1, Bound::Exact);
+        t.store(5 + 3 * n, 3, 0, 0, 1, Bound::Exact);
+        assert!(t.probe(a).is_none() && t.probe(c).is_none());
+        assert!(t.probe(b).is_some());
+    }
+}

@@ -1,0 +1,180 @@
+//! USI sessions through the real binary: the handshake, options, positions, `go depth`,
+//! `go infinite` + `stop`, bad input answered with `info string`, and `bestmove win`.
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use floodgate_scan::shogi::{Move, Position};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .arg("usi")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no `{prefix}` line; got {out:?}"));
+            let done = l.starts_with(prefix);
+            out.push(l);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().unwrap();
+    last.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn a_full_session_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.until("usiok");
+    for name in [
+        "USI_Hash",
+        "Threads",
+        "EnteringKingRule",
+        "MaxMovesToDraw",
+        "Mode",
+        "Weights",
+    ] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} "))),
+            "{name}: {hello:?}"
+        );
+    }
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.contains("var CSARule27H") && l.contains("var TryRule"))
+    );
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name EnteringKingRule value CSARule27");
+    e.send("isready");
+    e.until("readyok");
+    e.send("usinewgame");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go depth 4");
+        let out = e.until("bestmove");
+        assert!(
+            out.iter().any(|l| l.starts_with("info depth 4 ")
+                && l.contains(" score ")
+                && l.contains(" pv ")),
+            "{out:?}"
+        );
+        let b = bestmove(&out);
+        let m = Move::from_usi(&b).unwrap();
+        assert!(pos.is_legal(m), "illegal bestmove {b}");
+        pos.play(m).unwrap();
+        moves.push(b);
+    }
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_answered_not_fatal() {
+    let mut e = Engine::start();
+    e.send("fly to the moon");
+    assert!(e.until("info string")[0].contains("fly"));
+    e.send("setoption name Colour value blue");
+    e.until("info string");
+    e.send("position sfen this is not shogi");
+    e.until("info string");
+    // An illegal move: the moves before it are kept.
+    e.send("position startpos moves 7g7f 7g7f");
+    let l = e.until("info string");
+    assert!(l[0].contains("7g7f") && l[0].contains("ply 2"), "{l:?}");
+    e.send("go depth 1");
+    let b = bestmove(&e.until("bestmove"));
+    let mut pos = Position::startpos();
+    pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
+    assert!(
+        pos.is_legal(Move::from_usi(&b).unwrap()),
+        "White to move after 7g7f: {b}"
+    );
+    e.send("go nodes x");
+    e.until("info string");
+    e.send("isready");
+    e.until("readyok");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_win_is_declared() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let b = bestmove(&e.until("bestmove"));
+    assert!(Position::startpos().is_legal(Move::from_usi(&b).unwrap()));
+    // Ponder, then ponderhit with a short clock: a move comes.
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    e.until("bestmove");
+    // A declaration win under the 24-point rule, in the 24-point mode.
+    e.send("setoption name Mode value decl24");
+    e.send("setoption name EnteringKingRule value CSARule24");
+    e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1");
+    e.send("go byoyomi 1000");
+    assert_eq!(bestmove(&e.until("bestmove")), "win");
+    // 30 points: a draw declaration, which the engine does not make.
+    e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 1");
+    e.send("go depth 2");
+    assert_ne!(bestmove(&e.until("bestmove")), "win");
+    e.quit();
+}
