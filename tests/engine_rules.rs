@@ -1,10 +1,9 @@
 //! The engine against the rules: it declares on every `win` row of the 24-point
 //! conformance set and never on a `draw` or `-` row, in both modes; it finds mates in one;
 //! it never hands the opponent a mate in one in the 24-point mode.
-use floodgate_scan::engine::rules::EnteringKingRule;
 use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher};
 use floodgate_scan::engine::time::Limits;
-use floodgate_scan::shogi::Position;
+use floodgate_scan::shogi::{EnteringKingRule, Position};
 
 const CONFORMANCE: &str = include_str!("../fixtures/positions/conformance.tsv");
 
@@ -149,7 +148,7 @@ fn a_mated_side_resigns_and_search_results_are_legal() {
 
 #[test]
 fn the_declaration_verdict_matches_every_conformance_label() {
-    use floodgate_scan::engine::rules::{DeclarationOutcome, evaluate_declaration};
+    use floodgate_scan::shogi::{DeclarationOutcome, evaluate_declaration};
     for line in CONFORMANCE
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

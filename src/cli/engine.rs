@@ -9,12 +9,11 @@ use crate::engine::bench;
 use crate::engine::decl24::Weights;
 use crate::engine::play::GameSettings;
 use crate::engine::replay::{self, StartPosition};
-use crate::engine::rules::EnteringKingRule;
 use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
 use crate::engine::tune;
 use crate::engine::usi;
-use crate::shogi::Position;
+use crate::shogi::{EnteringKingRule, Position};
 
 #[derive(Debug, clap::Args)]
 pub struct UsiArgs {}

@@ -3,10 +3,9 @@
 //! nodes per second measure speed.
 use std::time::{Duration, Instant};
 
-use super::rules::EnteringKingRule;
 use super::search::{Config, Control, Mode, Searcher};
 use super::time::Limits;
-use crate::shogi::{Move, Position};
+use crate::shogi::{EnteringKingRule, Move, Position};
 
 /// Default depth of `bench`.
 pub const DEFAULT_DEPTH: u32 = 5;

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::board::*;
-use super::rules::EnteringKingRule;
+use crate::shogi::EnteringKingRule;
 
 /// Number of weights.
 pub const N_WEIGHTS: usize = 12;

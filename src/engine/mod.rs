@@ -14,7 +14,6 @@ pub mod eval;
 pub mod ordering;
 pub mod play;
 pub mod replay;
-pub mod rules;
 pub mod search;
 pub mod time;
 pub mod tt;

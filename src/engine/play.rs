@@ -2,10 +2,9 @@
 //! that `replay` uses to continue the endings the move limit cut off, and that `tune` and
 //! `validate` use for self-play. A game ends by a declaration win, mate, repetition (the
 //! 4th occurrence, with perpetual check), the try rule, or the ply limit.
-use super::rules::EnteringKingRule;
 use super::search::{Config, Control, Decision, Searcher, can_declare_win};
 use super::time::Limits;
-use crate::shogi::{Color, Move, Position, Square};
+use crate::shogi::{Color, EnteringKingRule, Move, Position, try_rule_reached};
 
 /// Entering-king counts of one side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -163,10 +162,6 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
         }
     };
     note_ten(&pos, 0, &mut first_ten);
-    let try_square = |c: Color| match c {
-        Color::Black => Square::new(5, 1),
-        Color::White => Square::new(5, 9),
-    };
     let ending = loop {
         let ply = moves.len() as u32;
         let us = pos.side_to_move();
@@ -200,7 +195,7 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
                 Repetition::ToMoveLoses => Ending::PerpetualCheck(us.opposite()),
             };
         }
-        if settings.rule == EnteringKingRule::TryRule && pos.king_square(us) == try_square(us) {
+        if settings.rule == EnteringKingRule::TryRule && try_rule_reached(&pos, us) {
             break Ending::Try(us);
         }
     };

@@ -15,10 +15,12 @@ use super::board::{Board, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};
-use super::rules::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use crate::shogi::{Color, Move, Position, Square, solve_mate_in_one_in_place};
+use crate::shogi::{
+    Color, DeclarationOutcome, EnteringKingRule, Move, Position, evaluate_declaration,
+    solve_mate_in_one_in_place, try_rule_reached,
+};
 
 /// Score of a won game at the root (mate or declaration); wins nearer the root score higher.
 pub const MATE: i32 = 30_000;
@@ -218,17 +220,9 @@ pub struct Searcher {
     lmr: Vec<[u8; 64]>,
 }
 
-/// Whether a declaration rule is in force.
-fn has_declaration(rule: EnteringKingRule) -> bool {
-    !matches!(
-        rule,
-        EnteringKingRule::NoEnteringKing | EnteringKingRule::TryRule
-    )
-}
-
 /// Whether the side to move can declare a win now.
 pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
-    has_declaration(rule)
+    rule.has_declaration()
         && pos.king_in_camp(pos.side_to_move())
         && pos.zone_count(pos.side_to_move()) >= 10
         && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
@@ -236,12 +230,7 @@ pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
 
 /// Under the try rule: whether the side that just moved has its king on the try square.
 fn try_rule_lost(pos: &Position) -> bool {
-    let them = pos.side_to_move().opposite();
-    let target = match them {
-        Color::Black => Square::new(5, 1),
-        Color::White => Square::new(5, 9),
-    };
-    target.is_some() && pos.king_square(them) == target
+    try_rule_reached(pos, pos.side_to_move().opposite())
 }
 
 fn mate_to_tt(score: i32, ply: usize) -> i32 {

@@ -12,10 +12,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::decl24::Weights;
-use super::rules::EnteringKingRule;
 use super::search::{Config, Control, Decision, Info, Mode, Searcher};
 use super::time::Limits;
-use crate::shogi::{Move, Position};
+use crate::shogi::{EnteringKingRule, Move, Position};
 
 /// One parsed USI command.
 #[derive(Debug, Clone, PartialEq, Eq)]
