@@ -1,8 +1,21 @@
 //! One record in, one checked verdict out: replay through the position core, judge the
 //! ending against the server's `'summary`, and fill the per-game row.
+//!
+//! [`analyze_record`] is the whole step: read the bytes ([`crate::csa`]), replay the
+//! moves ([`replay`]), compare the trailer ([`final_board`]), judge the ending
+//! ([`judge`]) and describe the final position.
+pub mod final_board;
+pub mod judge;
+pub mod repetition;
+pub mod replay;
 pub mod row;
 
+pub use final_board::FinalBoard;
+pub use judge::{Judgement, Outcome};
 pub use row::{COLUMNS, Cell, Column, ColumnKind, GameRow};
+
+use crate::csa::{GameId, Record, read_record};
+use crate::shogi::{Color, Position};
 
 /// An entry that could not be read as a game record at all (it is counted in
 /// `errors.csv`, never as a game).
@@ -15,19 +28,163 @@ pub struct UnreadableEntry {
     pub reason: String,
 }
 
+/// The entry's file name without directories and `.csa`.
+fn entry_stem(entry: &str) -> &str {
+    let base = entry.rsplit(['/', '\\']).next().unwrap_or(entry);
+    base.strip_suffix(".csa").unwrap_or(base)
+}
+
+/// Fill the columns that come from the record's text alone.
+fn header_columns(row: &mut GameRow, rec: &Record<'_>, entry: &str) {
+    let stem_id = GameId::parse(entry_stem(entry));
+    row.game_id = rec
+        .event
+        .clone()
+        .unwrap_or_else(|| entry_stem(entry).to_string());
+    row.game_name = rec
+        .game_id
+        .as_ref()
+        .or(stem_id.as_ref())
+        .map(|g| g.game_name.clone());
+    row.start_time = rec.start_time.clone();
+    row.end_time = rec.end_time.clone();
+    row.year = rec
+        .start_time
+        .as_deref()
+        .and_then(|t| t.get(0..4))
+        .and_then(|y| y.parse().ok())
+        .or_else(|| {
+            rec.game_id
+                .as_ref()
+                .or(stem_id.as_ref())
+                .and_then(GameId::year)
+        });
+    row.black = rec.black.clone();
+    row.white = rec.white.clone();
+    row.black_rate = rec.black_rate.as_ref().and_then(|r| r.rate);
+    row.white_rate = rec.white_rate.as_ref().and_then(|r| r.rate);
+    row.max_moves = rec.max_moves;
+    row.least_time_per_move = rec.least_time_per_move;
+    row.increment = rec.increment;
+    row.plies = rec.moves.len() as i64;
+    row.end_marker = rec.end_marker().map(|s| s.marker());
+    if let Some(s) = rec.summary.as_ref() {
+        row.summary_reason = Some(s.reason.clone());
+        row.black_result = Some(s.black_result().to_string());
+        row.white_result = Some(s.white_result().to_string());
+    }
+    row.winner = judge::summary_outcome(rec)
+        .map_or("none", Outcome::name)
+        .to_string();
+}
+
+/// Fill the columns that describe the final position.
+fn position_columns(row: &mut GameRow, pos: &Position) {
+    let (b, w) = (Color::Black, Color::White);
+    row.owned_black = i64::from(pos.owned_points(b));
+    row.owned_white = i64::from(pos.owned_points(w));
+    row.decl_black = i64::from(pos.declaration_points(b));
+    row.decl_white = i64::from(pos.declaration_points(w));
+    row.zone_black = i64::from(pos.zone_count(b));
+    row.zone_white = i64::from(pos.zone_count(w));
+    row.king_in_camp_black = pos.king_in_camp(b);
+    row.king_in_camp_white = pos.king_in_camp(w);
+    row.in_check_final = pos.is_in_check();
+    row.entering = match (row.king_in_camp_black, row.king_in_camp_white) {
+        (true, true) => "mutual",
+        (true, false) => "black_only",
+        (false, true) => "white_only",
+        (false, false) => "none",
+    }
+    .to_string();
+    row.final_sfen = Some(pos.to_sfen());
+}
+
 /// Read one record's bytes and produce its checked row.
 ///
 /// `source` and `entry` name where the bytes came from; they are copied into the row.
 pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
-    if bytes.is_empty() {
-        return Err(UnreadableEntry {
-            line: None,
-            reason: "empty entry".into(),
-        });
-    }
-    Ok(GameRow {
+    let rec = read_record(bytes).map_err(|e| UnreadableEntry {
+        line: e.line,
+        reason: e.reason,
+    })?;
+    let mut row = GameRow {
         source: source.to_string(),
         entry: entry.to_string(),
         ..GameRow::default()
-    })
+    };
+    header_columns(&mut row, &rec, entry);
+    let mut details: Vec<String> = Vec::new();
+
+    let start = match replay::start_position(&rec) {
+        Ok(p) => p,
+        Err(why) => {
+            row.status = "bad_position".into();
+            row.detail = why;
+            row.final_board = FinalBoard::Unchecked.name().into();
+            row.entering = "none".into();
+            return Ok(row);
+        }
+    };
+    let claims_repetition = rec
+        .summary
+        .as_ref()
+        .is_some_and(|s| s.reason.contains("sennichite"));
+    let r = replay::replay(start, &rec.moves, claims_repetition);
+    position_columns(&mut row, &r.last);
+    if let Some(ill) = &r.illegal {
+        row.illegal_ply = Some(ill.ply as i64);
+        row.illegal_kind = Some(ill.kind.clone());
+        details.push(format!(
+            "line {}: ply {} {} is illegal ({})",
+            ill.line, ill.ply, ill.text, ill.kind
+        ));
+    }
+    if let Some((ply, sfen)) = &r.first_mutual {
+        row.first_mutual_ply = Some(*ply as i64);
+        row.mutual_sfen = Some(sfen.clone());
+    }
+    let ply = |p: Option<usize>| p.map(|p| p as i64);
+    row.first_decl27_ply_black = ply(r.first_decl27[Color::Black.index()]);
+    row.first_decl27_ply_white = ply(r.first_decl27[Color::White.index()]);
+    row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
+    row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
+
+    let (board, why) = final_board::compare(&rec, &r.last, || r.before_last());
+    row.final_board = board.name().into();
+    if !why.is_empty() {
+        details.push(why);
+    }
+
+    let j = judge::judge(&rec, &r);
+    row.judge_reason = j.reason.map(str::to_string);
+    row.judge_agrees = j.agrees;
+    row.judge_detail = j.detail;
+
+    let sum = row.owned_black + row.owned_white;
+    if sum != 54 {
+        details.push(format!("owned points sum to {sum}, not 54"));
+    }
+    row.status = if r.illegal.is_some() {
+        "illegal_move"
+    } else if rec.truncated {
+        details.push(if rec.ends_mid_line {
+            format!("line {}: the record ends mid-line", rec.line_count)
+        } else {
+            format!(
+                "line {}: the record ends without '$END_TIME",
+                rec.line_count
+            )
+        });
+        "truncated"
+    } else if rec.moves.is_empty() {
+        "no_moves"
+    } else if rec.summary.is_none() {
+        "no_summary"
+    } else {
+        "ok"
+    }
+    .into();
+    row.detail = details.join("; ");
+    Ok(row)
 }

@@ -176,7 +176,7 @@ game_columns! {
     illegal_ply: Option<i64>,
     /// Kind of that illegal move (`two_pawns`, `drop_pawn_mate`, `ignored_check`, ...).
     illegal_kind: Option<String>,
-    /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing`.
+    /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing` (`unchecked`: no start position).
     final_board: String,
     /// Black's owned points (all pieces on board and in hand; rook/bishop 5, others 1).
     owned_black: i64,
@@ -214,10 +214,24 @@ game_columns! {
     judge_reason: Option<String>,
     /// Our verdict agrees with the server's summary (null when there is nothing to compare).
     judge_agrees: Option<bool>,
-    /// Detail of a disagreement.
+    /// Detail of the judgement: why it disagrees, or why a declaration failed (line numbers).
     judge_detail: String,
     /// SFEN of the replayed final position.
     final_sfen: Option<String>,
+}
+
+/// The column list as a Markdown table (name, type, meaning), as the README shows it.
+pub fn columns_markdown() -> String {
+    let mut out = String::from("| column | type | meaning |\n|---|---|---|\n");
+    for c in COLUMNS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            c.name,
+            c.kind.name(),
+            c.doc.trim()
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,1 +1,44 @@
-//! (module under construction)
+//! The shogi position core: vocabulary (sides, squares, pieces, hands, bitboards), the
+//! unvalidated [`Setup`] with SFEN and CSA position blocks, the validated [`Position`]
+//! with legal move generation, play and undo, the entering-king and repetition rules,
+//! mate in one and perft. No I/O, no threads.
+
+mod attacks;
+mod bitboard;
+mod color;
+mod hand;
+mod mate;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+mod repetition;
+mod rules;
+mod setup;
+mod square;
+mod zobrist;
+
+pub use attacks::attacks_from;
+pub use bitboard::{BitIter, Bitboard};
+pub use color::Color;
+pub use hand::Hand;
+pub use mate::{is_mated, solve_mate_in_one, solve_mate_in_one_in_place};
+pub use movegen::IllegalMoveKind;
+pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
+pub use perft::{perft, perft_bulk, perft_divide};
+pub use piece::{Piece, PieceKind};
+pub use position::{
+    CsaMoveError, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
+};
+pub use repetition::{History, RepetitionStatus};
+pub use rules::{
+    DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, GameRules, ImpasseVerdict,
+    TerminalOutcome, TerminalReason, TerminalStatus, UnknownRule, evaluate_declaration,
+    handicap_deficit, impasse_adjudication, impasse_threshold, terminal_status, try_rule_reached,
+};
+pub use setup::{CsaPositionError, Setup, SfenError};
+pub use square::Square;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,34 @@
+//! Fuzz the CSA record reader and the per-game analysis: any bytes, no panic, and the
+//! reader's output is consistent with its input.
+#![no_main]
+
+use floodgate_scan::csa::read_record;
+use floodgate_scan::game::analyze_record;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(rec) = read_record(data) {
+        // Every move is 7 bytes of move shape and lies on a line of the input.
+        let line_count = rec.line_count;
+        for m in &rec.moves {
+            assert_eq!(m.text.len(), 7);
+            assert!(floodgate_scan::csa::is_move_text(m.text));
+            assert!(m.line >= 1 && m.line <= line_count);
+        }
+        for s in &rec.specials {
+            assert!(s.after_plies <= rec.moves.len());
+        }
+        if let Some(r) = rec.rejected {
+            assert!(r.after_plies <= rec.moves.len());
+        }
+        // A record not ending in a newline is always flagged.
+        if data.last() != Some(&b'\n') {
+            assert!(rec.truncated);
+        }
+        // analyze_record accepts whatever the reader accepts.
+        let row = analyze_record("fuzz", "fuzz.csa", data).expect("readable record");
+        assert_eq!(row.plies as usize, rec.moves.len());
+    } else {
+        assert!(analyze_record("fuzz", "fuzz.csa", data).is_err());
+    }
+});

@@ -1,0 +1,448 @@
+//! The record reader: bytes in, a [`Record`] out, every line accounted for.
+//!
+//! One pass over the lines; each line is classified ([`classify_line`]) and placed by
+//! its kind, not by its position, because the server's own order varies with the era
+//! (moves before the position block, rating lines before or after the summary). The
+//! reader never judges legality and never fails on a damaged record: it returns what
+//! it read with warnings and a `truncated` flag. Only an entry with no CSA line at all is
+//! a [`ReadError`].
+
+use super::header::{GameId, RatingLine, parse_rate_line};
+use super::line::{LineKind, classify_line, lines};
+use super::special::{Special, parse_special};
+use super::summary::{Summary, parse_summary};
+use super::text::Comment;
+use super::trailer::Trailer;
+
+/// An entry that is not a CSA record at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{reason}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct ReadError {
+    /// 1-based line where the entry stopped looking like CSA, when it applies.
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+/// A move line as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveLine<'a> {
+    /// 1-based line number.
+    pub line: usize,
+    /// The 7 bytes of the move (`+7776FU`).
+    pub text: &'a [u8],
+    /// Bytes after the 7th (old servers kept a client's space-separated comment).
+    pub trailing: &'a [u8],
+    /// The `T` value that followed (seconds; can be `-1`), if any.
+    pub time: Option<i64>,
+    /// Written before the position block (the floodgate start race).
+    pub before_position: bool,
+}
+
+impl MoveLine<'_> {
+    /// The move as text (`+7776FU`).
+    pub fn as_str(&self) -> &str {
+        // Checked by `is_move_text`: the 7 bytes are ASCII.
+        std::str::from_utf8(self.text).unwrap_or("")
+    }
+}
+
+/// The server's record of a rejected action: `'ILLEGAL_MOVE(<raw client line>)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RejectedAction<'a> {
+    /// 1-based line number.
+    pub line: usize,
+    /// The client's line inside the parentheses (raw bytes).
+    pub raw: &'a [u8],
+    /// Number of move lines before it (so the rejected action was ply `after_plies + 1`).
+    pub after_plies: usize,
+}
+
+/// The initial position block: `P..` lines and the side-to-move line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PositionBlock<'a> {
+    /// 1-based line of the first `P` line.
+    pub line: usize,
+    /// The `P` lines in file order.
+    pub lines: Vec<&'a [u8]>,
+    /// The side-to-move line (`b'+'` or `b'-'`) and its line number.
+    pub side: Option<(usize, u8)>,
+}
+
+impl<'a> PositionBlock<'a> {
+    /// The block as lines for a setup parser (`P` lines, then the side line). Empty
+    /// hand lines (`P+`, `P-` with nothing after them) state nothing and are left out.
+    pub fn position_lines(&self) -> Vec<&'a [u8]> {
+        let mut v: Vec<&'a [u8]> = self
+            .lines
+            .iter()
+            .copied()
+            .filter(|l| !is_empty_hand_line(l))
+            .collect();
+        match self.side {
+            Some((_, b'-')) => v.push(b"-"),
+            Some(_) => v.push(b"+"),
+            None => {}
+        }
+        v
+    }
+}
+
+/// `P+` or `P-` (possibly with trailing spaces) and nothing else.
+pub(crate) fn is_empty_hand_line(line: &[u8]) -> bool {
+    matches!(line, [b'P', b'+' | b'-', rest @ ..] if rest.iter().all(|&b| b == b' '))
+}
+
+/// Something unusual the reader tolerated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    /// A line of no known kind (skipped).
+    UnknownLine,
+    /// An empty line (the 2008-2009 bug).
+    BlankLine,
+    /// A `T` line that follows no move or declaration, or a second one.
+    OrphanTime,
+    /// A `T` line whose value is not a number.
+    BadTime,
+    /// A `'summary` line that does not have three fields, or a second summary.
+    BadSummary,
+    /// A move line after the trailer started (ignored).
+    MoveAfterTrailer,
+    /// A second `'ILLEGAL_MOVE` line (ignored).
+    ExtraRejectedAction,
+    /// A header line given twice (the first is kept).
+    DuplicateHeader,
+    /// A header number (`'Max_Moves` ...) that does not parse.
+    BadNumber,
+    /// A `P` line after the position block was closed by its side line (ignored).
+    ExtraPositionLine,
+}
+
+/// A tolerated oddity and its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Warning {
+    pub line: usize,
+    pub kind: WarningKind,
+}
+
+/// A CSA record as read, borrowing the bytes it came from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Record<'a> {
+    /// The `V` line's value (`2`), when present.
+    pub version: Option<&'a [u8]>,
+    /// `N+` name.
+    pub black: Option<String>,
+    /// `N-` name.
+    pub white: Option<String>,
+    /// `$EVENT` (the game id).
+    pub event: Option<String>,
+    /// `$EVENT` split into its parts, when it has the server's shape.
+    pub game_id: Option<GameId>,
+    /// `$START_TIME` as written.
+    pub start_time: Option<String>,
+    /// Other `$KEY:value` lines.
+    pub other_info: Vec<(usize, &'a [u8])>,
+    /// `'Max_Moves:N`.
+    pub max_moves: Option<i64>,
+    /// `'Least_Time_Per_Move:N`.
+    pub least_time_per_move: Option<i64>,
+    /// `'Increment:N`.
+    pub increment: Option<i64>,
+    /// `'rating:<black id>:<white id>` (raw; garbage in old draws).
+    pub rating: Option<&'a [u8]>,
+    /// `'black_rate:`.
+    pub black_rate: Option<RatingLine>,
+    /// `'white_rate:`.
+    pub white_rate: Option<RatingLine>,
+    /// The initial position block, wherever it is.
+    pub position: Option<PositionBlock<'a>>,
+    /// Move lines in file order.
+    pub moves: Vec<MoveLine<'a>>,
+    /// The first `'ILLEGAL_MOVE(...)` line.
+    pub rejected: Option<RejectedAction<'a>>,
+    /// `%` lines in file order.
+    pub specials: Vec<Special<'a>>,
+    /// The trailer board, when the record has one.
+    pub trailer: Option<Trailer<'a>>,
+    /// The `'summary` line.
+    pub summary: Option<Summary>,
+    /// `'$END_TIME` as written.
+    pub end_time: Option<String>,
+    /// Every other comment (move comments, `'Deferred`, unknown `'` lines).
+    pub comments: Vec<Comment<'a>>,
+    /// Number of lines.
+    pub line_count: usize,
+    /// The last byte is not `\n`.
+    pub ends_mid_line: bool,
+    /// The record stops before the server's closing `'$END_TIME` line (or mid-line).
+    pub truncated: bool,
+    /// Tolerated oddities.
+    pub warnings: Vec<Warning>,
+}
+
+impl<'a> Record<'a> {
+    /// The end marker: the last `%` line, if any.
+    pub fn end_marker(&self) -> Option<&Special<'a>> {
+        self.specials.last()
+    }
+
+    /// The record's game name: from `$EVENT`.
+    pub fn game_name(&self) -> Option<&str> {
+        self.game_id.as_ref().map(|g| g.game_name.as_str())
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn parse_int(bytes: &[u8]) -> Option<i64> {
+    std::str::from_utf8(bytes).ok()?.trim().parse().ok()
+}
+
+/// `T` values: an integer, possibly negative (`T-1`), possibly with decimals (CSA V3):
+/// the integer part is kept.
+fn parse_time(bytes: &[u8]) -> Option<i64> {
+    let s = std::str::from_utf8(bytes).ok()?.trim();
+    let int = match s.split_once('.') {
+        Some((i, frac)) if !frac.is_empty() && frac.bytes().all(|b| b.is_ascii_digit()) => i,
+        Some(_) => return None,
+        None => s,
+    };
+    int.parse().ok()
+}
+
+/// What the last `T` line may attach to.
+#[derive(Clone, Copy)]
+enum Timed {
+    Nothing,
+    Move(usize),
+    Special(usize),
+}
+
+/// Read one record. Never panics; fails only when the bytes are not a CSA record at all.
+pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
+    if bytes.is_empty() {
+        return Err(ReadError {
+            line: None,
+            reason: "empty entry".into(),
+        });
+    }
+    let mut rec = Record {
+        ends_mid_line: bytes.last() != Some(&b'\n'),
+        ..Record::default()
+    };
+    let mut strong_lines = 0usize;
+    let mut first_checked = false;
+    let mut timed = Timed::Nothing;
+    let mut in_trailer = false;
+    let warn = |rec: &mut Record<'_>, line, kind| rec.warnings.push(Warning { line, kind });
+
+    for (no, line) in lines(bytes) {
+        rec.line_count = no;
+        let kind = classify_line(line);
+        if !first_checked && kind != LineKind::Blank {
+            first_checked = true;
+            if kind == LineKind::Unknown {
+                return Err(ReadError {
+                    line: Some(no),
+                    reason: "not a CSA record: the first line is of no CSA kind".into(),
+                });
+            }
+        }
+        match kind {
+            LineKind::Blank => warn(&mut rec, no, WarningKind::BlankLine),
+            LineKind::Unknown => warn(&mut rec, no, WarningKind::UnknownLine),
+            LineKind::Version => {
+                strong_lines += 1;
+                if rec.version.is_some() {
+                    warn(&mut rec, no, WarningKind::DuplicateHeader);
+                } else {
+                    rec.version = Some(&line[1..]);
+                }
+            }
+            LineKind::BlackName | LineKind::WhiteName => {
+                strong_lines += 1;
+                let slot = if kind == LineKind::BlackName {
+                    &mut rec.black
+                } else {
+                    &mut rec.white
+                };
+                if slot.is_some() {
+                    warn(&mut rec, no, WarningKind::DuplicateHeader);
+                } else {
+                    *slot = Some(text(&line[2..]));
+                }
+            }
+            LineKind::Info => {
+                let (key, value) = match line.iter().position(|&b| b == b':') {
+                    Some(i) => (&line[1..i], &line[i + 1..]),
+                    None => (&line[1..], &line[line.len()..]),
+                };
+                strong_lines += 1;
+                match key {
+                    b"EVENT" if rec.event.is_none() => {
+                        let id = text(value);
+                        rec.game_id = GameId::parse(&id);
+                        rec.event = Some(id);
+                    }
+                    b"START_TIME" if rec.start_time.is_none() => {
+                        rec.start_time = Some(text(value));
+                    }
+                    b"EVENT" | b"START_TIME" => warn(&mut rec, no, WarningKind::DuplicateHeader),
+                    _ => rec.other_info.push((no, line)),
+                }
+            }
+            LineKind::Position => {
+                strong_lines += 1;
+                let block = rec.position.get_or_insert_with(|| PositionBlock {
+                    line: no,
+                    ..PositionBlock::default()
+                });
+                if block.side.is_some() {
+                    warn(&mut rec, no, WarningKind::ExtraPositionLine);
+                } else {
+                    block.lines.push(line);
+                }
+            }
+            LineKind::SideToMove => {
+                match rec.position.as_mut() {
+                    Some(block) if block.side.is_none() => block.side = Some((no, line[0])),
+                    Some(_) => warn(&mut rec, no, WarningKind::ExtraPositionLine),
+                    None => {
+                        // A side line with no board before it: keep it, the setup step
+                        // reports the missing rows.
+                        rec.position = Some(PositionBlock {
+                            line: no,
+                            lines: Vec::new(),
+                            side: Some((no, line[0])),
+                        });
+                    }
+                }
+            }
+            LineKind::Move => {
+                strong_lines += 1;
+                if in_trailer {
+                    warn(&mut rec, no, WarningKind::MoveAfterTrailer);
+                    continue;
+                }
+                let before_position = rec.position.as_ref().is_none_or(|b| b.side.is_none());
+                rec.moves.push(MoveLine {
+                    line: no,
+                    text: &line[..7],
+                    trailing: &line[7..],
+                    time: None,
+                    before_position,
+                });
+                timed = Timed::Move(rec.moves.len() - 1);
+            }
+            LineKind::Time => {
+                let Some(t) = parse_time(&line[1..]) else {
+                    warn(&mut rec, no, WarningKind::BadTime);
+                    continue;
+                };
+                let slot = match timed {
+                    Timed::Move(i) => &mut rec.moves[i].time,
+                    Timed::Special(i) => &mut rec.specials[i].time,
+                    Timed::Nothing => {
+                        warn(&mut rec, no, WarningKind::OrphanTime);
+                        continue;
+                    }
+                };
+                *slot = Some(t);
+                timed = Timed::Nothing;
+            }
+            LineKind::Special => {
+                strong_lines += 1;
+                rec.specials.push(parse_special(no, line, rec.moves.len()));
+                timed = Timed::Special(rec.specials.len() - 1);
+            }
+            LineKind::Comment => {
+                let body = &line[1..];
+                if body.starts_with(b"P1") && body.len() > 2 {
+                    in_trailer = true;
+                    rec.trailer.get_or_insert_with(|| Trailer {
+                        line: no,
+                        ..Trailer::default()
+                    });
+                }
+                if in_trailer && rec.trailer.as_mut().is_some_and(|t| t.accept(body)) {
+                    continue;
+                }
+                read_comment(&mut rec, no, body, &mut strong_lines);
+            }
+        }
+    }
+
+    if strong_lines == 0 {
+        return Err(ReadError {
+            line: None,
+            reason: "not a CSA record: no CSA line".into(),
+        });
+    }
+    if let Some(s) = rec.summary.as_mut() {
+        s.match_names(rec.black.as_deref(), rec.white.as_deref());
+    }
+    rec.truncated = rec.ends_mid_line || rec.end_time.is_none();
+    Ok(rec)
+}
+
+/// Store a header number (`'Max_Moves:256`), keeping the first.
+fn header_number(slot: &mut Option<i64>, warnings: &mut Vec<Warning>, line: usize, value: &[u8]) {
+    match parse_int(value) {
+        Some(n) if slot.is_none() => *slot = Some(n),
+        Some(_) => warnings.push(Warning {
+            line,
+            kind: WarningKind::DuplicateHeader,
+        }),
+        None => warnings.push(Warning {
+            line,
+            kind: WarningKind::BadNumber,
+        }),
+    }
+}
+
+/// A comment line that is not part of the trailer board.
+fn read_comment<'a>(rec: &mut Record<'a>, no: usize, body: &'a [u8], strong: &mut usize) {
+    let warn = |rec: &mut Record<'a>, kind| rec.warnings.push(Warning { line: no, kind });
+    if let Some(v) = body.strip_prefix(b"summary:") {
+        *strong += 1;
+        match parse_summary(no, v) {
+            Some(s) if rec.summary.is_none() => rec.summary = Some(s),
+            _ => warn(rec, WarningKind::BadSummary),
+        }
+    } else if let Some(v) = body.strip_prefix(b"$END_TIME:") {
+        rec.end_time = Some(text(v));
+    } else if let Some(v) = body.strip_prefix(b"ILLEGAL_MOVE(") {
+        let raw = match v.iter().rposition(|&b| b == b')') {
+            Some(i) => &v[..i],
+            None => v,
+        };
+        if rec.rejected.is_some() {
+            warn(rec, WarningKind::ExtraRejectedAction);
+        } else {
+            rec.rejected = Some(RejectedAction {
+                line: no,
+                raw,
+                after_plies: rec.moves.len(),
+            });
+        }
+    } else if let Some(v) = body.strip_prefix(b"Max_Moves:") {
+        header_number(&mut rec.max_moves, &mut rec.warnings, no, v);
+    } else if let Some(v) = body.strip_prefix(b"Least_Time_Per_Move:") {
+        header_number(&mut rec.least_time_per_move, &mut rec.warnings, no, v);
+    } else if let Some(v) = body.strip_prefix(b"Increment:") {
+        header_number(&mut rec.increment, &mut rec.warnings, no, v);
+    } else if let Some(v) = body.strip_prefix(b"black_rate:") {
+        rec.black_rate.get_or_insert_with(|| parse_rate_line(v));
+    } else if let Some(v) = body.strip_prefix(b"white_rate:") {
+        rec.white_rate.get_or_insert_with(|| parse_rate_line(v));
+    } else if let Some(v) = body.strip_prefix(b"rating:") {
+        rec.rating.get_or_insert(v);
+    } else {
+        rec.comments.push(Comment {
+            line: no,
+            bytes: body,
+            after_plies: rec.moves.len(),
+        });
+    }
+}

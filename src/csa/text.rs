@@ -1,0 +1,54 @@
+//! Comment text: kept as the bytes of the file and decoded only on demand.
+//!
+//! Comments are EUC-JP since 2008, raw client bytes (often Shift_JIS) before, and
+//! anything in echoed client lines. Decoding never fails: ASCII and UTF-8 pass through,
+//! other bytes are shown as `\xNN` escapes so that nothing is lost.
+
+/// A comment line (`'...`) of the record, without its leading quote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment<'a> {
+    /// 1-based line number.
+    pub line: usize,
+    /// Bytes after the `'`.
+    pub bytes: &'a [u8],
+    /// Number of move lines read before this comment.
+    pub after_plies: usize,
+}
+
+impl Comment<'_> {
+    /// The text, decoded with [`decode_text`].
+    pub fn text(&self) -> String {
+        decode_text(self.bytes)
+    }
+}
+
+/// Decode record text without failing: valid UTF-8 (ASCII included) as is, any other
+/// byte as a `\xNN` escape.
+pub fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::with_capacity(bytes.len() * 2);
+            for chunk in bytes.utf8_chunks() {
+                out.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_never_fails_and_keeps_information() {
+        assert_eq!(decode_text(b"** 30 -3334FU"), "** 30 -3334FU");
+        assert_eq!(decode_text("王".as_bytes()), "王");
+        // EUC-JP bytes of a kanji: not UTF-8, escaped.
+        assert_eq!(decode_text(b"a\xB2\xA6"), "a\\xB2\\xA6");
+    }
+}

@@ -1,0 +1,185 @@
+//! Repetition as the floodgate server counts it (not the engine's rule).
+//!
+//! The server counts every position after a move (never the starting position) and ends
+//! the game at the 4th occurrence. For the perpetual-check verdict it keeps, per side, a
+//! count of positions seen since that side began checking without a break: a side's
+//! counter is switched on by its checking move, cleared by its non-checking move, and
+//! while on it counts every position after either side's move. At the 4th occurrence on
+//! the mover's move: the mover loses if its own counter for the position reached 4, else
+//! the opponent loses if its counter reached 3, else the game is a plain draw.
+//! This is the rule of shogi-server's `Board` (since 2009-06), implemented independently.
+
+use crate::shogi::Color;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Position keys are Zobrist hashes already: hash them by identity.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// The server's verdict at a 4th occurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerRepetition {
+    /// Plain repetition: a draw (`sennichite`).
+    Draw,
+    /// Perpetual check (`oute_sennichite`): this side loses.
+    PerpetualCheckLoss(Color),
+}
+
+/// Per-game repetition state, fed one position key per ply.
+#[derive(Debug, Default, Clone)]
+pub struct ServerRepetitionCounter {
+    total: KeyMap,
+    /// Per side (index = `Color::index()`): the keys seen since the side began its
+    /// current run of checks, `None` when it is not checking. Runs are short, so a list.
+    checking: [Option<Vec<u64>>; 2],
+}
+
+impl ServerRepetitionCounter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A counter for a game of about `plies` moves.
+    pub fn with_capacity(plies: usize) -> Self {
+        ServerRepetitionCounter {
+            total: KeyMap::with_capacity_and_hasher(plies, Default::default()),
+            checking: [None, None],
+        }
+    }
+
+    /// Count the position `key` reached by `mover`'s move; `gave_check` says whether the
+    /// move checked the opponent. Returns the verdict when this is a 4th occurrence.
+    pub fn push(&mut self, key: u64, mover: Color, gave_check: bool) -> Option<ServerRepetition> {
+        let total = self.total.entry(key).or_insert(0);
+        *total += 1;
+        let total = *total;
+        let m = mover.index();
+        if gave_check {
+            self.checking[m].get_or_insert_with(Vec::new);
+        } else {
+            self.checking[m] = None;
+        }
+        for side in self.checking.iter_mut().flatten() {
+            side.push(key);
+        }
+        if total < 4 {
+            return None;
+        }
+        let count = |c: Color| {
+            self.checking[c.index()]
+                .as_ref()
+                .map_or(0, |keys| keys.iter().filter(|&&k| k == key).count())
+        };
+        let opponent = mover.opposite();
+        Some(if count(mover) >= 4 {
+            ServerRepetition::PerpetualCheckLoss(mover)
+        } else if count(opponent) >= 3 {
+            ServerRepetition::PerpetualCheckLoss(opponent)
+        } else {
+            ServerRepetition::Draw
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_repetition_needs_four_occurrences() {
+        let mut r = ServerRepetitionCounter::new();
+        let cycle = [
+            (1, Color::Black),
+            (2, Color::White),
+            (3, Color::Black),
+            (4, Color::White),
+        ];
+        let mut verdicts = Vec::new();
+        for _ in 0..4 {
+            for &(k, c) in &cycle {
+                verdicts.push(r.push(k, c, false));
+            }
+        }
+        // Key 1 reaches its 4th occurrence at ply 13.
+        let first = verdicts.iter().position(Option::is_some).unwrap();
+        assert_eq!(first, 12);
+        assert_eq!(verdicts[12], Some(ServerRepetition::Draw));
+    }
+
+    #[test]
+    fn checker_loses_whoever_is_to_move() {
+        // Black checks on every move, White escapes.
+        let mut r = ServerRepetitionCounter::new();
+        let mut out = None;
+        for i in 0..16 {
+            let (k, c, chk) = match i % 4 {
+                0 => (1, Color::Black, true),
+                1 => (2, Color::White, false),
+                2 => (3, Color::Black, true),
+                _ => (4, Color::White, false),
+            };
+            if let Some(v) = r.push(k, c, chk) {
+                out = Some((i, v));
+                break;
+            }
+        }
+        // 4th occurrence of key 1 on Black's (checking) move.
+        assert_eq!(
+            out,
+            Some((12, ServerRepetition::PerpetualCheckLoss(Color::Black)))
+        );
+
+        // Same cycle, but the 4th occurrence falls on White's escaping move.
+        let mut r = ServerRepetitionCounter::new();
+        r.push(9, Color::Black, false);
+        let mut out = None;
+        for i in 0..16 {
+            let (k, c, chk) = match i % 4 {
+                0 => (2, Color::White, false),
+                1 => (3, Color::Black, true),
+                2 => (4, Color::White, false),
+                _ => (1, Color::Black, true),
+            };
+            if let Some(v) = r.push(k, c, chk) {
+                out = Some((i, v));
+                break;
+            }
+        }
+        let (i, v) = out.unwrap();
+        assert_eq!(i, 12);
+        assert_eq!(v, ServerRepetition::PerpetualCheckLoss(Color::Black));
+    }
+
+    #[test]
+    fn a_quiet_move_clears_the_checking_counter() {
+        let mut r = ServerRepetitionCounter::new();
+        let mut last = None;
+        for i in 0..16 {
+            let (k, c, chk) = match i % 4 {
+                0 => (1, Color::Black, true),
+                1 => (2, Color::White, false),
+                2 => (3, Color::Black, false),
+                _ => (4, Color::White, false),
+            };
+            last = r.push(k, c, chk).or(last);
+        }
+        assert_eq!(last, Some(ServerRepetition::Draw));
+    }
+}

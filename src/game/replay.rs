@@ -1,0 +1,280 @@
+//! Replay a record's moves through the position core.
+//!
+//! The replay stops at the first move the core finds illegal (a record the server wrote
+//! should have none) and collects, along the way, what the per-game table wants about
+//! the whole game: the first ply with both kings in camp, the first ply at which each side
+//! could declare a win, and the server's repetition count.
+
+use super::repetition::{ServerRepetition, ServerRepetitionCounter};
+use crate::csa::{MoveLine, Record};
+use crate::shogi::{
+    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Setup, UndoInfo,
+    evaluate_declaration,
+};
+
+/// Why a recorded move could not be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalAt {
+    /// 1-based ply.
+    pub ply: usize,
+    /// 1-based line of the move.
+    pub line: usize,
+    /// The move as written.
+    pub text: String,
+    /// `IllegalMoveKind` name, or `wrong_side` / `piece_mismatch` / `unparsable` for moves
+    /// the core cannot even represent as the mover's move.
+    pub kind: String,
+    /// The server's word for such a move (`illegal move`, `uchifuzume`, `oute_kaihimore`).
+    pub server_reason: &'static str,
+}
+
+/// A repetition the server would have ended the game with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepetitionAt {
+    /// 1-based ply of the move that made the 4th occurrence.
+    pub ply: usize,
+    pub verdict: ServerRepetition,
+}
+
+/// The outcome of replaying one record.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// Position after the last legal move.
+    pub last: Position,
+    /// The last legal move and what undoing it needs (`None` when no move was played).
+    pub last_move: Option<(Move, UndoInfo)>,
+    /// Number of moves played.
+    pub played: usize,
+    pub illegal: Option<IllegalAt>,
+    /// First 4th occurrence by the server's count (current key: with side to move).
+    pub repetition: Option<RepetitionAt>,
+    /// Same count with a key that ignores the side to move (the server before 2008-03-16).
+    pub repetition_sideless: Option<RepetitionAt>,
+    /// First ply (0 = start) after which both kings are in camp, and the SFEN there.
+    pub first_mutual: Option<(usize, String)>,
+    /// First ply after which the side to move could declare a win: 27-point rule,
+    /// indexed by `Color::index()`.
+    pub first_decl27: [Option<usize>; 2],
+    /// Same under the 24-point rule.
+    pub first_decl24: [Option<usize>; 2],
+}
+
+impl Replay {
+    /// The position before the last legal move (`None` when no move was played).
+    pub fn before_last(&self) -> Option<Position> {
+        let (m, undo) = self.last_move?;
+        let mut p = self.last.clone();
+        p.undo(m, undo);
+        Some(p)
+    }
+}
+
+/// The Zobrist component of the side to move, assuming an XOR key (checked in tests).
+fn side_key() -> u64 {
+    let mut s = Position::startpos().to_setup();
+    s.side_to_move = Color::White;
+    match Position::from_setup(s) {
+        Ok(p) => p.key() ^ Position::startpos().key(),
+        Err(_) => 0,
+    }
+}
+
+/// The server's word for an illegal move of this kind.
+pub fn server_word(kind: &str) -> &'static str {
+    match kind {
+        "drop_pawn_mate" => "uchifuzume",
+        "ignored_check" => "oute_kaihimore",
+        _ => "illegal move",
+    }
+}
+
+/// Parse a CSA move (7 bytes) for the side to move of `pos`, checking what the core's
+/// parser leaves to the caller: the sign, and that the piece code fits the origin piece.
+/// Returns the move or the name of the defect.
+pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
+    if text.len() != 7 {
+        return Err("unparsable");
+    }
+    let sign = if pos.side_to_move() == Color::Black {
+        b'+'
+    } else {
+        b'-'
+    };
+    if text[0] != sign {
+        return Err("wrong_side");
+    }
+    let m = pos.move_from_csa(text).map_err(|_| "unparsable")?;
+    let code = crate::shogi::PieceKind::from_csa(&text[5..7]).ok_or("unparsable")?;
+    match m {
+        Move::Drop { kind, .. } => {
+            if kind != code {
+                return Err("piece_mismatch");
+            }
+        }
+        Move::Normal { from, promote, .. } => {
+            let Some(piece) = pos.piece_at(from) else {
+                return Err("not_own_piece");
+            };
+            let fits = if promote {
+                piece.kind.promoted() == Some(code)
+            } else {
+                piece.kind == code
+            };
+            if !fits {
+                return Err("piece_mismatch");
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// The standard starting position as the server writes it.
+const HIRATE_ROWS: [&[u8]; 9] = [
+    b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY",
+    b"P2 * -HI *  *  *  *  * -KA * ",
+    b"P3-FU-FU-FU-FU-FU-FU-FU-FU-FU",
+    b"P4 *  *  *  *  *  *  *  *  * ",
+    b"P5 *  *  *  *  *  *  *  *  * ",
+    b"P6 *  *  *  *  *  *  *  *  * ",
+    b"P7+FU+FU+FU+FU+FU+FU+FU+FU+FU",
+    b"P8 * +KA *  *  *  *  * +HI * ",
+    b"P9+KY+KE+GI+KI+OU+KI+GI+KE+KY",
+];
+
+/// Build the starting position from the record's position block.
+pub fn start_position(rec: &Record<'_>) -> Result<Position, String> {
+    let block = rec.position.as_ref().ok_or("no position block")?;
+    // Nearly every record starts from the standard position written the server's way.
+    if block.lines.as_slice() == HIRATE_ROWS && matches!(block.side, Some((_, b'+'))) {
+        return Ok(Position::startpos());
+    }
+    let setup = Setup::from_csa_lines(block.position_lines())
+        .map_err(|e| format!("line {}: position block: {e}", block.line))?;
+    Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e}", block.line))
+}
+
+/// Whether the side to move could declare a win under `rule` (the core's judgement).
+fn declaration_wins(pos: &Position, rule: EnteringKingRule) -> bool {
+    evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
+}
+
+/// What [`note`] records along the game.
+struct Firsts<'a> {
+    mutual: &'a mut Option<(usize, String)>,
+    decl27: &'a mut [Option<usize>; 2],
+    decl24: &'a mut [Option<usize>; 2],
+}
+
+fn note(pos: &Position, ply: usize, r: Firsts<'_>) {
+    let in_camp = [
+        pos.king_in_camp(Color::Black),
+        pos.king_in_camp(Color::White),
+    ];
+    if r.mutual.is_none() && in_camp[0] && in_camp[1] {
+        *r.mutual = Some((ply, pos.to_sfen()));
+    }
+    let i = pos.side_to_move().index();
+    if !in_camp[i] {
+        return;
+    }
+    if r.decl27[i].is_none() && declaration_wins(pos, EnteringKingRule::CSARule27) {
+        r.decl27[i] = Some(ply);
+    }
+    if r.decl24[i].is_none() && declaration_wins(pos, EnteringKingRule::CSARule24) {
+        r.decl24[i] = Some(ply);
+    }
+}
+
+/// Replay `moves` from `start`. `sideless` also counts repetitions with the pre-2008-03
+/// key (only worth it for records that claim one).
+pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay {
+    let side_key = if sideless { side_key() } else { 0 };
+    let mut r = Replay {
+        last: start,
+        last_move: None,
+        played: 0,
+        illegal: None,
+        repetition: None,
+        repetition_sideless: None,
+        first_mutual: None,
+        first_decl27: [None; 2],
+        first_decl24: [None; 2],
+    };
+    let mut counter = ServerRepetitionCounter::with_capacity(moves.len());
+    let mut counter_sideless =
+        ServerRepetitionCounter::with_capacity(if sideless { moves.len() } else { 0 });
+    note(
+        &r.last,
+        0,
+        Firsts {
+            mutual: &mut r.first_mutual,
+            decl27: &mut r.first_decl27,
+            decl24: &mut r.first_decl24,
+        },
+    );
+
+    for (i, ml) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let pos = &r.last;
+        let checked = parse_move(pos, ml.text)
+            .and_then(|m| pos.legality(m).map(|()| m).map_err(|k| k.name()));
+        let m = match checked {
+            Ok(m) => m,
+            Err(kind) => {
+                r.illegal = Some(IllegalAt {
+                    ply,
+                    line: ml.line,
+                    text: ml.as_str().to_string(),
+                    kind: kind.to_string(),
+                    server_reason: server_word(kind),
+                });
+                break;
+            }
+        };
+        let mover = pos.side_to_move();
+        let undo = r.last.play_unchecked(m);
+        r.last_move = Some((m, undo));
+        let next = &r.last;
+        let gave_check = next.is_in_check();
+        let key = next.key();
+        if let Some(v) = counter.push(key, mover, gave_check) {
+            r.repetition.get_or_insert(RepetitionAt { ply, verdict: v });
+        }
+        if sideless {
+            let k = if next.side_to_move() == Color::White {
+                key ^ side_key
+            } else {
+                key
+            };
+            if let Some(v) = counter_sideless.push(k, mover, gave_check) {
+                r.repetition_sideless
+                    .get_or_insert(RepetitionAt { ply, verdict: v });
+            }
+        }
+        note(
+            &r.last,
+            ply,
+            Firsts {
+                mutual: &mut r.first_mutual,
+                decl27: &mut r.first_decl27,
+                decl24: &mut r.first_decl24,
+            },
+        );
+        r.played = ply;
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hirate_fast_path_equals_the_parsed_block() {
+        let mut lines = HIRATE_ROWS.to_vec();
+        lines.push(b"+");
+        let parsed = Position::from_setup(Setup::from_csa_lines(lines).unwrap()).unwrap();
+        assert_eq!(parsed.to_sfen(), Position::startpos().to_sfen());
+        assert_eq!(parsed.key(), Position::startpos().key());
+    }
+}

@@ -1,0 +1,349 @@
+//! Attack tables, all computed at compile time by `const fn`: step attacks per side,
+//! rays in the eight directions, and the between and line tables. Sliding attacks find
+//! the first blocker on each ray with one bit scan (rays are monotonic in square index
+//! because the index is `file * 9 + rank`).
+
+use super::bitboard::{lsb, msb};
+use super::{Color, PieceKind, Square};
+
+/// Direction steps as (file delta, rank delta). Ray index order matters: even entries
+/// other than 4 and 6 run toward lower indices; see `POSITIVE`.
+const DIRS: [(i32, i32); 8] = [
+    (0, -1),  // 0 north: index -1
+    (0, 1),   // 1 south: index +1
+    (-1, 0),  // 2 file-1: index -9
+    (1, 0),   // 3 file+1: index +9
+    (1, -1),  // 4 index +8
+    (-1, 1),  // 5 index -8
+    (1, 1),   // 6 index +10
+    (-1, -1), // 7 index -10
+];
+const NORTH: usize = 0;
+const SOUTH: usize = 1;
+const WEST: usize = 2;
+const EAST: usize = 3;
+const NE: usize = 4;
+const SW: usize = 5;
+const SE: usize = 6;
+const NW: usize = 7;
+
+const fn square_at(file: i32, rank: i32) -> i32 {
+    if file >= 1 && file <= 9 && rank >= 1 && rank <= 9 {
+        (file - 1) * 9 + rank - 1
+    } else {
+        -1
+    }
+}
+
+const fn step_table(steps: &[(i32, i32)], color: usize) -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let f = (sq / 9) as i32 + 1;
+        let r = (sq % 9) as i32 + 1;
+        let mut i = 0;
+        while i < steps.len() {
+            let (df, dr) = steps[i];
+            let dr = if color == 0 { dr } else { -dr };
+            let to = square_at(f + df, r + dr);
+            if to >= 0 {
+                t[sq] |= 1u128 << to;
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+// Steps are written for Black (forward = rank - 1); White mirrors the rank.
+const PAWN_STEPS: [(i32, i32); 1] = [(0, -1)];
+const KNIGHT_STEPS: [(i32, i32); 2] = [(1, -2), (-1, -2)];
+const SILVER_STEPS: [(i32, i32); 5] = [(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)];
+const GOLD_STEPS: [(i32, i32); 6] = [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
+const KING_STEPS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (-1, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+];
+
+pub(crate) static PAWN: [[u128; 81]; 2] = [step_table(&PAWN_STEPS, 0), step_table(&PAWN_STEPS, 1)];
+pub(crate) static KNIGHT: [[u128; 81]; 2] =
+    [step_table(&KNIGHT_STEPS, 0), step_table(&KNIGHT_STEPS, 1)];
+pub(crate) static SILVER: [[u128; 81]; 2] =
+    [step_table(&SILVER_STEPS, 0), step_table(&SILVER_STEPS, 1)];
+pub(crate) static GOLD: [[u128; 81]; 2] = [step_table(&GOLD_STEPS, 0), step_table(&GOLD_STEPS, 1)];
+pub(crate) static KING: [u128; 81] = step_table(&KING_STEPS, 0);
+
+const fn ray_tables() -> [[u128; 81]; 8] {
+    let mut t = [[0u128; 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut f = (sq / 9) as i32 + 1 + DIRS[d].0;
+            let mut r = (sq % 9) as i32 + 1 + DIRS[d].1;
+            while square_at(f, r) >= 0 {
+                t[d][sq] |= 1u128 << square_at(f, r);
+                f += DIRS[d].0;
+                r += DIRS[d].1;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// Rays to the board edge from each square in each direction (not including the square).
+pub(crate) static RAYS: [[u128; 81]; 8] = ray_tables();
+
+const fn pseudo(dirs: [usize; 4]) -> [u128; 81] {
+    let rays = ray_tables();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = rays[dirs[0]][sq] | rays[dirs[1]][sq] | rays[dirs[2]][sq] | rays[dirs[3]][sq];
+        sq += 1;
+    }
+    t
+}
+
+/// Rook attacks on an empty board.
+pub(crate) static ROOK_PSEUDO: [u128; 81] = pseudo([NORTH, SOUTH, WEST, EAST]);
+/// Bishop attacks on an empty board.
+pub(crate) static BISHOP_PSEUDO: [u128; 81] = pseudo([NE, SW, SE, NW]);
+
+const fn between_line() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
+    let rays = ray_tables();
+    let mut between = [[0u128; 81]; 81];
+    let mut line = [[0u128; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            // Opposite direction: pairs (0,1) (2,3) (4,5) (6,7).
+            let opp = d ^ 1;
+            let full = rays[d][a] | rays[opp][a] | (1u128 << a);
+            let mut f = (a / 9) as i32 + 1 + DIRS[d].0;
+            let mut r = (a % 9) as i32 + 1 + DIRS[d].1;
+            let mut acc = 0u128;
+            while square_at(f, r) >= 0 {
+                let b = square_at(f, r) as usize;
+                between[a][b] = acc;
+                line[a][b] = full;
+                acc |= 1u128 << b;
+                f += DIRS[d].0;
+                r += DIRS[d].1;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static BETWEEN_LINE: ([[u128; 81]; 81], [[u128; 81]; 81]) = between_line();
+
+/// Squares strictly between `a` and `b` if they share a line, else empty.
+#[inline(always)]
+pub(crate) fn between(a: usize, b: usize) -> u128 {
+    BETWEEN_LINE.0[a][b]
+}
+
+/// The whole line through `a` and `b` (edge to edge) if they share one, else empty.
+#[inline(always)]
+pub(crate) fn line(a: usize, b: usize) -> u128 {
+    BETWEEN_LINE.1[a][b]
+}
+
+#[inline(always)]
+fn ray_up(d: usize, sq: usize, occ: u128) -> u128 {
+    let r = RAYS[d][sq];
+    let b = r & occ;
+    if b == 0 { r } else { r ^ RAYS[d][lsb(b)] }
+}
+
+#[inline(always)]
+fn ray_down(d: usize, sq: usize, occ: u128) -> u128 {
+    let r = RAYS[d][sq];
+    let b = r & occ;
+    if b == 0 { r } else { r ^ RAYS[d][msb(b)] }
+}
+
+/// Lance attacks of `c` from `sq`.
+#[inline(always)]
+pub(crate) fn lance(c: Color, sq: usize, occ: u128) -> u128 {
+    match c {
+        Color::Black => ray_down(NORTH, sq, occ),
+        Color::White => ray_up(SOUTH, sq, occ),
+    }
+}
+
+/// The lance ray of `c` from `sq` on an empty board.
+#[inline(always)]
+pub(crate) fn lance_pseudo(c: Color, sq: usize) -> u128 {
+    RAYS[if c == Color::Black { NORTH } else { SOUTH }][sq]
+}
+
+/// Rook attacks from `sq`.
+#[inline(always)]
+pub(crate) fn rook(sq: usize, occ: u128) -> u128 {
+    ray_down(NORTH, sq, occ)
+        | ray_up(SOUTH, sq, occ)
+        | ray_down(WEST, sq, occ)
+        | ray_up(EAST, sq, occ)
+}
+
+/// Bishop attacks from `sq`.
+#[inline(always)]
+pub(crate) fn bishop(sq: usize, occ: u128) -> u128 {
+    ray_up(NE, sq, occ) | ray_down(SW, sq, occ) | ray_up(SE, sq, occ) | ray_down(NW, sq, occ)
+}
+
+/// Attacks of a piece of kind `k` and side `c` standing on `sq`.
+#[inline(always)]
+pub(crate) fn piece_attacks(k: PieceKind, c: Color, sq: usize, occ: u128) -> u128 {
+    let ci = c as usize;
+    match k {
+        PieceKind::Pawn => PAWN[ci][sq],
+        PieceKind::Lance => lance(c, sq, occ),
+        PieceKind::Knight => KNIGHT[ci][sq],
+        PieceKind::Silver => SILVER[ci][sq],
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => GOLD[ci][sq],
+        PieceKind::Bishop => bishop(sq, occ),
+        PieceKind::Rook => rook(sq, occ),
+        PieceKind::King => KING[sq],
+        PieceKind::Horse => bishop(sq, occ) | KING[sq],
+        PieceKind::Dragon => rook(sq, occ) | KING[sq],
+    }
+}
+
+/// Public form of [`piece_attacks`] for callers outside the core.
+pub fn attacks_from(
+    k: PieceKind,
+    c: Color,
+    sq: Square,
+    occupied: super::Bitboard,
+) -> super::Bitboard {
+    super::Bitboard(piece_attacks(k, c, sq.index(), occupied.0))
+}
+
+/// Ranks from which a piece of kind `k` of side `c` could still move (no pawn or lance on
+/// the last rank, no knight on the last two): the squares where it may stand or be dropped.
+pub(crate) const fn movable_area(k: PieceKind, c: Color) -> u128 {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 81 {
+        let r = (sq % 9) as u8 + 1;
+        let rel = if matches!(c, Color::Black) { r } else { 10 - r };
+        let ok = match k {
+            PieceKind::Pawn | PieceKind::Lance => rel >= 2,
+            PieceKind::Knight => rel >= 3,
+            _ => true,
+        };
+        if ok {
+            m |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+const fn zone(c: Color) -> u128 {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 81 {
+        let r = (sq % 9) as u8 + 1;
+        if (matches!(c, Color::Black) && r <= 3) || (matches!(c, Color::White) && r >= 7) {
+            m |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+/// Promotion zone (enemy camp) of each side.
+pub(crate) static ZONE: [u128; 2] = [zone(Color::Black), zone(Color::White)];
+/// Squares where a pawn or lance of each side may stand (not the last rank).
+pub(crate) static PAWN_AREA: [u128; 2] = [
+    movable_area(PieceKind::Pawn, Color::Black),
+    movable_area(PieceKind::Pawn, Color::White),
+];
+/// Squares where a knight of each side may stand (not the last two ranks).
+pub(crate) static KNIGHT_AREA: [u128; 2] = [
+    movable_area(PieceKind::Knight, Color::Black),
+    movable_area(PieceKind::Knight, Color::White),
+];
+
+/// The nine squares of the file of square index `sq`.
+#[inline(always)]
+pub(crate) const fn file_mask(sq: usize) -> u128 {
+    0x1ffu128 << (sq / 9 * 9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(f: u8, r: u8) -> usize {
+        Square::new(f, r).unwrap().index()
+    }
+
+    #[test]
+    fn step_counts() {
+        assert_eq!(KING[sq(5, 5)].count_ones(), 8);
+        assert_eq!(KING[sq(1, 1)].count_ones(), 3);
+        assert_eq!(GOLD[0][sq(5, 5)].count_ones(), 6);
+        assert_eq!(SILVER[1][sq(5, 5)].count_ones(), 5);
+        assert_eq!(
+            KNIGHT[0][sq(5, 5)],
+            (1u128 << sq(4, 3)) | (1u128 << sq(6, 3))
+        );
+        assert_eq!(
+            KNIGHT[1][sq(5, 5)],
+            (1u128 << sq(4, 7)) | (1u128 << sq(6, 7))
+        );
+        assert_eq!(PAWN[0][sq(5, 1)], 0);
+    }
+
+    #[test]
+    fn sliders() {
+        assert_eq!(rook(sq(5, 5), 0).count_ones(), 16);
+        assert_eq!(bishop(sq(5, 5), 0).count_ones(), 16);
+        assert_eq!(bishop(sq(1, 1), 0).count_ones(), 8);
+        let occ = 1u128 << sq(5, 3);
+        assert_eq!(
+            lance(Color::Black, sq(5, 5), occ),
+            (1u128 << sq(5, 4)) | occ
+        );
+        assert_eq!(
+            lance(Color::White, sq(5, 1), occ),
+            (1u128 << sq(5, 2)) | occ
+        );
+        let occ = (1u128 << sq(3, 3)) | (1u128 << sq(7, 7));
+        let b = bishop(sq(5, 5), occ);
+        assert!(b & (1u128 << sq(3, 3)) != 0 && b & (1u128 << sq(2, 2)) == 0);
+        assert!(b & (1u128 << sq(7, 7)) != 0 && b & (1u128 << sq(8, 8)) == 0);
+        assert_eq!(b.count_ones(), 12);
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(sq(1, 1), sq(1, 9)).count_ones(), 7);
+        assert_eq!(between(sq(1, 1), sq(9, 9)).count_ones(), 7);
+        assert_eq!(between(sq(1, 1), sq(2, 3)), 0);
+        assert_eq!(line(sq(1, 1), sq(2, 3)), 0);
+        assert_eq!(line(sq(5, 5), sq(5, 7)).count_ones(), 9);
+        assert_eq!(between(sq(5, 5), sq(5, 6)), 0);
+    }
+}

@@ -1,0 +1,748 @@
+//! The playable position: board array plus bitboards per side and per kind, hands, side
+//! to move, incremental Zobrist key and the current checkers. Built only through
+//! [`Position::from_setup`], which checks every rule a position must satisfy, so the
+//! move generator may rely on exactly one king per side and no stuck pieces.
+
+use std::fmt;
+
+use super::attacks::{
+    self, BISHOP_PSEUDO, GOLD, KNIGHT, PAWN, ROOK_PSEUDO, SILVER, ZONE, between, line,
+};
+use super::bitboard::{FULL, lsb};
+use super::zobrist;
+use super::{Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square};
+
+/// One reason a setup is not a legal shogi position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{color} has {count} kings (exactly one is needed)")]
+    KingCount { color: Color, count: u32 },
+    #[error("{color} has two unpromoted pawns on file {file}")]
+    TwoPawns { color: Color, file: u8 },
+    #[error("{piece:?} on {square} can never move")]
+    StuckPiece { square: Square, piece: Piece },
+    #[error("{count} pieces of kind {kind} (a full set has {max})")]
+    TooManyPieces {
+        kind: PieceKind,
+        count: u32,
+        max: u32,
+    },
+    #[error("the side not to move ({0}) is in check")]
+    OpponentInCheck(Color),
+    #[error("move number 0 (numbering starts at 1)")]
+    MoveNumberZero,
+}
+
+/// Every reason a setup was refused (never empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionErrors(pub Vec<PositionError>);
+
+impl fmt::Display for PositionErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("illegal position: ")?;
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionErrors {}
+
+/// SFEN text that is unreadable or describes an illegal position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionParseError {
+    #[error(transparent)]
+    Sfen(#[from] SfenError),
+    #[error(transparent)]
+    Position(#[from] PositionErrors),
+}
+
+/// A CSA move text that cannot be a move in this position (syntax and plausibility only).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CsaMoveError {
+    #[error("bad CSA move `{0}`: expected a sign, two squares and a piece, e.g. +7776FU")]
+    Syntax(String),
+    #[error("bad CSA move `{0}`: the sign is not the side to move")]
+    WrongSide(String),
+    #[error("bad CSA move `{0}`: this piece cannot be dropped")]
+    BadDrop(String),
+}
+
+/// What [`Position::undo`] needs to take a move back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UndoInfo {
+    pub(crate) captured: u8,
+    pub(crate) checkers: u128,
+    pub(crate) key: u64,
+}
+
+impl UndoInfo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        Piece::from_code(self.captured)
+    }
+}
+
+const PROMOTED_KIND: [u8; 14] = [8, 9, 10, 11, 4, 12, 13, 7, 8, 9, 10, 11, 12, 13];
+const UNPROMOTED_KIND: [u8; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 5, 6];
+
+/// A legal shogi position.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: [u8; 81],
+    pub(crate) by_color: [u128; 2],
+    pub(crate) by_kind: [u128; 14],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    pub(crate) move_number: u32,
+    pub(crate) king: [u8; 2],
+    pub(crate) key: u64,
+    pub(crate) checkers: u128,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        Position::from_setup(Setup::hirate()).expect("the start position is legal")
+    }
+
+    /// Read SFEN and validate.
+    pub fn from_sfen(s: &str) -> Result<Position, PositionParseError> {
+        Ok(Position::from_setup(Setup::from_sfen(s)?)?)
+    }
+
+    /// Validate a setup; on failure list every reason at once.
+    pub fn from_setup(s: Setup) -> Result<Position, PositionErrors> {
+        let mut errors = Vec::new();
+        let mut pos = Position {
+            board: [0; 81],
+            by_color: [0; 2],
+            by_kind: [0; 14],
+            hands: s.hands,
+            side: s.side_to_move,
+            move_number: s.move_number,
+            king: [81; 2],
+            key: 0,
+            checkers: 0,
+        };
+        if s.move_number == 0 {
+            errors.push(PositionError::MoveNumberZero);
+        }
+        let mut kings = [0u32; 2];
+        let mut counts = [0u32; 8];
+        for sq in Square::ALL {
+            let Some(p) = s.board[sq.index()] else {
+                continue;
+            };
+            let i = sq.index();
+            pos.board[i] = p.code();
+            pos.by_color[p.color.index()] |= 1u128 << i;
+            pos.by_kind[p.kind.index()] |= 1u128 << i;
+            counts[p.kind.unpromoted().index()] += 1;
+            if p.kind == PieceKind::King {
+                kings[p.color.index()] += 1;
+                pos.king[p.color.index()] = i as u8;
+            }
+            let area = attacks::movable_area(p.kind, p.color);
+            if area & (1u128 << i) == 0 {
+                errors.push(PositionError::StuckPiece {
+                    square: sq,
+                    piece: p,
+                });
+            }
+        }
+        for c in Color::ALL {
+            if kings[c.index()] != 1 {
+                errors.push(PositionError::KingCount {
+                    color: c,
+                    count: kings[c.index()],
+                });
+            }
+            let pawns = pos.by_kind[0] & pos.by_color[c.index()];
+            for file in 1..=9u8 {
+                let m = attacks::file_mask((file as usize - 1) * 9);
+                if (pawns & m).count_ones() > 1 {
+                    errors.push(PositionError::TwoPawns { color: c, file });
+                }
+            }
+        }
+        for k in PieceKind::HAND_KINDS {
+            let n = counts[k.index()] + s.hands[0].count(k) + s.hands[1].count(k);
+            if n > k.full_set_count() {
+                errors.push(PositionError::TooManyPieces {
+                    kind: k,
+                    count: n,
+                    max: k.full_set_count(),
+                });
+            }
+        }
+        // The check test needs only the king of the side not to move.
+        let them = pos.side.opposite();
+        if kings[them.index()] == 1
+            && pos.attackers_to(pos.side, pos.king[them.index()] as usize, pos.occ()) != 0
+        {
+            errors.push(PositionError::OpponentInCheck(them));
+        }
+        if !errors.is_empty() {
+            return Err(PositionErrors(errors));
+        }
+        pos.key = pos.compute_key();
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
+
+    /// The unvalidated form of this position.
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 81];
+        for (i, b) in board.iter_mut().enumerate() {
+            *b = Piece::from_code(self.board[i]);
+        }
+        Setup {
+            board,
+            hands: self.hands,
+            side_to_move: self.side,
+            move_number: self.move_number,
+        }
+    }
+
+    /// SFEN text.
+    pub fn to_sfen(&self) -> String {
+        self.to_setup().to_sfen()
+    }
+
+    /// Side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// SFEN move number: 1 at the start of a game, +1 per ply.
+    #[inline(always)]
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// The piece on `sq`.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.index()])
+    }
+
+    /// The hand of `c`.
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> &Hand {
+        &self.hands[c.index()]
+    }
+
+    /// Square of the king of `c` (always present in a validated position).
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        Square::from_index(self.king[c.index()] as usize)
+    }
+
+    /// Zobrist key over board, hands and side to move (kept incrementally).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.occ())
+    }
+
+    /// The squares of `c`'s pieces.
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color) -> Bitboard {
+        Bitboard(self.by_color[c.index()])
+    }
+
+    /// The squares of `c`'s pieces of kind `k`.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
+        Bitboard(self.by_color[c.index()] & self.by_kind[k.index()])
+    }
+
+    #[inline(always)]
+    pub(crate) fn occ(&self) -> u128 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub(crate) fn kind_bb(&self, k: PieceKind) -> u128 {
+        self.by_kind[k as usize]
+    }
+
+    /// Pieces that move like a gold.
+    #[inline(always)]
+    pub(crate) fn golds(&self) -> u128 {
+        self.by_kind[PieceKind::Gold as usize]
+            | self.by_kind[PieceKind::ProPawn as usize]
+            | self.by_kind[PieceKind::ProLance as usize]
+            | self.by_kind[PieceKind::ProKnight as usize]
+            | self.by_kind[PieceKind::ProSilver as usize]
+    }
+
+    /// The Zobrist key recomputed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0u64;
+        for (i, &c) in self.board.iter().enumerate() {
+            k ^= zobrist::BOARD[i][c as usize];
+        }
+        for c in 0..2 {
+            for h in 0..7 {
+                k ^= zobrist::HAND[c][h][self.hands[c].count_index(h) as usize];
+            }
+        }
+        if self.side == Color::White {
+            k ^= zobrist::WHITE_TO_MOVE;
+        }
+        k
+    }
+
+    /// Pieces of `c` attacking square `sq` with occupancy `occ`.
+    #[inline]
+    pub(crate) fn attackers_to(&self, c: Color, sq: usize, occ: u128) -> u128 {
+        let them = !c;
+        let ti = them as usize;
+        let kd = self.kind_bb(PieceKind::King)
+            | self.kind_bb(PieceKind::Horse)
+            | self.kind_bb(PieceKind::Dragon);
+        let a = (PAWN[ti][sq] & self.kind_bb(PieceKind::Pawn))
+            | (KNIGHT[ti][sq] & self.kind_bb(PieceKind::Knight))
+            | (SILVER[ti][sq] & (self.kind_bb(PieceKind::Silver) | kd))
+            | (GOLD[ti][sq] & (self.golds() | kd))
+            | (attacks::lance(them, sq, occ) & self.kind_bb(PieceKind::Lance))
+            | (attacks::bishop(sq, occ)
+                & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+            | (attacks::rook(sq, occ)
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)));
+        a & self.by_color[c as usize]
+    }
+
+    /// True if `c` attacks `sq` with occupancy `occ` (early exit).
+    #[inline]
+    pub(crate) fn is_attacked(&self, c: Color, sq: usize, occ: u128) -> bool {
+        let them = !c;
+        let ti = them as usize;
+        let own = self.by_color[c as usize];
+        let kd = self.kind_bb(PieceKind::King)
+            | self.kind_bb(PieceKind::Horse)
+            | self.kind_bb(PieceKind::Dragon);
+        if ((PAWN[ti][sq] & self.kind_bb(PieceKind::Pawn))
+            | (KNIGHT[ti][sq] & self.kind_bb(PieceKind::Knight))
+            | (SILVER[ti][sq] & (self.kind_bb(PieceKind::Silver) | kd))
+            | (GOLD[ti][sq] & (self.golds() | kd)))
+            & own
+            != 0
+        {
+            return true;
+        }
+        let bh = (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)) & own;
+        if BISHOP_PSEUDO[sq] & bh != 0 && attacks::bishop(sq, occ) & bh != 0 {
+            return true;
+        }
+        let rd = (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)) & own;
+        if ROOK_PSEUDO[sq] & rd != 0 && attacks::rook(sq, occ) & rd != 0 {
+            return true;
+        }
+        let l = self.kind_bb(PieceKind::Lance) & own;
+        l != 0 && attacks::lance(them, sq, occ) & l != 0
+    }
+
+    /// Sliders of `c` that attack `sq` with occupancy `occ`.
+    #[inline]
+    pub(crate) fn slider_attackers(&self, c: Color, sq: usize, occ: u128) -> u128 {
+        self.slider_attackers_among(c, self.by_color[c as usize], sq, occ)
+    }
+
+    /// Sliders among `own` (pieces of `c`) that attack `sq` with occupancy `occ`.
+    #[inline]
+    fn slider_attackers_among(&self, c: Color, own: u128, sq: usize, occ: u128) -> u128 {
+        let mut a = 0;
+        let bh = (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)) & own;
+        if BISHOP_PSEUDO[sq] & bh != 0 {
+            a |= attacks::bishop(sq, occ) & bh;
+        }
+        let rd = (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)) & own;
+        if ROOK_PSEUDO[sq] & rd != 0 {
+            a |= attacks::rook(sq, occ) & rd;
+        }
+        let l = self.kind_bb(PieceKind::Lance) & own;
+        if attacks::lance_pseudo(!c, sq) & l != 0 {
+            a |= attacks::lance(!c, sq, occ) & l;
+        }
+        a
+    }
+
+    fn compute_checkers(&self) -> u128 {
+        let us = self.side;
+        self.attackers_to(!us, self.king[us as usize] as usize, self.occ())
+    }
+
+    /// True if the side to move is in check.
+    #[inline(always)]
+    pub fn is_in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        Bitboard(self.checkers)
+    }
+
+    /// Pieces of `c` pinned against `c`'s own king (they may move only along the pin line).
+    #[inline]
+    pub(crate) fn pinned(&self, c: Color) -> u128 {
+        let ksq = self.king[c as usize] as usize;
+        let them = self.by_color[!c as usize];
+        let snipers = them
+            & ((ROOK_PSEUDO[ksq]
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
+                | (BISHOP_PSEUDO[ksq]
+                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+                | (attacks::lance_pseudo(c, ksq) & self.kind_bb(PieceKind::Lance)));
+        let occ = self.occ();
+        let mut pinned = 0;
+        let mut s = snipers;
+        while s != 0 {
+            let sq = lsb(s);
+            s &= s - 1;
+            let b = between(ksq, sq) & occ;
+            if b != 0 && b & (b - 1) == 0 {
+                pinned |= b;
+            }
+        }
+        pinned & self.by_color[c as usize]
+    }
+
+    /// Pieces of `c` pinned against its king (public form).
+    pub fn pinned_pieces(&self, c: Color) -> Bitboard {
+        Bitboard(self.pinned(c))
+    }
+
+    /// True if the move (assumed legal) checks the opponent.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king[!us as usize] as usize;
+        match m {
+            Move::Drop { kind, to } => {
+                let occ = self.occ() | (1u128 << to.index());
+                attacks::piece_attacks(kind, us, to.index(), occ) & (1u128 << ksq) != 0
+            }
+            Move::Normal { from, to, promote } => {
+                let (f, t) = (from.index(), to.index());
+                let pc = self.board[f];
+                if pc == 0 {
+                    return false;
+                }
+                let kind = (pc & 15) as usize - 1;
+                let nk = if promote {
+                    PROMOTED_KIND[kind]
+                } else {
+                    kind as u8
+                };
+                let occ = (self.occ() & !(1u128 << f)) | (1u128 << t);
+                let nk = PieceKind::ALL[nk as usize];
+                if attacks::piece_attacks(nk, us, t, occ) & (1u128 << ksq) != 0 {
+                    return true;
+                }
+                line(ksq, f) != 0
+                    && line(ksq, f) & (1u128 << t) == 0
+                    && self.slider_attackers(us, ksq, occ) & line(ksq, f) & !(1u128 << t) != 0
+            }
+        }
+    }
+
+    /// Play a move known to be legal (from the legal list or checked by
+    /// [`Position::legality`]). An illegal move leaves the position inconsistent.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> UndoInfo {
+        let us = self.side;
+        let ui = us as usize;
+        let ti = ui ^ 1;
+        let mut undo = UndoInfo {
+            captured: 0,
+            checkers: self.checkers,
+            key: self.key,
+        };
+        let mut key = self.key;
+        let eksq = self.king[ti] as usize;
+        // Occupancy and own pieces are kept in registers: reading the bitboards back
+        // right after writing them would stall on store forwarding.
+        let occ0 = self.by_color[0] | self.by_color[1];
+        let own0 = self.by_color[ui];
+        let checkers;
+        match m {
+            Move::Normal { from, to, promote } => {
+                let (f, t) = (from.index(), to.index());
+                let (fb, tb) = (1u128 << f, 1u128 << t);
+                let pc = self.board[f];
+                let kind = (pc & 15) as usize - 1;
+                let cap = self.board[t];
+                if cap != 0 {
+                    let ck = (cap & 15) as usize - 1;
+                    self.by_color[ti] ^= tb;
+                    self.by_kind[ck] ^= tb;
+                    key ^= zobrist::BOARD[t][cap as usize];
+                    let hk = UNPROMOTED_KIND[ck] as usize;
+                    let n = self.hands[ui].count_index(hk) as usize;
+                    key ^= zobrist::HAND[ui][hk][n] ^ zobrist::HAND[ui][hk][n + 1];
+                    self.hands[ui].add_index(hk);
+                    undo.captured = cap;
+                }
+                let nk = if promote {
+                    PROMOTED_KIND[kind] as usize
+                } else {
+                    kind
+                };
+                let npc = pc + (nk - kind) as u8;
+                self.board[f] = 0;
+                self.board[t] = npc;
+                self.by_color[ui] ^= fb | tb;
+                self.by_kind[kind] ^= fb;
+                self.by_kind[nk] ^= tb;
+                key ^= zobrist::BOARD[f][pc as usize] ^ zobrist::BOARD[t][npc as usize];
+                if kind == PieceKind::King as usize {
+                    self.king[ui] = t as u8;
+                }
+                let occ = (occ0 & !fb) | tb;
+                let own = own0 ^ fb ^ tb;
+                let mut c =
+                    attacks::piece_attacks(PieceKind::ALL[nk], us, t, occ) & (1u128 << eksq);
+                if c != 0 {
+                    c = tb;
+                }
+                let l = line(eksq, f);
+                if l != 0 && l & tb == 0 {
+                    c |= self.slider_attackers_among(us, own, eksq, occ) & l;
+                }
+                checkers = c;
+            }
+            Move::Drop { kind, to } => {
+                let t = to.index();
+                let tb = 1u128 << t;
+                let hk = kind as usize;
+                let n = self.hands[ui].count_index(hk) as usize;
+                key ^= zobrist::HAND[ui][hk][n] ^ zobrist::HAND[ui][hk][n - 1];
+                self.hands[ui].remove_index(hk);
+                let pc = hk as u8 + 1 + ((ui as u8) << 4);
+                self.board[t] = pc;
+                self.by_color[ui] |= tb;
+                self.by_kind[hk] |= tb;
+                key ^= zobrist::BOARD[t][pc as usize];
+                let occ = occ0 | tb;
+                checkers = if attacks::piece_attacks(kind, us, t, occ) & (1u128 << eksq) != 0 {
+                    tb
+                } else {
+                    0
+                };
+            }
+        }
+        self.side = !us;
+        self.key = key ^ zobrist::WHITE_TO_MOVE;
+        self.move_number = self.move_number.saturating_add(1);
+        self.checkers = checkers;
+        undo
+    }
+
+    /// Take back `m`, which must be the last move played, with its [`UndoInfo`].
+    #[inline]
+    pub fn undo(&mut self, m: Move, u: UndoInfo) {
+        let us = !self.side;
+        let ui = us as usize;
+        let ti = ui ^ 1;
+        self.side = us;
+        self.move_number = self.move_number.saturating_sub(1);
+        self.key = u.key;
+        self.checkers = u.checkers;
+        match m {
+            Move::Normal { from, to, promote } => {
+                let (f, t) = (from.index(), to.index());
+                let (fb, tb) = (1u128 << f, 1u128 << t);
+                let npc = self.board[t];
+                let nk = (npc & 15) as usize - 1;
+                let kind = if promote {
+                    UNPROMOTED_KIND[nk] as usize
+                } else {
+                    nk
+                };
+                let pc = npc - (nk - kind) as u8;
+                self.board[f] = pc;
+                self.board[t] = u.captured;
+                self.by_color[ui] ^= fb | tb;
+                self.by_kind[nk] ^= tb;
+                self.by_kind[kind] ^= fb;
+                if u.captured != 0 {
+                    let ck = (u.captured & 15) as usize - 1;
+                    self.by_color[ti] |= tb;
+                    self.by_kind[ck] |= tb;
+                    self.hands[ui].remove_index(UNPROMOTED_KIND[ck] as usize);
+                }
+                if kind == PieceKind::King as usize {
+                    self.king[ui] = f as u8;
+                }
+            }
+            Move::Drop { kind, to } => {
+                let t = to.index();
+                let tb = 1u128 << t;
+                self.board[t] = 0;
+                self.by_color[ui] ^= tb;
+                self.by_kind[kind as usize] ^= tb;
+                self.hands[ui].add_index(kind as usize);
+            }
+        }
+    }
+
+    /// The piece `m` would capture, if any.
+    #[inline]
+    pub fn captured_by(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Normal { to, .. } => self.piece_at(to),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// The mover's piece as it stands after `m` (promoted if `m` promotes), if the origin
+    /// holds a piece (or, for a drop, always).
+    pub fn piece_after(&self, m: Move) -> Option<Piece> {
+        match m {
+            Move::Drop { kind, .. } => Some(Piece::new(self.side, kind)),
+            Move::Normal { from, promote, .. } => self.piece_at(from).map(|p| {
+                let kind = if promote {
+                    p.kind.promoted().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                Piece::new(p.color, kind)
+            }),
+        }
+    }
+
+    /// Check `m` and play it; an illegal move leaves the position unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), super::IllegalMoveKind> {
+        self.legality(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Owned points of `c` (所有点数): every own non-king piece on the board and in hand.
+    pub fn owned_points(&self, c: Color) -> i32 {
+        self.points_in(c, FULL) + self.hands[c as usize].points()
+    }
+
+    /// Declaration points of `c` (宣言点数): own non-king pieces in the enemy camp plus hand.
+    pub fn declaration_points(&self, c: Color) -> i32 {
+        self.points_in(c, ZONE[c as usize]) + self.hands[c as usize].points()
+    }
+
+    /// Number of own non-king pieces of `c` in the enemy camp (hand not counted).
+    pub fn zone_count(&self, c: Color) -> i32 {
+        (self.by_color[c as usize] & ZONE[c as usize] & !self.kind_bb(PieceKind::King)).count_ones()
+            as i32
+    }
+
+    /// True if the king of `c` stands in the enemy camp.
+    pub fn king_in_camp(&self, c: Color) -> bool {
+        ZONE[c as usize] & (1u128 << self.king[c as usize]) != 0
+    }
+
+    fn points_in(&self, c: Color, area: u128) -> i32 {
+        let own = self.by_color[c as usize] & area & !self.kind_bb(PieceKind::King);
+        let big = (self.kind_bb(PieceKind::Bishop)
+            | self.kind_bb(PieceKind::Rook)
+            | self.kind_bb(PieceKind::Horse)
+            | self.kind_bb(PieceKind::Dragon))
+            & own;
+        own.count_ones() as i32 + 4 * big.count_ones() as i32
+    }
+
+    /// Read a CSA move (`+7776FU`, `-0055KA`): the piece is the one after the move, so
+    /// promotion is inferred from the piece on the origin. Legality is not checked; a
+    /// piece code that does not fit the origin piece gives a plain (non-promoting) move.
+    pub fn move_from_csa(&self, s: &[u8]) -> Result<Move, CsaMoveError> {
+        let text = || String::from_utf8_lossy(s).into_owned();
+        let syntax = || CsaMoveError::Syntax(text());
+        if s.len() != 7 {
+            return Err(syntax());
+        }
+        let color = match s[0] {
+            b'+' => Color::Black,
+            b'-' => Color::White,
+            _ => return Err(syntax()),
+        };
+        let digit = |b: u8| {
+            if b.is_ascii_digit() {
+                Some(b - b'0')
+            } else {
+                None
+            }
+        };
+        let (ff, fr) = (
+            digit(s[1]).ok_or_else(syntax)?,
+            digit(s[2]).ok_or_else(syntax)?,
+        );
+        let to = Square::new(
+            digit(s[3]).ok_or_else(syntax)?,
+            digit(s[4]).ok_or_else(syntax)?,
+        )
+        .ok_or_else(syntax)?;
+        let kind = PieceKind::from_csa(&s[5..7]).ok_or_else(syntax)?;
+        if color != self.side {
+            return Err(CsaMoveError::WrongSide(text()));
+        }
+        if ff == 0 && fr == 0 {
+            if !kind.is_hand_kind() {
+                return Err(CsaMoveError::BadDrop(text()));
+            }
+            return Ok(Move::Drop { kind, to });
+        }
+        let from = Square::new(ff, fr).ok_or_else(syntax)?;
+        if from == to {
+            return Err(syntax());
+        }
+        let promote = match self.piece_at(from) {
+            Some(p) => p.kind != kind && p.kind.promoted() == Some(kind),
+            None => false,
+        };
+        Ok(Move::Normal { from, to, promote })
+    }
+
+    /// CSA text of a move of the side to move (`+7776FU`); the piece is named after the move.
+    pub fn move_to_csa(&self, m: Move) -> String {
+        let sign = self.side.csa();
+        match m {
+            Move::Drop { kind, to } => format!("{sign}00{}{}", to.to_csa(), kind.csa()),
+            Move::Normal { from, to, promote } => {
+                let kind = self
+                    .piece_at(from)
+                    .map(|p| p.kind)
+                    .unwrap_or(PieceKind::Pawn);
+                let kind = if promote {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                format!("{sign}{}{}{}", from.to_csa(), to.to_csa(), kind.csa())
+            }
+        }
+    }
+}
