@@ -1,16 +1,18 @@
 //! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
 //!
 //! ```text
-//! readers (one input each) --entries--> workers (analyze_record) --rows--> ordered writer
-//!        \------------ unreadable / skipped entries, end of input -----------/
+//! readers (one input each) --batches of entries--> workers (analyze_record)
+//!        |                                                 | batches of rows / errors
+//!        '------------------ end of input -----------> ordered writer --> games.csv,
+//!                                                                 games.parquet, errors.csv
 //! ```
 //!
 //! Several inputs are read at the same time, one per reader thread (a solid 7z block can
-//! only be decoded front to back, separate archives can run side by side). Entries go
-//! through a bounded channel to a pool of workers that read, replay and judge each record;
-//! the writer puts the results back in a deterministic order, input order first and the
-//! input's own entry order within it, so the output is byte for byte the same for any
-//! number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
+//! only be decoded front to back, separate archives can run side by side). Entries go, 64
+//! at a time, through a bounded channel to a pool of workers that read, replay and judge
+//! each record; the writer puts the results back in a deterministic order, input order
+//! first and the input's own entry order within it, so the output is byte for byte the
+//! same for any number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
 //! in the output folder, not in memory: memory does not grow with the archive.
 mod encode;
 mod order;
