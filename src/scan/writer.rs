@@ -115,7 +115,7 @@ mod parquet {
     /// `games.parquet`, written one row group at a time.
     pub struct ParquetTable {
         file: Option<File>,
-        writer: Option<BatchedWriter<File>>,
+        writer: Option<polars::io::parquet::write::BatchedWriter<File>>,
         bufs: Vec<Buf>,
         rows: usize,
     }
@@ -205,7 +205,7 @@ mod parquet {
             if self.rows > 0 || self.writer.is_none() {
                 self.flush()?;
             }
-            match &self.writer {
+            match &mut self.writer {
                 Some(w) => w.finish().map(|_| ()).map_err(io_err),
                 None => Ok(()),
             }
