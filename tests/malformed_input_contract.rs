@@ -340,3 +340,20 @@ fn gzip_of_a_single_record_is_read_as_that_record() {
     names.extend(run.errors().into_iter().map(|e| e[1].clone()));
     assert_eq!(names, ["game.csa"]);
 }
+
+#[test]
+fn seven_zip_on_standard_input_is_refused_with_a_reason() {
+    let dir = scratch("7z-stdin");
+    let run = scan_with_stdin(
+        &dir,
+        &["-q", "-"],
+        fs::File::open(fixture("synthetic.7z")).unwrap(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("-: a 7z archive needs random access"),
+        "{}",
+        run.stderr
+    );
+    run.assert_counted_once();
+}

@@ -21,26 +21,56 @@ fn no_input_scans_the_built_in_fixtures() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains(&format!("{SYNTHETIC_GAMES} entries read")),
-        "{stdout}"
-    );
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let csa = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/csa");
+    let records = ["real", "server"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(csa.join(d)).unwrap())
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "csa")
+        })
+        .count() as u64;
+    assert!(records >= 20);
     let run = Run {
         code: 0,
-        stdout: stdout.into(),
+        stdout,
         stderr: String::new(),
         out,
     };
+    assert!(
+        run.stdout.contains(&format!(
+            "{} entries read from 2 inputs",
+            records + SYNTHETIC_GAMES
+        )),
+        "{}",
+        run.stdout
+    );
     run.assert_counted_once();
-    assert_eq!(run.count("games"), SYNTHETIC_GAMES);
     let per_year: u64 = run.summary()["games_by_year"]
         .as_object()
         .unwrap()
         .values()
         .map(|v| v.as_u64().unwrap())
         .sum();
-    assert_eq!(per_year, SYNTHETIC_GAMES, "every game counted in one year");
+    assert_eq!(
+        per_year,
+        run.count("games"),
+        "every game counted in one year"
+    );
+    // The built-in data is exactly the fixtures on disk.
+    let on_disk = scan(
+        &dir.join("disk"),
+        &[
+            "-q",
+            csa.to_str().unwrap(),
+            fixture("synthetic.7z").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.games_without_source(), on_disk.games_without_source());
 }
 
 #[test]

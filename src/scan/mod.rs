@@ -1,16 +1,18 @@
 //! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
 //!
 //! ```text
-//! readers (one input each) --entries--> workers (analyze_record) --rows--> ordered writer
-//!        \------------ unreadable / skipped entries, end of input -----------/
+//! readers (one input each) --batches of entries--> workers (analyze_record)
+//!        |                                                 | batches of rows / errors
+//!        '------------------ end of input -----------> ordered writer --> games.csv,
+//!                                                                 games.parquet, errors.csv
 //! ```
 //!
 //! Several inputs are read at the same time, one per reader thread (a solid 7z block can
-//! only be decoded front to back, separate archives can run side by side). Entries go
-//! through a bounded channel to a pool of workers that read, replay and judge each record;
-//! the writer puts the results back in a deterministic order, input order first and the
-//! input's own entry order within it, so the output is byte for byte the same for any
-//! number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
+//! only be decoded front to back, separate archives can run side by side). Entries go, 64
+//! at a time, through a bounded channel to a pool of workers that read, replay and judge
+//! each record; the writer puts the results back in a deterministic order, input order
+//! first and the input's own entry order within it, so the output is byte for byte the
+//! same for any number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
 //! in the output folder, not in memory: memory does not grow with the archive.
 mod encode;
 mod order;
@@ -130,13 +132,25 @@ pub enum ScanError {
     Internal(String),
 }
 
-/// One record waiting for a worker.
+/// Consecutive entries of one input, handed to a worker together (one channel message
+/// and one wake-up for many records).
 struct Work {
     input: usize,
-    seq: u64,
-    name: String,
-    bytes: Vec<u8>,
+    /// Sequence number of the first job.
+    first: u64,
+    jobs: Vec<Job>,
 }
+
+enum Job {
+    /// A record to analyse.
+    Record { name: String, bytes: Vec<u8> },
+    /// A result already known (unreadable or skipped entry), passed through in order.
+    Known(Item),
+}
+
+/// Entries per batch, and bytes per batch.
+const BATCH_JOBS: usize = 64;
+const BATCH_BYTES: usize = 1 << 20;
 
 /// A result for the writer.
 enum Item {
@@ -151,10 +165,11 @@ enum Item {
 }
 
 enum Msg {
-    Item {
+    /// Results of one [`Work`] batch, in order from sequence number `first`.
+    Items {
         input: usize,
-        seq: u64,
-        item: Item,
+        first: u64,
+        items: Vec<Item>,
     },
     /// An input is read to its end: `total` items were sent for it.
     Done {
@@ -184,8 +199,8 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     let readers = n.clamp(1, jobs.max(1));
     let names: Vec<String> = config.inputs.iter().map(Input::name).collect();
 
-    let (work_tx, work_rx) = sync_channel::<Work>(jobs * 32);
-    let (msg_tx, msg_rx) = sync_channel::<Msg>(8192);
+    let (work_tx, work_rx) = sync_channel::<Work>(jobs * 4);
+    let (msg_tx, msg_rx) = sync_channel::<Msg>(jobs * 8 + 16);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let next_input = AtomicUsize::new(0);
 
@@ -264,35 +279,23 @@ fn read_inputs(
         let Some(source) = inputs.get(input) else {
             return;
         };
-        let mut seq = 0u64;
+        let mut batch = Batch {
+            input,
+            next: 0,
+            jobs: Vec::new(),
+            bytes: 0,
+        };
         let mut sink = |event: Event| {
-            let sent = match event {
-                Event::Entry { name, bytes } => work_tx
-                    .send(Work {
-                        input,
-                        seq,
-                        name,
-                        bytes,
-                    })
-                    .is_ok(),
-                Event::Unreadable { name, reason } => {
-                    let item = Item::Unreadable {
-                        entry: name,
-                        line: None,
-                        reason,
-                    };
-                    msg_tx.send(Msg::Item { input, seq, item }).is_ok()
-                }
-                Event::Skipped { name } => msg_tx
-                    .send(Msg::Item {
-                        input,
-                        seq,
-                        item: Item::Skipped(name),
-                    })
-                    .is_ok(),
+            let job = match event {
+                Event::Entry { name, bytes } => Job::Record { name, bytes },
+                Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
+                    entry: name,
+                    line: None,
+                    reason,
+                }),
+                Event::Skipped { name } => Job::Known(Item::Skipped(name)),
             };
-            seq += 1;
-            sent
+            batch.push(job, work_tx)
         };
         let result = read_input(source, &progress.bytes_read, &mut sink);
         let (format, failure) = match result {
@@ -311,9 +314,10 @@ fn read_inputs(
                 line: None,
                 reason: message.clone(),
             };
-            let _ = msg_tx.send(Msg::Item { input, seq, item });
-            seq += 1;
+            batch.push(Job::Known(item), work_tx);
         }
+        batch.flush(work_tx);
+        let seq = batch.next;
         if msg_tx
             .send(Msg::Done {
                 input,
@@ -328,6 +332,47 @@ fn read_inputs(
     }
 }
 
+/// The batch a reader is filling.
+struct Batch {
+    input: usize,
+    /// Sequence number of the next job.
+    next: u64,
+    jobs: Vec<Job>,
+    bytes: usize,
+}
+
+impl Batch {
+    /// Add a job; send the batch when it is full. `false` when the workers are gone.
+    fn push(&mut self, job: Job, work_tx: &SyncSender<Work>) -> bool {
+        if let Job::Record { bytes, .. } = &job {
+            self.bytes += bytes.len();
+        }
+        self.jobs.push(job);
+        self.next += 1;
+        if self.jobs.len() >= BATCH_JOBS || self.bytes >= BATCH_BYTES {
+            self.flush(work_tx)
+        } else {
+            true
+        }
+    }
+
+    fn flush(&mut self, work_tx: &SyncSender<Work>) -> bool {
+        if self.jobs.is_empty() {
+            return true;
+        }
+        let jobs = std::mem::take(&mut self.jobs);
+        let first = self.next - jobs.len() as u64;
+        self.bytes = 0;
+        work_tx
+            .send(Work {
+                input: self.input,
+                first,
+                jobs,
+            })
+            .is_ok()
+    }
+}
+
 /// A worker thread: analyse records until the readers are done.
 fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[String]) -> Stats {
     let mut stats = Stats::default();
@@ -336,37 +381,48 @@ fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[S
             Ok(rx) => rx.recv(),
             Err(_) => return stats,
         };
-        let Ok(Work {
-            input,
-            seq,
-            name,
-            bytes,
-        }) = work
-        else {
+        let Ok(Work { input, first, jobs }) = work else {
             return stats;
         };
         let source = names.get(input).map_or("", String::as_str);
-        let analysed = std::panic::catch_unwind(|| analyze_record(source, &name, &bytes));
-        let item = match analysed {
-            Ok(Ok(row)) => {
-                stats.add_game(&row);
-                let mut buf = Vec::with_capacity(1024);
-                encode::encode_row(&row, &mut buf);
-                Item::Game(buf)
-            }
-            Ok(Err(e)) => Item::Unreadable {
-                entry: name,
-                line: e.line,
-                reason: e.reason,
-            },
-            Err(_) => Item::Unreadable {
-                entry: name,
-                line: None,
-                reason: "internal error: the record reader panicked".into(),
-            },
-        };
-        if msg_tx.send(Msg::Item { input, seq, item }).is_err() {
+        let items = jobs
+            .into_iter()
+            .map(|job| analyse_one(source, job, &mut stats))
+            .collect();
+        if msg_tx
+            .send(Msg::Items {
+                input,
+                first,
+                items,
+            })
+            .is_err()
+        {
             return stats;
         }
+    }
+}
+
+fn analyse_one(source: &str, job: Job, stats: &mut Stats) -> Item {
+    let (name, bytes) = match job {
+        Job::Known(item) => return item,
+        Job::Record { name, bytes } => (name, bytes),
+    };
+    match std::panic::catch_unwind(|| analyze_record(source, &name, &bytes)) {
+        Ok(Ok(row)) => {
+            stats.add_game(&row);
+            let mut buf = Vec::with_capacity(1024);
+            encode::encode_row(&row, &mut buf);
+            Item::Game(buf)
+        }
+        Ok(Err(e)) => Item::Unreadable {
+            entry: name,
+            line: e.line,
+            reason: e.reason,
+        },
+        Err(_) => Item::Unreadable {
+            entry: name,
+            line: None,
+            reason: "internal error: the record reader panicked".into(),
+        },
     }
 }

@@ -150,27 +150,33 @@ pub fn write_in_order(
             break;
         };
         let input = match msg {
-            Msg::Item { input, seq, item } => {
+            Msg::Items {
+                input,
+                first,
+                items,
+            } => {
                 let st = &mut states[input];
-                match &item {
-                    Item::Game(_) => {
-                        st.summary.entries += 1;
-                        st.summary.games += 1;
-                        progress.games.fetch_add(1, Ordering::Relaxed);
-                        progress.entries.fetch_add(1, Ordering::Relaxed);
+                for (seq, item) in (first..).zip(items) {
+                    match &item {
+                        Item::Game(_) => {
+                            st.summary.entries += 1;
+                            st.summary.games += 1;
+                            progress.games.fetch_add(1, Ordering::Relaxed);
+                            progress.entries.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Item::Unreadable { .. } => {
+                            st.summary.entries += 1;
+                            st.summary.unreadable += 1;
+                            stats.add_unreadable();
+                            progress.entries.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Item::Skipped(_) => {
+                            st.summary.skipped += 1;
+                            stats.skipped_files += 1;
+                        }
                     }
-                    Item::Unreadable { .. } => {
-                        st.summary.entries += 1;
-                        st.summary.unreadable += 1;
-                        stats.add_unreadable();
-                        progress.entries.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Item::Skipped(_) => {
-                        st.summary.skipped += 1;
-                        stats.skipped_files += 1;
-                    }
+                    st.pending.insert(seq, item);
                 }
-                st.pending.insert(seq, item);
                 input
             }
             Msg::Done {

@@ -205,7 +205,7 @@ mod parquet {
             if self.rows > 0 || self.writer.is_none() {
                 self.flush()?;
             }
-            match &self.writer {
+            match &mut self.writer {
                 Some(w) => w.finish().map(|_| ()).map_err(io_err),
                 None => Ok(()),
             }

@@ -38,6 +38,13 @@ pub enum Input {
     Path(PathBuf),
     /// A tar stream (optionally gzip-compressed) on standard input, given as `-`.
     Stdin,
+    /// Records held in memory, read like a folder (the fixtures built into the binary).
+    EmbeddedRecords {
+        /// Name used in the `source` column and in messages.
+        name: &'static str,
+        /// (entry name, bytes), in the order they are read.
+        files: &'static [(&'static str, &'static [u8])],
+    },
     /// An archive held in memory (the fixtures built into the binary).
     Embedded {
         /// Name used in the `source` column and in messages.
@@ -62,7 +69,9 @@ impl Input {
         match self {
             Input::Path(p) => p.display().to_string(),
             Input::Stdin => "-".to_string(),
-            Input::Embedded { name, .. } => (*name).to_string(),
+            Input::Embedded { name, .. } | Input::EmbeddedRecords { name, .. } => {
+                (*name).to_string()
+            }
         }
     }
 
@@ -80,6 +89,9 @@ impl Input {
             }
             Input::Stdin => None,
             Input::Embedded { bytes, .. } => Some(bytes.len() as u64),
+            Input::EmbeddedRecords { files, .. } => {
+                Some(files.iter().map(|(_, b)| b.len() as u64).sum())
+            }
         }
     }
 }
@@ -167,6 +179,18 @@ pub fn read_input(
         Input::Stdin => {
             let stdin = io::stdin().lock();
             tar::read_stream(&name, "-", Counting::new(stdin, bytes_read), sink)
+        }
+        Input::EmbeddedRecords { files, .. } => {
+            for (entry, bytes) in *files {
+                bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                if !sink(Event::Entry {
+                    name: (*entry).to_string(),
+                    bytes: bytes.to_vec(),
+                }) {
+                    break;
+                }
+            }
+            Ok(Format::Folder)
         }
         Input::Embedded { name: n, bytes } => {
             let cursor = io::Cursor::new(*bytes);

@@ -50,6 +50,11 @@ pub fn read_stream<R: Read>(
     } else if looks_like_tar(&head) {
         read_tar(input, r, sink)?;
         Ok(Format::Tar)
+    } else if let Some(f @ (Format::SevenZ | Format::Zip)) = super::detect(&head) {
+        Err(err(format!(
+            "a {} archive needs random access: give its path instead of a stream",
+            f.name()
+        )))
     } else if head.is_empty() {
         Err(err("empty stream, not a tar archive".into()))
     } else {
