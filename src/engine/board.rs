@@ -18,22 +18,7 @@ pub const ALL: Bits = (1u128 << 81) - 1;
 pub const KINDS: usize = 14;
 
 /// The kinds in core order, indexable by [`kind_index`].
-pub const KIND_LIST: [PieceKind; KINDS] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::King,
-    PieceKind::ProPawn,
-    PieceKind::ProLance,
-    PieceKind::ProKnight,
-    PieceKind::ProSilver,
-    PieceKind::Horse,
-    PieceKind::Dragon,
-];
+pub const KIND_LIST: [PieceKind; KINDS] = PieceKind::ALL;
 
 pub const PAWN: usize = 0;
 pub const LANCE: usize = 1;
