@@ -312,31 +312,24 @@ impl Searcher {
     }
 
     fn time_up(&self, control: &Control) -> bool {
-        if control.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        match self.plan.hard {
-            None => false,
-            Some(hard) => {
-                let since = control.elapsed().as_millis() as u64
-                    - control.ponderhit_ms.load(Ordering::Relaxed);
-                since >= hard.as_millis() as u64
-            }
-        }
+        Self::past(self.plan.hard, control)
     }
 
     fn soft_time_up(&self, control: &Control) -> bool {
+        Self::past(self.plan.soft, control)
+    }
+
+    /// Whether `limit` (counted from the start, or from `ponderhit` when pondering was
+    /// converted) has passed; never while pondering.
+    fn past(limit: Option<std::time::Duration>, control: &Control) -> bool {
         if control.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        match self.plan.soft {
-            None => false,
-            Some(soft) => {
-                let since = control.elapsed().as_millis() as u64
-                    - control.ponderhit_ms.load(Ordering::Relaxed);
-                since >= soft.as_millis() as u64
-            }
-        }
+        limit.is_some_and(|limit| {
+            let since = (control.elapsed().as_millis() as u64)
+                .saturating_sub(control.ponderhit_ms.load(Ordering::Relaxed));
+            since >= limit.as_millis() as u64
+        })
     }
 
     #[inline]
