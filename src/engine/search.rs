@@ -303,6 +303,18 @@ impl Searcher {
         self.evaluate_board(&Board::new(pos))
     }
 
+    /// Play `m` and record the new position on the search path (for repetitions).
+    #[inline]
+    fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
+        let undo = pos.play_unchecked(m);
+        self.stack.push(StackEntry {
+            key: pos.key(),
+            in_check: pos.is_in_check(),
+            null: false,
+        });
+        undo
+    }
+
     /// The static evaluation of a snapshot, by the objective of the mode.
     fn evaluate_board(&self, b: &Board) -> i32 {
         match self.config.mode {
@@ -592,12 +604,7 @@ impl Searcher {
                 }
                 reduction = reduction.clamp(0, depth - 2);
             }
-            let undo = pos.play_unchecked(m);
-            self.stack.push(StackEntry {
-                key: pos.key(),
-                in_check: pos.is_in_check(),
-                null: false,
-            });
+            let undo = self.play(pos, m);
             let mut s;
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
@@ -737,12 +744,7 @@ impl Searcher {
             }
             scored.swap(n, bi);
             let m = scored[n].0;
-            let undo = pos.play_unchecked(m);
-            self.stack.push(StackEntry {
-                key: pos.key(),
-                in_check: pos.is_in_check(),
-                null: false,
-            });
+            let undo = self.play(pos, m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
             self.stack.pop();
             pos.undo(m, undo);
@@ -943,12 +945,7 @@ impl Searcher {
         let mut best_pv = Vec::new();
         let mut best_index = 0;
         for (n, &m) in moves.iter().enumerate() {
-            let undo = pos.play_unchecked(m);
-            self.stack.push(StackEntry {
-                key: pos.key(),
-                in_check: pos.is_in_check(),
-                null: false,
-            });
+            let undo = self.play(pos, m);
             let mut s;
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
