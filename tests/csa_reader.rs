@@ -2,22 +2,11 @@
 //! quirks of every era of the server.
 
 use floodgate_scan::csa::{SpecialKind, SummaryOrder, WarningKind, read_record};
+mod csa_support;
 use std::path::PathBuf;
 
 fn fixture(dir: &str, prefix: &str) -> Vec<u8> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/csa")
-        .join(dir);
-    let mut hits: Vec<_> = std::fs::read_dir(&d)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy().into_owned();
-            n.starts_with(prefix) && n.ends_with(".csa")
-        })
-        .collect();
-    assert_eq!(hits.len(), 1, "exactly one fixture {dir}/{prefix}*");
-    std::fs::read(hits.pop().unwrap()).unwrap()
+    std::fs::read(csa_support::fixture_path(dir, prefix)).unwrap()
 }
 
 fn all_fixtures() -> Vec<(String, Vec<u8>)> {

@@ -5,22 +5,11 @@
 
 use floodgate_scan::game::{GameRow, analyze_record};
 use floodgate_scan::shogi::{Color, Position};
+mod csa_support;
 use std::path::PathBuf;
 
 fn row(dir: &str, prefix: &str) -> GameRow {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/csa")
-        .join(dir);
-    let mut hits: Vec<_> = std::fs::read_dir(&d)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy().into_owned();
-            n.starts_with(prefix) && n.ends_with(".csa")
-        })
-        .collect();
-    assert_eq!(hits.len(), 1, "exactly one fixture {dir}/{prefix}*");
-    let path = hits.pop().unwrap();
+    let path = csa_support::fixture_path(dir, prefix);
     let entry = path.file_name().unwrap().to_string_lossy().into_owned();
     analyze_record("fixtures", &entry, &std::fs::read(&path).unwrap()).unwrap()
 }
