@@ -41,6 +41,7 @@ pub fn is_move_text(s: &[u8]) -> bool {
 }
 
 /// Classify one line (already stripped of `\n` and a trailing `\r`).
+#[inline]
 pub fn classify_line(line: &[u8]) -> LineKind {
     let Some(&first) = line.first() else {
         return LineKind::Blank;
@@ -81,7 +82,7 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let mut no = 0;
     std::iter::from_fn(move || {
         let r = rest?;
-        let line = match memchr::memchr(b'\n', r) {
+        let line = match find_newline(r) {
             Some(i) => {
                 rest = Some(&r[i + 1..]);
                 &r[..i]
@@ -94,6 +95,34 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
         no += 1;
         Some((no, line.strip_suffix(b"\r").unwrap_or(line)))
     })
+}
+
+/// Index of the first `\n`, eight bytes at a time. Record lines are short (`T3`,
+/// `+7776FU`, a comment of a few dozen bytes): a vector search would pay its set-up cost
+/// on every line.
+#[inline]
+fn find_newline(r: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = r.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
+        // A byte of `x` is zero where the chunk holds `\n`; the lowest flagged byte is
+        // exact (a false flag can only sit above a true one).
+        let zero = x.wrapping_sub(ONES) & !x & HIGH;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| at + i)
 }
 
 #[cfg(test)]
@@ -124,6 +153,17 @@ mod tests {
         assert_eq!(classify_line(b"%%TORYO"), LineKind::Special);
         assert_eq!(classify_line(b"'P1"), LineKind::Comment);
         assert_eq!(classify_line(b"\x89PNG"), LineKind::Unknown);
+    }
+
+    #[test]
+    fn newline_search_agrees_with_a_plain_scan() {
+        let text = b"0123456789abcdef\n01\n\n0123456\n01234567\n012345678\nxyz";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let r = &text[start..end];
+                assert_eq!(find_newline(r), r.iter().position(|&b| b == b'\n'), "{r:?}");
+            }
+        }
     }
 
     #[test]

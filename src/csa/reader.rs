@@ -202,6 +202,14 @@ fn parse_int(bytes: &[u8]) -> Option<i64> {
 /// `T` values: an integer, possibly negative (`T-1`), possibly with decimals (CSA V3):
 /// the integer part is kept.
 fn parse_time(bytes: &[u8]) -> Option<i64> {
+    // Nearly every `T` line is a few plain digits.
+    if !bytes.is_empty() && bytes.len() <= 18 && bytes.iter().all(u8::is_ascii_digit) {
+        return Some(
+            bytes
+                .iter()
+                .fold(0i64, |n, &b| n * 10 + i64::from(b - b'0')),
+        );
+    }
     let s = std::str::from_utf8(bytes).ok()?.trim();
     let int = match s.split_once('.') {
         Some((i, frac)) if !frac.is_empty() && frac.bytes().all(|b| b.is_ascii_digit()) => i,
@@ -227,8 +235,12 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
             reason: "empty entry".into(),
         });
     }
+    // About one move line in every 40 bytes of a typical record (with its `T` line and
+    // a comment), one comment in every 80: reserve once instead of growing.
     let mut rec = Record {
         ends_mid_line: bytes.last() != Some(&b'\n'),
+        moves: Vec::with_capacity(bytes.len() / 40),
+        comments: Vec::with_capacity(bytes.len() / 80),
         ..Record::default()
     };
     let mut strong_lines = 0usize;
@@ -404,7 +416,14 @@ fn header_number(slot: &mut Option<i64>, warnings: &mut Vec<Warning>, line: usiz
 /// A comment line that is not part of the trailer board.
 fn read_comment<'a>(rec: &mut Record<'a>, no: usize, body: &'a [u8], strong: &mut usize) {
     let warn = |rec: &mut Record<'a>, kind| rec.warnings.push(Warning { line: no, kind });
-    if let Some(v) = body.strip_prefix(b"summary:") {
+    if body.first() == Some(&b'*') {
+        // `'*` / `'**`: an engine's comment on the move (most comment lines).
+        rec.comments.push(Comment {
+            line: no,
+            bytes: body,
+            after_plies: rec.moves.len(),
+        });
+    } else if let Some(v) = body.strip_prefix(b"summary:") {
         *strong += 1;
         match parse_summary(no, v) {
             Some(s) if rec.summary.is_none() => rec.summary = Some(s),

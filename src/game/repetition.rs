@@ -10,28 +10,60 @@
 //! This is the rule of shogi-server's `Board` (since 2009-06), implemented independently.
 
 use crate::shogi::Color;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// Position keys are Zobrist hashes already: hash them by identity.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// Occurrence counts of position keys: an open-addressing table (keys are Zobrist hashes,
+/// already uniform), sized for the game and grown when three quarters are taken.
+#[derive(Debug, Default, Clone)]
+struct KeyCounts {
+    /// (key, count); a count of 0 marks an empty slot.
+    slots: Vec<(u64, u32)>,
+    len: usize,
 }
 
-type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+impl KeyCounts {
+    fn with_capacity(n: usize) -> Self {
+        KeyCounts {
+            slots: vec![(0, 0); (n.max(8) + n / 2).next_power_of_two()],
+            len: 0,
+        }
+    }
+
+    /// Count one more occurrence of `key`; the new count.
+    fn bump(&mut self, key: u64) -> u32 {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.1 == 0 {
+                *slot = (key, 1);
+                self.len += 1;
+                return 1;
+            }
+            if slot.0 == key {
+                slot.1 += 1;
+                return slot.1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        *self = KeyCounts::with_capacity(old.len().max(8) * 2);
+        for (key, count) in old.into_iter().filter(|s| s.1 > 0) {
+            let mask = self.slots.len() - 1;
+            let mut i = key as usize & mask;
+            while self.slots[i].1 != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (key, count);
+            self.len += 1;
+        }
+    }
+}
 
 /// The server's verdict at a 4th occurrence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +77,7 @@ pub enum ServerRepetition {
 /// Per-game repetition state, fed one position key per ply.
 #[derive(Debug, Default, Clone)]
 pub struct ServerRepetitionCounter {
-    total: KeyMap,
+    total: KeyCounts,
     /// Per side (index = `Color::index()`): the keys seen since the side began its
     /// current run of checks, `None` when it is not checking. Runs are short, so a list.
     checking: [Option<Vec<u64>>; 2],
@@ -59,7 +91,7 @@ impl ServerRepetitionCounter {
     /// A counter for a game of about `plies` moves.
     pub fn with_capacity(plies: usize) -> Self {
         ServerRepetitionCounter {
-            total: KeyMap::with_capacity_and_hasher(plies, Default::default()),
+            total: KeyCounts::with_capacity(plies),
             checking: [None, None],
         }
     }
@@ -67,9 +99,7 @@ impl ServerRepetitionCounter {
     /// Count the position `key` reached by `mover`'s move; `gave_check` says whether the
     /// move checked the opponent. Returns the verdict when this is a 4th occurrence.
     pub fn push(&mut self, key: u64, mover: Color, gave_check: bool) -> Option<ServerRepetition> {
-        let total = self.total.entry(key).or_insert(0);
-        *total += 1;
-        let total = *total;
+        let total = self.total.bump(key);
         let m = mover.index();
         if gave_check {
             self.checking[m].get_or_insert_with(Vec::new);
@@ -101,6 +131,20 @@ impl ServerRepetitionCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_counts_agree_with_a_map_through_growth() {
+        let mut table = KeyCounts::with_capacity(1);
+        let mut map = std::collections::HashMap::new();
+        // Keys that collide in the low bits, repeated, past several growths.
+        for i in 0..2_000u64 {
+            let key = (i % 300) << 20 | (i % 7);
+            let want = map.entry(key).or_insert(0u32);
+            *want += 1;
+            assert_eq!(table.bump(key), *want, "key {key:#x}");
+        }
+        assert_eq!(table.len, map.len());
+    }
 
     #[test]
     fn plain_repetition_needs_four_occurrences() {

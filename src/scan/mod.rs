@@ -7,6 +7,8 @@
 //!                                                                 games.parquet, errors.csv
 //! ```
 //!
+//! Record files of a folder are only listed by the reader thread and read by the workers,
+//! so that opening twenty thousand small files is shared out like the analysis.
 //! Several inputs are read at the same time, one per reader thread (a solid 7z block can
 //! only be decoded front to back, separate archives can run side by side). Entries go, 64
 //! at a time, through a bounded channel to a pool of workers that read, replay and judge
@@ -144,6 +146,8 @@ struct Work {
 enum Job {
     /// A record to analyse.
     Record { name: String, bytes: Vec<u8> },
+    /// A record file to read, then analyse (folders: the workers share the reading).
+    File { name: String, path: PathBuf },
     /// A result already known (unreadable or skipped entry), passed through in order.
     Known(Item),
 }
@@ -216,7 +220,7 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
             .map(|_| {
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
                 let names = &names;
-                s.spawn(move || analyse(&work_rx, &msg_tx, names))
+                s.spawn(move || analyse(&work_rx, &msg_tx, names, progress))
             })
             .collect();
         drop(msg_tx);
@@ -288,6 +292,7 @@ fn read_inputs(
         let mut sink = |event: Event| {
             let job = match event {
                 Event::Entry { name, bytes } => Job::Record { name, bytes },
+                Event::File { name, path } => Job::File { name, path },
                 Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
                     entry: name,
                     line: None,
@@ -374,7 +379,12 @@ impl Batch {
 }
 
 /// A worker thread: analyse records until the readers are done.
-fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[String]) -> Stats {
+fn analyse(
+    work_rx: &Mutex<Receiver<Work>>,
+    msg_tx: &SyncSender<Msg>,
+    names: &[String],
+    progress: &Progress,
+) -> Stats {
     let mut stats = Stats::default();
     loop {
         let work = match work_rx.lock() {
@@ -387,7 +397,7 @@ fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[S
         let source = names.get(input).map_or("", String::as_str);
         let items = jobs
             .into_iter()
-            .map(|job| analyse_one(source, job, &mut stats))
+            .map(|job| analyse_one(source, job, &mut stats, progress))
             .collect();
         if msg_tx
             .send(Msg::Items {
@@ -402,10 +412,24 @@ fn analyse(work_rx: &Mutex<Receiver<Work>>, msg_tx: &SyncSender<Msg>, names: &[S
     }
 }
 
-fn analyse_one(source: &str, job: Job, stats: &mut Stats) -> Item {
+fn analyse_one(source: &str, job: Job, stats: &mut Stats, progress: &Progress) -> Item {
     let (name, bytes) = match job {
         Job::Known(item) => return item,
         Job::Record { name, bytes } => (name, bytes),
+        Job::File { name, path } => match crate::source::read_file(&path) {
+            Ok(bytes) => {
+                let n = bytes.len() as u64;
+                progress.bytes_read.fetch_add(n, Ordering::Relaxed);
+                (name, bytes)
+            }
+            Err(reason) => {
+                return Item::Unreadable {
+                    entry: name,
+                    line: None,
+                    reason,
+                };
+            }
+        },
     };
     match std::panic::catch_unwind(|| analyze_record(source, &name, &bytes)) {
         Ok(Ok(row)) => {

@@ -228,6 +228,31 @@ pub(crate) fn piece_attacks(k: PieceKind, c: Color, sq: usize, occ: u128) -> u12
     }
 }
 
+/// True if a piece of kind `k` and side `c` on `from` attacks `to` with occupancy `occ`:
+/// `piece_attacks(k, c, from, occ)` contains `to`, without building the attack set.
+#[inline(always)]
+pub(crate) fn reaches(k: PieceKind, c: Color, from: usize, to: usize, occ: u128) -> bool {
+    let ci = c as usize;
+    let tb = 1u128 << to;
+    let clear = || between(from, to) & occ == 0;
+    match k {
+        PieceKind::Pawn => PAWN[ci][from] & tb != 0,
+        PieceKind::Lance => lance_pseudo(c, from) & tb != 0 && clear(),
+        PieceKind::Knight => KNIGHT[ci][from] & tb != 0,
+        PieceKind::Silver => SILVER[ci][from] & tb != 0,
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => GOLD[ci][from] & tb != 0,
+        PieceKind::Bishop => BISHOP_PSEUDO[from] & tb != 0 && clear(),
+        PieceKind::Rook => ROOK_PSEUDO[from] & tb != 0 && clear(),
+        PieceKind::King => KING[from] & tb != 0,
+        PieceKind::Horse => KING[from] & tb != 0 || (BISHOP_PSEUDO[from] & tb != 0 && clear()),
+        PieceKind::Dragon => KING[from] & tb != 0 || (ROOK_PSEUDO[from] & tb != 0 && clear()),
+    }
+}
+
 /// Public form of [`piece_attacks`] for callers outside the core.
 pub fn attacks_from(
     k: PieceKind,
@@ -335,6 +360,30 @@ mod tests {
         assert!(b & (1u128 << sq(3, 3)) != 0 && b & (1u128 << sq(2, 2)) == 0);
         assert!(b & (1u128 << sq(7, 7)) != 0 && b & (1u128 << sq(8, 8)) == 0);
         assert_eq!(b.count_ones(), 12);
+    }
+
+    #[test]
+    fn reaches_agrees_with_the_attack_sets() {
+        // A few occupancies, every kind, side, origin and target.
+        let occs = [
+            0u128,
+            0x1234_5678_9abc_def0_1357_9bdf_u128,
+            !0u128 >> 47,
+            0x0f0f_0f0f_0f0f_0f0f_0f0f,
+        ];
+        for occ in occs {
+            let occ = occ & ((1u128 << 81) - 1);
+            for k in PieceKind::ALL {
+                for c in Color::ALL {
+                    for from in 0..81 {
+                        let set = piece_attacks(k, c, from, occ);
+                        for to in 0..81 {
+                            assert_eq!(reaches(k, c, from, to, occ), set >> to & 1 == 1);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

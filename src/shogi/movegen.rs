@@ -559,7 +559,7 @@ impl Position {
                 let Some(p) = self.piece_at(from).filter(|p| p.color == us) else {
                     return Err(IllegalMoveKind::NotOwnPiece);
                 };
-                if attacks::piece_attacks(p.kind, us, f, occ) & (1u128 << t) == 0 {
+                if !attacks::reaches(p.kind, us, f, t, occ) {
                     return Err(IllegalMoveKind::CannotMove);
                 }
                 if self.by_color[ui] & (1u128 << t) != 0 {
@@ -576,6 +576,13 @@ impl Position {
                 let occ2 = (occ & !(1u128 << f)) | (1u128 << t);
                 let attacked = if f == ksq {
                     self.is_attacked(!us, t, occ2)
+                } else if self.checkers == 0 {
+                    // Not in check: only a piece leaving the line between the king and
+                    // an enemy slider can expose the king.
+                    let l = line(ksq, f);
+                    l != 0
+                        && l & (1u128 << t) == 0
+                        && self.slider_attackers(!us, ksq, occ2) & l & !(1u128 << t) != 0
                 } else {
                     self.attackers_to(!us, ksq, occ2) & !(1u128 << t) != 0
                 };
@@ -599,7 +606,8 @@ impl Position {
                     return Err(IllegalMoveKind::TwoPawns);
                 }
                 let ksq = self.king[ui] as usize;
-                if self.attackers_to(!us, ksq, occ | (1u128 << t)) != 0 {
+                // A drop never exposes the king: it matters only when in check.
+                if self.checkers != 0 && self.attackers_to(!us, ksq, occ | (1u128 << t)) != 0 {
                     return Err(IllegalMoveKind::IgnoredCheck);
                 }
                 if kind == PieceKind::Pawn

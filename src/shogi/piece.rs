@@ -77,10 +77,27 @@ impl PieceKind {
     }
 
     /// Parse a two-letter CSA code (`FU` .. `RY`).
+    #[inline]
     pub fn from_csa(code: &[u8]) -> Option<PieceKind> {
-        CSA.iter()
-            .position(|c| c.as_bytes() == code)
-            .map(|i| PieceKind::ALL[i])
+        use PieceKind::*;
+        let &[a, b] = code else { return None };
+        Some(match [a, b] {
+            [b'F', b'U'] => Pawn,
+            [b'K', b'Y'] => Lance,
+            [b'K', b'E'] => Knight,
+            [b'G', b'I'] => Silver,
+            [b'K', b'I'] => Gold,
+            [b'K', b'A'] => Bishop,
+            [b'H', b'I'] => Rook,
+            [b'O', b'U'] => King,
+            [b'T', b'O'] => ProPawn,
+            [b'N', b'Y'] => ProLance,
+            [b'N', b'K'] => ProKnight,
+            [b'N', b'G'] => ProSilver,
+            [b'U', b'M'] => Horse,
+            [b'R', b'Y'] => Dragon,
+            _ => return None,
+        })
     }
 
     /// The two-letter CSA code.
@@ -208,16 +225,20 @@ impl Piece {
 
     /// SFEN letters: upper case for Black, lower case for White, `+` before promoted kinds.
     pub fn sfen(self) -> String {
-        let letter = self.kind.usi_letter();
-        let letter = if self.color == Color::White {
-            letter.to_ascii_lowercase()
-        } else {
-            letter
-        };
-        if self.kind.is_promoted() {
-            format!("+{letter}")
-        } else {
-            letter.to_string()
+        self.sfen_str().to_string()
+    }
+
+    /// [`Piece::sfen`] without an allocation.
+    pub const fn sfen_str(self) -> &'static str {
+        const BLACK: [&str; 14] = [
+            "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
+        ];
+        const WHITE: [&str; 14] = [
+            "p", "l", "n", "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r",
+        ];
+        match self.color {
+            Color::Black => BLACK[self.kind as usize],
+            Color::White => WHITE[self.kind as usize],
         }
     }
 }
@@ -225,6 +246,24 @@ impl Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sfen_letters_follow_the_usi_letter_and_case() {
+        for kind in PieceKind::ALL {
+            for color in Color::ALL {
+                let mut letter = kind.usi_letter();
+                if color == Color::White {
+                    letter = letter.to_ascii_lowercase();
+                }
+                let want = if kind.is_promoted() {
+                    format!("+{letter}")
+                } else {
+                    letter.to_string()
+                };
+                assert_eq!(Piece::new(color, kind).sfen_str(), want);
+            }
+        }
+    }
 
     #[test]
     fn csa_codes_and_promotion() {

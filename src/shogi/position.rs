@@ -119,7 +119,10 @@ impl Default for Position {
 impl Position {
     /// The even-game start position.
     pub fn startpos() -> Position {
-        Position::from_setup(Setup::hirate()).expect("the start position is legal")
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
+            Position::from_setup(Setup::hirate()).expect("the start position is legal")
+        });
+        START.clone()
     }
 
     /// Read SFEN and validate.
@@ -526,11 +529,11 @@ impl Position {
                 }
                 let occ = (occ0 & !fb) | tb;
                 let own = own0 ^ fb ^ tb;
-                let mut c =
-                    attacks::piece_attacks(PieceKind::ALL[nk], us, t, occ) & (1u128 << eksq);
-                if c != 0 {
-                    c = tb;
-                }
+                let mut c = if attacks::reaches(PieceKind::ALL[nk], us, t, eksq, occ) {
+                    tb
+                } else {
+                    0
+                };
                 let l = line(eksq, f);
                 if l != 0 && l & tb == 0 {
                     c |= self.slider_attackers_among(us, own, eksq, occ) & l;
@@ -550,7 +553,7 @@ impl Position {
                 self.by_kind[hk] |= tb;
                 key ^= zobrist::BOARD[t][pc as usize];
                 let occ = occ0 | tb;
-                checkers = if attacks::piece_attacks(kind, us, t, occ) & (1u128 << eksq) != 0 {
+                checkers = if attacks::reaches(kind, us, t, eksq, occ) {
                     tb
                 } else {
                     0

@@ -93,26 +93,27 @@ impl Setup {
     /// SFEN text of this setup.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
+        let digit = |n: u32| char::from_digit(n, 10).unwrap_or('?');
         for rank in 1..=9u8 {
             if rank > 1 {
                 s.push('/');
             }
             let mut empty = 0;
             for file in (1..=9u8).rev() {
-                let sq = Square::new(file, rank).expect("on board");
-                match self.board[sq.index()] {
+                let i = usize::from(file - 1) * 9 + usize::from(rank - 1);
+                match self.board[i] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            let _ = write!(s, "{empty}");
+                            s.push(digit(empty));
                             empty = 0;
                         }
-                        s.push_str(&p.sfen());
+                        s.push_str(p.sfen_str());
                     }
                 }
             }
             if empty > 0 {
-                let _ = write!(s, "{empty}");
+                s.push(digit(empty));
             }
         }
         s.push(' ');
@@ -130,7 +131,7 @@ impl Setup {
                 if n > 1 {
                     let _ = write!(s, "{n}");
                 }
-                s.push_str(&Piece::new(c, *k).sfen());
+                s.push_str(Piece::new(c, *k).sfen_str());
             }
         }
         if !any {

@@ -2,9 +2,8 @@
 //! not depend on the order the file system lists names in). Other files are not entries.
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Event, Sink, io_message, is_record_name, read_entry};
+use super::{Event, Sink, io_message, is_record_name};
 
 /// Record files (name, path) and folders that could not be listed (name, reason).
 type Listing = (Vec<(String, PathBuf)>, Vec<(String, String)>);
@@ -52,7 +51,7 @@ pub fn total_size(root: &Path) -> u64 {
         .sum()
 }
 
-pub fn read_dir(root: &Path, bytes_read: &AtomicU64, sink: &mut Sink<'_>) {
+pub fn read_dir(root: &Path, sink: &mut Sink<'_>) {
     let (files, broken) = list(root);
     for (name, reason) in broken {
         if !sink(Event::Unreadable {
@@ -62,18 +61,9 @@ pub fn read_dir(root: &Path, bytes_read: &AtomicU64, sink: &mut Sink<'_>) {
             return;
         }
     }
+    // The files are only named here: reading them is left to the caller's threads.
     for (name, path) in files {
-        let event = match fs::File::open(&path)
-            .map_err(|e| io_message(&e))
-            .and_then(read_entry)
-        {
-            Ok(bytes) => {
-                bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                Event::Entry { name, bytes }
-            }
-            Err(reason) => Event::Unreadable { name, reason },
-        };
-        if !sink(event) {
+        if !sink(Event::File { name, path }) {
             break;
         }
     }

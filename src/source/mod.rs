@@ -101,6 +101,10 @@ impl Input {
 pub enum Event {
     /// A record to analyse.
     Entry { name: String, bytes: Vec<u8> },
+    /// A record file of a folder, not read yet: whoever analyses it reads it with
+    /// [`read_file`], so that the reading is spread over many threads. Its bytes are not
+    /// counted in the reader's `bytes_read`.
+    File { name: String, path: PathBuf },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
     /// A file inside an archive that is not a `.csa` record (directories are not reported).
@@ -153,7 +157,8 @@ pub type Sink<'a> = dyn FnMut(Event) -> bool + 'a;
 /// (folders in sorted path order, archives in stored order).
 ///
 /// `bytes_read` grows with the bytes taken from the underlying file or stream (compressed
-/// bytes for archives), for progress reporting.
+/// bytes for archives), for progress reporting; a folder's files are only named
+/// ([`Event::File`]), so whoever reads them counts their bytes.
 pub fn read_input(
     input: &Input,
     bytes_read: &AtomicU64,
@@ -165,7 +170,7 @@ pub fn read_input(
             let meta =
                 std::fs::metadata(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
             if meta.is_dir() {
-                dir::read_dir(path, bytes_read, sink);
+                dir::read_dir(path, sink);
                 return Ok(Format::Folder);
             }
             let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
@@ -258,7 +263,7 @@ fn unreachable_folder(input: &str) -> Result<Format, SourceError> {
 
 /// A whole file (or decompressed stream) that is one record.
 fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
-    sink(match read_entry(r) {
+    sink(match read_entry(r, 0) {
         Ok(bytes) => Event::Entry {
             name: entry.to_string(),
             bytes,
@@ -270,9 +275,17 @@ fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
     })
 }
 
-/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`].
-fn read_entry<R: Read>(r: R) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
+/// Read a record file named by an [`Event::File`]; the reason when it cannot be read.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let file = File::open(path).map_err(|e| io_message(&e))?;
+    let size = file.metadata().map_or(0, |m| m.len());
+    read_entry(file, size)
+}
+
+/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`]. `size` is the
+/// size the container announces (0 when unknown): the buffer is allocated once for it.
+fn read_entry<R: Read>(r: R, size: u64) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::with_capacity(size.min(1 << 20) as usize + 1);
     r.take(MAX_ENTRY_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| io_message(&e))?;

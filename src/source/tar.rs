@@ -65,7 +65,8 @@ pub fn read_stream<R: Read>(
 }
 
 fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
-    let mut archive = tar::Archive::new(r);
+    // The tar reader asks for one 512-byte header at a time: buffer the stream.
+    let mut archive = tar::Archive::new(io::BufReader::with_capacity(1 << 18, r));
     let mut last: Option<String> = None;
     let fail = |entry: Option<String>, after: &Option<String>, message: String| SourceError {
         input: input.to_string(),
@@ -92,7 +93,7 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
             continue;
         }
         let size = entry.size();
-        let event = match read_entry(entry) {
+        let event = match read_entry(entry, size) {
             Ok(bytes) if (bytes.len() as u64) < size => {
                 // The archive ended inside this entry: nothing after it can be read.
                 return Err(fail(

@@ -31,7 +31,8 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
                 if !is_record_name(&listed) {
                     Event::Skipped { name: listed }
                 } else {
-                    match read_entry(file) {
+                    let size = file.size();
+                    match read_entry(file, size) {
                         Ok(bytes) => Event::Entry {
                             name: listed,
                             bytes,

@@ -1,0 +1,116 @@
+//! Where a scan's CPU time goes, one phase at a time, on records already in memory:
+//! reading the record text, replaying it through the core, the whole per-game analysis
+//! (replay, final board, judge, row), and the row encoded for the writer. No files and no
+//! threads, so the figures are the per-game work itself (microseconds of CPU a game).
+//!
+//! `cargo bench --bench scan_phases --no-default-features [-- INPUT]`: INPUT is any scan
+//! input (folder, `.tar`, `.7z`, ...); without it, the fixtures built into the binary,
+//! repeated until there are enough records to time. `BENCH_RUNS` (default 5) runs a phase,
+//! the median is printed.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+use floodgate_scan::csa::read_record;
+use floodgate_scan::game::{analyze_record, replay};
+use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
+
+/// Every record of `inputs`, as (entry name, bytes).
+fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
+    let mut records = Vec::new();
+    let counter = AtomicU64::new(0);
+    for input in inputs {
+        let mut sink = |e: Event| {
+            match e {
+                Event::Entry { name, bytes } => records.push((name, bytes)),
+                Event::File { name, path } => {
+                    if let Ok(bytes) = floodgate_scan::source::read_file(&path) {
+                        records.push((name, bytes));
+                    }
+                }
+                Event::Unreadable { .. } | Event::Skipped { .. } => {}
+            }
+            true
+        };
+        if let Err(e) = read_input(input, &counter, &mut sink) {
+            eprintln!("{e}");
+        }
+    }
+    records
+}
+
+/// CPU time of this thread (Linux `/proc/thread-self/schedstat`), so that waiting on a
+/// busy machine does not count; `None` elsewhere (the wall clock is used then).
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(text.split_whitespace().next()?.parse::<u64>().ok()? as f64 / 1e9)
+}
+
+/// Median CPU seconds of `runs` runs of `f` over all records.
+fn time(runs: usize, records: &[(String, Vec<u8>)], f: impl Fn(&str, &[u8]) -> usize) -> f64 {
+    let mut secs: Vec<f64> = (0..runs)
+        .map(|_| {
+            let (c0, w0) = (cpu_seconds(), Instant::now());
+            let mut sum = 0usize;
+            for (name, bytes) in records {
+                sum = sum.wrapping_add(f(name, bytes));
+            }
+            black_box(sum);
+            match (c0, cpu_seconds()) {
+                (Some(a), Some(b)) if b > a => b - a,
+                _ => w0.elapsed().as_secs_f64(),
+            }
+        })
+        .collect();
+    secs.sort_by(f64::total_cmp);
+    secs[secs.len() / 2]
+}
+
+fn main() {
+    let arg = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let runs = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
+    let mut records = match &arg {
+        Some(path) => load(&[Input::from_arg(path)]),
+        None => load(&bundled_inputs()),
+    };
+    if arg.is_none() {
+        let base = records.clone();
+        while records.len() < 20_000 {
+            records.extend(base.iter().cloned());
+        }
+    }
+    let games = records.len();
+    let bytes: usize = records.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "{games} records, {:.1} MB, median of {runs} runs",
+        bytes as f64 / 1e6
+    );
+
+    let read = time(runs, &records, |_, b| {
+        read_record(b).map_or(0, |r| r.moves.len())
+    });
+    let replayed = time(runs, &records, |_, b| {
+        let Ok(rec) = read_record(b) else { return 0 };
+        let Ok(start) = replay::start_position(&rec) else {
+            return 0;
+        };
+        replay::replay(start, &rec.moves, false).played
+    });
+    let analysed = time(runs, &records, |n, b| {
+        analyze_record("bench", n, b).map_or(0, |r| r.plies as usize)
+    });
+    println!("| phase | CPU us / game | games/s on one core |");
+    println!("|---|---|---|");
+    for (phase, secs) in [
+        ("read the record", read),
+        ("read + replay", replayed),
+        ("analyze_record (all)", analysed),
+    ] {
+        let per = secs / games as f64;
+        println!("| {phase} | {:.2} | {:.0} |", per * 1e6, 1.0 / per);
+    }
+}
