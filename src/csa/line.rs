@@ -104,12 +104,10 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 fn find_newline(r: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = r.chunks_exact(8);
     let mut at = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
+    while let Some(chunk) = r.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let x = word ^ (ONES * u64::from(b'\n'));
         // A byte of `x` is zero where the chunk holds `\n`; the lowest flagged byte is
         // exact (a false flag can only sit above a true one).
         let zero = x.wrapping_sub(ONES) & !x & HIGH;
@@ -118,11 +116,7 @@ fn find_newline(r: &[u8]) -> Option<usize> {
         }
         at += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|i| at + i)
+    r[at..].iter().position(|&b| b == b'\n').map(|i| at + i)
 }
 
 #[cfg(test)]

@@ -36,7 +36,12 @@ fn entry_stem(entry: &str) -> &str {
 
 /// Fill the columns that come from the record's text alone.
 fn header_columns(row: &mut GameRow, rec: &Record<'_>, entry: &str) {
-    let stem_id = GameId::parse(entry_stem(entry));
+    // The file name stands in for `$EVENT` only when the record has none.
+    let stem_id = if rec.game_id.is_none() {
+        GameId::parse(entry_stem(entry))
+    } else {
+        None
+    };
     row.game_id = rec
         .event
         .clone()
