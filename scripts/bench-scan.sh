@@ -60,6 +60,7 @@ find "$WORK/corpus" -type f -exec cat {} + > /dev/null; cat "$WORK"/corpus.* > /
 measure scan_folder        "${SCAN[@]}" "$WORK/corpus"
 measure scan_folder_1job   "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus"
 measure scan_tar           "${SCAN[@]}" "$WORK/corpus.tar"
+measure scan_tar_1job      "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus.tar"
 measure scan_tar_gz        "${SCAN[@]}" "$WORK/corpus.tar.gz"
 measure scan_7z            "${SCAN[@]}" "$WORK/corpus.7z"
 measure scan_stdin_tar     sh -c "'$BIN' scan -q --jobs $JOBS -o '$WORK/out' - < '$WORK/corpus.tar'"
@@ -93,8 +94,13 @@ print()
 print(f"- folder vs cshogi (2 processes): {g('scan_folder') / c2:.1f}x (target >= 10x)")
 print(f"- .tar vs cshogi (2 processes): {g('scan_tar') / c2:.1f}x (target >= 10x)")
 print(f"- folder, 1 job vs cshogi (1 process): {g('scan_folder_1job') / c1:.1f}x")
+print(f"- .tar, 1 job vs cshogi (1 process): {g('scan_tar_1job') / c1:.1f}x")
 print(f"- .7z wall / 7zz decode alone: {rows['scan_7z'][0] / rows['decode_7z'][0]:.2f} (target <= 1.15)")
 print(f"- .tar.gz wall / gzip -dc alone: {rows['scan_tar_gz'][0] / rows['decode_gzip'][0]:.2f} (target <= 1.15)")
 peak = max(kb for n, (w, kb) in rows.items() if n.startswith("scan")) / 1024
 print(f"- peak RSS of any scan: {peak:.0f} MB (target < 300 MB)")
 PY
+
+# 4. Where the CPU time of one game goes (records in memory, one thread).
+echo
+cargo bench -q $FEATURES --bench scan_phases -- "$WORK/corpus.tar" 2>/dev/null
