@@ -150,7 +150,8 @@ mod parquet {
     use polars::prelude::*;
 
     enum Buf {
-        Str(Vec<Option<String>>),
+        /// Text goes straight into the column's buffer (no `String` per cell).
+        Str(StringChunkedBuilder),
         Int(Vec<Option<i64>>),
         Float(Vec<Option<f64>>),
         Bool(Vec<Option<bool>>),
@@ -183,7 +184,10 @@ mod parquet {
             COLUMNS
                 .iter()
                 .map(|c| match c.kind {
-                    ColumnKind::Str | ColumnKind::OptStr => Buf::Str(Vec::new()),
+                    ColumnKind::Str | ColumnKind::OptStr => Buf::Str(StringChunkedBuilder::new(
+                        PlSmallStr::from_static(c.name),
+                        ROW_GROUP,
+                    )),
                     ColumnKind::Int | ColumnKind::OptInt => Buf::Int(Vec::new()),
                     ColumnKind::OptFloat => Buf::Float(Vec::new()),
                     ColumnKind::Bool | ColumnKind::OptBool => Buf::Bool(Vec::new()),
@@ -194,7 +198,7 @@ mod parquet {
         pub fn write_row(&mut self, cells: &[Cell<'_>]) -> io::Result<()> {
             for (buf, cell) in self.bufs.iter_mut().zip(cells) {
                 match (buf, *cell) {
-                    (Buf::Str(v), Cell::Str(s)) => v.push(s.map(str::to_string)),
+                    (Buf::Str(v), Cell::Str(s)) => v.append_option(s),
                     (Buf::Int(v), Cell::Int(i)) => v.push(i),
                     (Buf::Float(v), Cell::Float(f)) => v.push(f),
                     (Buf::Bool(v), Cell::Bool(b)) => v.push(b),
@@ -217,7 +221,7 @@ mod parquet {
                 .map(|(c, buf)| {
                     let name = PlSmallStr::from_static(c.name);
                     match buf {
-                        Buf::Str(v) => Series::new(name, v),
+                        Buf::Str(v) => v.finish().into_series(),
                         Buf::Int(v) => Series::new(name, v),
                         Buf::Float(v) => Series::new(name, v),
                         Buf::Bool(v) => Series::new(name, v),
