@@ -318,7 +318,7 @@ pub fn squares(mut b: Bits) -> impl Iterator<Item = usize> {
 pub const EMPTY: u8 = 0xff;
 
 /// A flat snapshot of a position.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     /// Pieces per colour and kind index.
     pub pieces: [[Bits; KINDS]; 2],
@@ -337,8 +337,42 @@ pub struct Board {
 }
 
 impl Board {
-    /// Snapshot a position.
+    /// Snapshot a position: straight copies of the core's sets and board codes (a core
+    /// code is `kind + 1 | colour << 4` and 0 for an empty square, so subtracting one
+    /// gives this snapshot's `colour << 4 | kind` and [`EMPTY`] alike).
+    #[inline]
     pub fn new(pos: &Position) -> Board {
+        let by_color = [pos.by_color[0], pos.by_color[1]];
+        let mut pieces = [[0; KINDS]; 2];
+        for (c, row) in pieces.iter_mut().enumerate() {
+            for (k, set) in row.iter_mut().enumerate() {
+                *set = pos.by_kind[k] & by_color[c];
+            }
+        }
+        let mut piece = [EMPTY; 81];
+        for (p, &code) in piece.iter_mut().zip(pos.board.iter()) {
+            *p = code.wrapping_sub(1);
+        }
+        let mut hands = [[0u8; 7]; 2];
+        for (c, row) in hands.iter_mut().enumerate() {
+            for (k, n) in row.iter_mut().enumerate() {
+                *n = pos.hands[c].count_index(k) as u8;
+            }
+        }
+        Board {
+            pieces,
+            by_color,
+            occupied: by_color[0] | by_color[1],
+            piece,
+            hands,
+            king: [Some(pos.king[0] as usize), Some(pos.king[1] as usize)],
+            side: pos.side.index(),
+        }
+    }
+
+    /// The snapshot built piece by piece through the core's public accessors: the
+    /// reference [`Board::new`] is tested against.
+    pub fn from_accessors(pos: &Position) -> Board {
         let mut b = Board {
             pieces: [[0; KINDS]; 2],
             by_color: [0; 2],

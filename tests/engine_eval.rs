@@ -1,0 +1,67 @@
+//! The fast evaluation against its definition: on the 1,000 real entering-king positions of
+//! `aiiru_bench.tsv` and along random games (every position reached by play and again by
+//! undo), the snapshot equals the one built through the core's public accessors, and the
+//! fast evaluation (processor-specific and portable) equals the plain reference.
+mod core_support;
+
+use core_support::{Rng, bench_sfens, pos};
+use floodgate_scan::engine::board::Board;
+use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
+use floodgate_scan::shogi::{Move, Position};
+
+/// Check one position; returns its evaluation.
+fn check(p: &Position) -> i32 {
+    let fast = Board::new(p);
+    let plain = Board::from_accessors(p);
+    assert_eq!(fast, plain, "snapshot of {}", p.to_sfen());
+    let want = evaluate_reference(&plain);
+    assert_eq!(evaluate(&fast), want, "evaluate {}", p.to_sfen());
+    assert_eq!(evaluate_portable(&fast), want, "portable {}", p.to_sfen());
+    want
+}
+
+/// Play a random game of up to `plies` from `start`, checking every position on the way
+/// out and again on the way back (by undo); the values must agree both ways.
+fn walk(start: &Position, plies: usize, rng: &mut Rng) -> usize {
+    let mut p = start.clone();
+    let mut path: Vec<(Move, _, i32)> = Vec::new();
+    let mut seen = 1;
+    let mut v = check(&p);
+    for _ in 0..plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        let undo = p.play_unchecked(m);
+        path.push((m, undo, v));
+        v = check(&p);
+        seen += 1;
+    }
+    while let Some((m, undo, before)) = path.pop() {
+        p.undo(m, undo);
+        assert_eq!(check(&p), before, "after undo of {}", m.to_usi());
+    }
+    assert_eq!(&p, start);
+    seen
+}
+
+#[test]
+fn fast_evaluation_equals_the_reference_on_entering_king_positions() {
+    let mut rng = Rng::new(0x5eed_e7a1);
+    let mut n = 0;
+    for sfen in bench_sfens() {
+        n += walk(&pos(&sfen), 24, &mut rng);
+    }
+    assert!(n > 20_000, "{n} positions checked");
+}
+
+#[test]
+fn fast_evaluation_equals_the_reference_along_random_games() {
+    let mut rng = Rng::new(42);
+    let mut n = 0;
+    for _ in 0..150 {
+        n += walk(&Position::startpos(), 250, &mut rng);
+    }
+    assert!(n > 20_000, "{n} positions checked");
+}
