@@ -1,12 +1,14 @@
 //! The fast evaluation against its definition: on the 1,000 real entering-king positions of
 //! `aiiru_bench.tsv` and along random games (every position reached by play and again by
 //! undo), the snapshot equals the one built through the core's public accessors, and the
-//! fast evaluation (processor-specific and portable) equals the plain reference.
+//! fast evaluation (processor-specific and portable) equals the plain reference, and so
+//! does the static exchange evaluation of every legal move.
 mod core_support;
 
 use core_support::{Rng, bench_sfens, pos};
 use floodgate_scan::engine::board::Board;
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
+use floodgate_scan::engine::ordering::{see, see_reference};
 use floodgate_scan::shogi::{Move, Position};
 
 /// Check one position; returns its evaluation.
@@ -17,6 +19,15 @@ fn check(p: &Position) -> i32 {
     let want = evaluate_reference(&plain);
     assert_eq!(evaluate(&fast), want, "evaluate {}", p.to_sfen());
     assert_eq!(evaluate_portable(&fast), want, "portable {}", p.to_sfen());
+    for &m in p.legal_moves().iter() {
+        assert_eq!(
+            see(&fast, m),
+            see_reference(&plain, m),
+            "exchange of {} in {}",
+            m.to_usi(),
+            p.to_sfen()
+        );
+    }
     want
 }
 

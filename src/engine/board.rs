@@ -6,7 +6,7 @@
 //! Squares are numbered as in the core's bitboards (file-major: index `(file - 1) * 9 +
 //! rank - 1`), so a snapshot copies the core's piece sets. Geometry uses `row = rank - 1`
 //! (row 0 is Black's far edge) and `col = 9 - file`.
-use crate::shogi::{Color, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// A set of squares (bit `i` = square index `i`).
 pub type Bits = u128;
@@ -240,7 +240,7 @@ const fn ray_table() -> [[Bits; 81]; 8] {
 
 static RAYS: [[Bits; 81]; 8] = ray_table();
 
-#[inline]
+#[inline(always)]
 fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
     let ray = RAYS[d][sq];
     let blockers = ray & occ;
@@ -256,7 +256,7 @@ fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
 }
 
 /// Rook attacks from `sq` given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
     ray_attack(DIR_E, sq, occ)
         | ray_attack(DIR_S, sq, occ)
@@ -265,7 +265,7 @@ pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
 }
 
 /// Bishop attacks from `sq` given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
     ray_attack(DIR_SW, sq, occ)
         | ray_attack(DIR_SE, sq, occ)
@@ -273,8 +273,14 @@ pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
         | ray_attack(DIR_NW, sq, occ)
 }
 
+/// The squares a lance of colour `c` on each square attacks on an empty board.
+pub static LANCE_RAYS: [[Bits; 81]; 2] = {
+    let rays = ray_table();
+    [rays[DIR_N], rays[DIR_S]]
+};
+
 /// Lance attacks of colour `c` from `sq`.
-#[inline]
+#[inline(always)]
 pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
     if c == 0 {
         ray_attack(DIR_N, sq, occ)
@@ -460,7 +466,7 @@ pub const fn promotable(k: usize) -> bool {
 /// promotion choices that matter: pawns, bishops and rooks always promote when they can;
 /// lances, knights and silvers get both choices unless promotion is compulsory. The caller
 /// checks legality.
-pub fn captures(b: &Board, out: &mut Vec<Move>) {
+pub fn captures(b: &Board, out: &mut MoveList) {
     let c = b.side;
     let them = 1 - c;
     let victims = b.by_color[them] & !b.pieces[them][KING];

@@ -257,7 +257,8 @@ pub fn evaluate_reference(b: &Board) -> i32 {
 /// Material, piece-square, camp, mobility and attack map of the pieces of kind `K` and
 /// colour `c`: `K` is a constant, so the per-kind choice of [`mobility`] folds away.
 #[inline(always)]
-fn kind_terms<const K: usize>(b: &Board, c: usize, acc: &mut SideTerms) {
+fn kind_terms<const C: usize, const K: usize>(b: &Board, acc: &mut SideTerms) {
+    let c = C;
     let set = b.pieces[c][K];
     if set == 0 {
         return;
@@ -286,7 +287,8 @@ struct SideTerms {
 /// pawns is the pawn set shifted by one rank and the mobility is one popcount. A pawn
 /// never stands on its last rank; the mask keeps the shift within the files anyway.
 #[inline(always)]
-fn pawn_terms(b: &Board, c: usize, acc: &mut SideTerms) {
+fn pawn_terms<const C: usize>(b: &Board, acc: &mut SideTerms) {
+    let c = C;
     let set = b.pieces[c][PAWN];
     if set == 0 {
         return;
@@ -319,30 +321,35 @@ const fn row_set(row: usize) -> Bits {
 const FIRST_ROW: Bits = row_set(0);
 const LAST_ROW: Bits = row_set(8);
 
+/// Every term of colour `C` but king safety and the check penalty.
+#[inline(always)]
+fn side_terms<const C: usize>(b: &Board) -> SideTerms {
+    let mut acc = SideTerms::default();
+    pawn_terms::<C>(b, &mut acc);
+    kind_terms::<C, LANCE>(b, &mut acc);
+    kind_terms::<C, KNIGHT>(b, &mut acc);
+    kind_terms::<C, SILVER>(b, &mut acc);
+    kind_terms::<C, GOLD>(b, &mut acc);
+    kind_terms::<C, BISHOP>(b, &mut acc);
+    kind_terms::<C, ROOK>(b, &mut acc);
+    kind_terms::<C, KING>(b, &mut acc);
+    kind_terms::<C, PRO_PAWN>(b, &mut acc);
+    kind_terms::<C, PRO_LANCE>(b, &mut acc);
+    kind_terms::<C, PRO_KNIGHT>(b, &mut acc);
+    kind_terms::<C, PRO_SILVER>(b, &mut acc);
+    kind_terms::<C, HORSE>(b, &mut acc);
+    kind_terms::<C, DRAGON>(b, &mut acc);
+    for k in 0..7 {
+        let n = b.hands[C][k] as i32;
+        acc.score += n * (piece_value(k) + hand_bonus(k));
+        acc.phase += n * (piece_value(k) / 100);
+    }
+    acc
+}
+
 #[inline(always)]
 fn evaluate_body(b: &Board) -> i32 {
-    let mut terms = [SideTerms::default(), SideTerms::default()];
-    for (c, acc) in terms.iter_mut().enumerate() {
-        pawn_terms(b, c, acc);
-        kind_terms::<LANCE>(b, c, acc);
-        kind_terms::<KNIGHT>(b, c, acc);
-        kind_terms::<SILVER>(b, c, acc);
-        kind_terms::<GOLD>(b, c, acc);
-        kind_terms::<BISHOP>(b, c, acc);
-        kind_terms::<ROOK>(b, c, acc);
-        kind_terms::<KING>(b, c, acc);
-        kind_terms::<PRO_PAWN>(b, c, acc);
-        kind_terms::<PRO_LANCE>(b, c, acc);
-        kind_terms::<PRO_KNIGHT>(b, c, acc);
-        kind_terms::<PRO_SILVER>(b, c, acc);
-        kind_terms::<HORSE>(b, c, acc);
-        kind_terms::<DRAGON>(b, c, acc);
-        for k in 0..7 {
-            let n = b.hands[c][k] as i32;
-            acc.score += n * (piece_value(k) + hand_bonus(k));
-            acc.phase += n * (piece_value(k) / 100);
-        }
-    }
+    let terms = [side_terms::<0>(b), side_terms::<1>(b)];
     let phase = terms[0].phase + terms[1].phase;
     let mut score = [terms[0].score, terms[1].score];
     for (c, s) in score.iter_mut().enumerate() {

@@ -17,8 +17,131 @@ fn see_value(k: usize) -> i32 {
 
 /// Static exchange evaluation of a move on the snapshot `b` (material balance for the
 /// mover after the whole exchange on the destination square; drops and quiet moves onto
-/// squares nobody takes are 0).
+/// squares nobody takes are 0). The value of [`see_reference`]; the step attackers of the
+/// square are found once, and the sliding ones once per capture for both sides together.
 pub fn see(b: &Board, m: Move) -> i32 {
+    let to = sq_index(m.to());
+    let us = b.side;
+    let (mut occ, mut current, first_gain) = match m {
+        Move::Normal { from, promote, .. } => {
+            let from = sq_index(from);
+            let k = b.kind_at(from);
+            let moved = if promote { promoted(k) } else { k };
+            let captured = if b.piece[to] == EMPTY {
+                0
+            } else {
+                see_value(b.kind_at(to))
+            };
+            let promo_gain = if promote {
+                piece_value(moved) - piece_value(k)
+            } else {
+                0
+            };
+            (b.occupied ^ (1u128 << from), moved, captured + promo_gain)
+        }
+        Move::Drop { kind, .. } => (b.occupied, kind_index(kind), 0),
+    };
+    occ |= 1u128 << to;
+    let sets = ExchangeSets::new(b, to);
+    let mut gain = [0i32; 40];
+    gain[0] = first_gain;
+    let mut d = 0;
+    let mut side = 1 - us;
+    loop {
+        let attackers = sets.attackers(side, to, occ);
+        if attackers == 0 || d >= 38 {
+            break;
+        }
+        let Some((k, sq)) = CHEAPEST_FIRST.iter().find_map(|&k| {
+            let s = attackers & b.pieces[side][k];
+            (s != 0).then(|| (k, s.trailing_zeros() as usize))
+        }) else {
+            break;
+        };
+        d += 1;
+        gain[d] = see_value(current) - gain[d - 1];
+        if k == KING && sets.attackers(1 - side, to, occ ^ (1u128 << sq)) != 0 {
+            // The king may not capture into an attacked square.
+            d -= 1;
+            break;
+        }
+        occ ^= 1u128 << sq;
+        current = k;
+        side = 1 - side;
+    }
+    while d > 0 {
+        gain[d - 1] = -((-gain[d - 1]).max(gain[d]));
+        d -= 1;
+    }
+    gain[0]
+}
+
+/// The pieces that can take part in an exchange on one square: per colour, the step
+/// attackers (which do not depend on the occupancy) and the slider sets.
+struct ExchangeSets {
+    steps: [Bits; 2],
+    rooks: [Bits; 2],
+    bishops: [Bits; 2],
+    lances: [Bits; 2],
+    /// Whether any rook, dragon or lance, any bishop or horse stands on a line through
+    /// the square (else its sliding attacks need not be computed).
+    orthogonal: bool,
+    diagonal: bool,
+}
+
+impl ExchangeSets {
+    #[inline]
+    fn new(b: &Board, to: usize) -> ExchangeSets {
+        let mut steps = [0; 2];
+        let mut rooks = [0; 2];
+        let mut bishops = [0; 2];
+        let mut lances = [0; 2];
+        for c in 0..2 {
+            let p = &b.pieces[c];
+            let them = 1 - c;
+            let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
+            let kings = p[KING] | p[HORSE] | p[DRAGON];
+            steps[c] = (PAWN_ATTACKS[them][to] & p[PAWN])
+                | (KNIGHT_ATTACKS[them][to] & p[KNIGHT])
+                | (SILVER_ATTACKS[them][to] & (p[SILVER] | kings))
+                | (GOLD_ATTACKS[them][to] & (golds | kings))
+                | (KING_ATTACKS[to] & kings);
+            rooks[c] = p[ROOK] | p[DRAGON];
+            bishops[c] = p[BISHOP] | p[HORSE];
+            // A lance of colour c attacks `to` from the side it moves away from.
+            lances[c] = p[LANCE] & LANCE_RAYS[them][to];
+        }
+        let orthogonal = (rooks[0] | rooks[1] | lances[0] | lances[1]) & rook_attacks(to, 0) != 0;
+        let diagonal = (bishops[0] | bishops[1]) & bishop_attacks(to, 0) != 0;
+        ExchangeSets {
+            steps,
+            rooks,
+            bishops,
+            lances,
+            orthogonal,
+            diagonal,
+        }
+    }
+
+    /// Pieces of colour `c` attacking `to` with the occupancy `occ` (the value of
+    /// [`Board::attackers_to`]).
+    #[inline]
+    fn attackers(&self, c: usize, to: usize, occ: Bits) -> Bits {
+        let mut a = self.steps[c];
+        if self.orthogonal {
+            let r = rook_attacks(to, occ);
+            a |= r & (self.rooks[c] | self.lances[c]);
+        }
+        if self.diagonal {
+            a |= bishop_attacks(to, occ) & self.bishops[c];
+        }
+        a & occ
+    }
+}
+
+/// Static exchange evaluation, the plain way: every attacker recomputed from scratch at
+/// every capture of the exchange. It defines [`see`], which is tested against it.
+pub fn see_reference(b: &Board, m: Move) -> i32 {
     let to = sq_index(m.to());
     let us = b.side;
     let (mut occ, mut current, first_gain) = match m {

@@ -18,7 +18,7 @@ use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, Position, evaluate_declaration,
+    Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
 };
 
@@ -201,6 +201,15 @@ struct StackEntry {
 
 const NO_SCORE: i32 = i32::MIN / 2;
 
+/// The move lists of one ply, kept from node to node so a node allocates nothing.
+#[derive(Debug, Default)]
+struct PlyScratch {
+    /// Moves with their ordering scores.
+    scored: Vec<(Move, i32)>,
+    /// History slots of the quiet moves tried so far.
+    quiets: Vec<(usize, usize)>,
+}
+
 /// The searcher: owns the transposition table and the ordering heuristics, which survive
 /// from one search to the next.
 #[derive(Debug)]
@@ -218,6 +227,7 @@ pub struct Searcher {
     aborted: bool,
     root_depth: i32,
     lmr: Vec<[u8; 64]>,
+    scratch: Vec<PlyScratch>,
 }
 
 /// Whether the side to move can declare a win now.
@@ -285,6 +295,12 @@ impl Searcher {
             aborted: false,
             root_depth: 1,
             lmr,
+            scratch: (0..MAX_PLY + 2)
+                .map(|_| PlyScratch {
+                    scored: Vec::with_capacity(crate::shogi::MAX_MOVES),
+                    quiets: Vec::with_capacity(crate::shogi::MAX_MOVES),
+                })
+                .collect(),
         }
     }
 
@@ -549,7 +565,13 @@ impl Searcher {
         // Order the moves.
         let us = pos.side_to_move();
         let killers = self.heur.killers[ply];
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let PlyScratch {
+            scored,
+            quiets: quiets_tried,
+        } = &mut scratch;
+        scored.clear();
+        quiets_tried.clear();
         for &m in moves.iter() {
             let s = if Some(m) == tt_move {
                 1 << 30
@@ -575,7 +597,6 @@ impl Searcher {
 
         let mut best = -MATE - 1;
         let mut best_move = None;
-        let mut quiets_tried: Vec<(usize, usize)> = Vec::new();
         let original_alpha = alpha;
         for n in 0..scored.len() {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
@@ -605,6 +626,10 @@ impl Searcher {
                 reduction = reduction.clamp(0, depth - 2);
             }
             let undo = self.play(pos, m);
+            if depth > 1 || pos.is_in_check() {
+                // The child probes the table (a child at depth 0 goes to quiescence).
+                self.tt.prefetch(pos.key());
+            }
             let mut s;
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
@@ -628,6 +653,7 @@ impl Searcher {
             self.stack.pop();
             pos.undo(m, undo);
             if self.aborted {
+                self.scratch[ply] = scratch;
                 return 0;
             }
             if s > best {
@@ -643,7 +669,7 @@ impl Searcher {
                         if quiet {
                             self.heur.add_killer(ply, m);
                             self.heur
-                                .reward(us, history_index(&board, m), &quiets_tried, depth);
+                                .reward(us, history_index(&board, m), quiets_tried, depth);
                         }
                         break;
                     }
@@ -653,6 +679,7 @@ impl Searcher {
                 quiets_tried.push(history_index(&board, m));
             }
         }
+        self.scratch[ply] = scratch;
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -699,14 +726,18 @@ impl Searcher {
             return self.evaluate(pos);
         }
         let board = Board::new(pos);
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let scored = &mut scratch.scored;
+        scored.clear();
         let best_start = if in_check {
             // Every evasion; none means mate.
             let moves = pos.legal_moves();
             if moves.is_empty() {
+                self.scratch[ply] = scratch;
                 return -MATE + ply as i32;
             }
             if qply >= 6 {
+                self.scratch[ply] = scratch;
                 return self.evaluate(pos);
             }
             for &m in moves.iter() {
@@ -721,12 +752,13 @@ impl Searcher {
         } else {
             let stand = self.evaluate_board(&board);
             if stand >= beta {
+                self.scratch[ply] = scratch;
                 return stand;
             }
             alpha = alpha.max(stand);
-            let mut caps = Vec::with_capacity(16);
+            let mut caps = MoveList::new();
             captures(&board, &mut caps);
-            for m in caps {
+            for &m in caps.iter() {
                 let v = see(&board, m);
                 if v >= 0 && pos.is_legal(m) {
                     scored.push((m, v));
@@ -749,6 +781,7 @@ impl Searcher {
             self.stack.pop();
             pos.undo(m, undo);
             if self.aborted {
+                self.scratch[ply] = scratch;
                 return 0;
             }
             if s > best {
@@ -765,6 +798,7 @@ impl Searcher {
                 }
             }
         }
+        self.scratch[ply] = scratch;
         best
     }
 
