@@ -1,15 +1,16 @@
 //! The fast evaluation against its definition: on the 1,000 real entering-king positions of
 //! `aiiru_bench.tsv` and along random games (every position reached by play and again by
 //! undo), the snapshot equals the one built through the core's public accessors, and the
-//! fast evaluation (processor-specific and portable) equals the plain reference, and so
-//! does the static exchange evaluation of every legal move.
+//! fast evaluation (processor-specific and portable, on the snapshot and on the position
+//! read in place) equals the plain reference; so do the static exchange evaluation and
+//! the history slot of every legal move and the capture list.
 mod core_support;
 
 use core_support::{Rng, bench_sfens, pos};
-use floodgate_scan::engine::board::Board;
+use floodgate_scan::engine::board::{Board, captures};
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
-use floodgate_scan::engine::ordering::{see, see_reference};
-use floodgate_scan::shogi::{Move, Position};
+use floodgate_scan::engine::ordering::{history_index, see, see_reference};
+use floodgate_scan::shogi::{Move, MoveList, Position};
 
 /// Check one position; returns its evaluation.
 fn check(p: &Position) -> i32 {
@@ -19,15 +20,24 @@ fn check(p: &Position) -> i32 {
     let want = evaluate_reference(&plain);
     assert_eq!(evaluate(&fast), want, "evaluate {}", p.to_sfen());
     assert_eq!(evaluate_portable(&fast), want, "portable {}", p.to_sfen());
+    assert_eq!(evaluate(p), want, "evaluate in place {}", p.to_sfen());
+    assert_eq!(
+        evaluate_portable(p),
+        want,
+        "portable in place {}",
+        p.to_sfen()
+    );
     for &m in p.legal_moves().iter() {
-        assert_eq!(
-            see(&fast, m),
-            see_reference(&plain, m),
-            "exchange of {} in {}",
-            m.to_usi(),
-            p.to_sfen()
-        );
+        let want = see_reference(&plain, m);
+        let what = || format!("exchange of {} in {}", m.to_usi(), p.to_sfen());
+        assert_eq!(see(&fast, m), want, "{}", what());
+        assert_eq!(see(p, m), want, "in place: {}", what());
+        assert_eq!(history_index(p, m), history_index(&plain, m), "{}", what());
     }
+    let (mut a, mut b) = (MoveList::new(), MoveList::new());
+    captures(p, &mut a);
+    captures(&plain, &mut b);
+    assert_eq!(a.as_slice(), b.as_slice(), "captures in {}", p.to_sfen());
     want
 }
 

@@ -306,18 +306,115 @@ pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
     }
 }
 
-/// Iterate the squares of a set.
-#[inline]
-pub fn squares(mut b: Bits) -> impl Iterator<Item = usize> {
+/// Iterate the squares of a set, in increasing order.
+#[inline(always)]
+pub fn squares(b: Bits) -> impl Iterator<Item = usize> {
+    // The two 64-bit halves one after the other: cheaper than 128-bit arithmetic.
+    let mut low = b as u64;
+    let mut high = (b >> 64) as u64;
     std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let i = b.trailing_zeros() as usize;
-            b &= b - 1;
+        if low != 0 {
+            let i = low.trailing_zeros() as usize;
+            low &= low - 1;
             Some(i)
+        } else if high != 0 {
+            let i = high.trailing_zeros() as usize + 64;
+            high &= high - 1;
+            Some(i)
+        } else {
+            None
         }
     })
+}
+
+/// Read access to the pieces of a position: implemented by the snapshot [`Board`] and
+/// directly by the core's [`Position`], so that the search evaluates and orders moves
+/// without taking a snapshot at every node. Kinds are kind indices, colours 0 (Black) and
+/// 1 (White).
+pub trait Pieces {
+    /// Pieces of colour `c` and kind `k`.
+    fn set(&self, c: usize, k: usize) -> Bits;
+    /// All pieces of colour `c`.
+    fn color_set(&self, c: usize) -> Bits;
+    /// All pieces.
+    fn occupancy(&self) -> Bits;
+    /// `colour << 4 | kind` of the piece on `sq`, or [`EMPTY`].
+    fn code_at(&self, sq: usize) -> u8;
+    /// Pieces of unpromoted kind `k` (0..7) in the hand of colour `c`.
+    fn hand_count(&self, c: usize, k: usize) -> i32;
+    /// King square of colour `c`, if present.
+    fn king_of(&self, c: usize) -> Option<usize>;
+    /// Side to move.
+    fn to_move(&self) -> usize;
+    /// Kind index of the piece on `sq` (must be occupied).
+    #[inline(always)]
+    fn kind_on(&self, sq: usize) -> usize {
+        (self.code_at(sq) & 0x0f) as usize
+    }
+}
+
+impl Pieces for Board {
+    #[inline(always)]
+    fn set(&self, c: usize, k: usize) -> Bits {
+        self.pieces[c][k]
+    }
+    #[inline(always)]
+    fn color_set(&self, c: usize) -> Bits {
+        self.by_color[c]
+    }
+    #[inline(always)]
+    fn occupancy(&self) -> Bits {
+        self.occupied
+    }
+    #[inline(always)]
+    fn code_at(&self, sq: usize) -> u8 {
+        self.piece[sq]
+    }
+    #[inline(always)]
+    fn hand_count(&self, c: usize, k: usize) -> i32 {
+        self.hands[c][k] as i32
+    }
+    #[inline(always)]
+    fn king_of(&self, c: usize) -> Option<usize> {
+        self.king[c]
+    }
+    #[inline(always)]
+    fn to_move(&self) -> usize {
+        self.side
+    }
+}
+
+/// The core's position read in place: its board codes are `kind + 1 | colour << 4` (0 for
+/// empty), one less is the snapshot's code (and [`EMPTY`] for 0).
+impl Pieces for Position {
+    #[inline(always)]
+    fn set(&self, c: usize, k: usize) -> Bits {
+        self.by_kind[k] & self.by_color[c]
+    }
+    #[inline(always)]
+    fn color_set(&self, c: usize) -> Bits {
+        self.by_color[c]
+    }
+    #[inline(always)]
+    fn occupancy(&self) -> Bits {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    fn code_at(&self, sq: usize) -> u8 {
+        self.board[sq].wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn hand_count(&self, c: usize, k: usize) -> i32 {
+        self.hands[c].count_index(k) as i32
+    }
+    #[inline(always)]
+    fn king_of(&self, c: usize) -> Option<usize> {
+        Some(self.king[c] as usize)
+    }
+    #[inline(always)]
+    fn to_move(&self) -> usize {
+        self.side.index()
+    }
 }
 
 /// Empty square marker in [`Board::piece`].
@@ -466,13 +563,14 @@ pub const fn promotable(k: usize) -> bool {
 /// promotion choices that matter: pawns, bishops and rooks always promote when they can;
 /// lances, knights and silvers get both choices unless promotion is compulsory. The caller
 /// checks legality.
-pub fn captures(b: &Board, out: &mut MoveList) {
-    let c = b.side;
+pub fn captures<P: Pieces>(b: &P, out: &mut MoveList) {
+    let c = b.to_move();
     let them = 1 - c;
-    let victims = b.by_color[them] & !b.pieces[them][KING];
+    let occ = b.occupancy();
+    let victims = b.color_set(them) & !b.set(them, KING);
     for k in 0..KINDS {
-        for from in squares(b.pieces[c][k]) {
-            let targets = piece_attacks(c, k, from, b.occupied) & victims;
+        for from in squares(b.set(c, k)) {
+            let targets = piece_attacks(c, k, from, occ) & victims;
             if targets == 0 {
                 continue;
             }

@@ -174,8 +174,8 @@ fn mobility(c: usize, k: usize, sq: usize, occ: Bits, own: Bits) -> (i32, Bits) 
 }
 
 #[inline(always)]
-fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 {
-    let Some(ksq) = b.king[c] else {
+fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 {
+    let Some(ksq) = b.king_of(c) else {
         return 0;
     };
     let row = row_of(ksq) as i32;
@@ -183,7 +183,7 @@ fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 
     let opening = phase.min(96);
     let endgame = 96 - opening;
     let around = KING_ATTACKS[ksq];
-    let defenders = (around & b.by_color[c]).count_ones() as i32;
+    let defenders = (around & b.color_set(c)).count_ones() as i32;
     let attacked = (around & enemy_attacks_map).count_ones() as i32;
     let safe = around.count_ones() as i32 - attacked;
     let mut score = defenders * (6 + opening / 12);
@@ -199,9 +199,9 @@ fn king_safety(b: &Board, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 
         }
         let sq = index_of(r as usize, col as usize);
         let bit = 1u128 << sq;
-        if b.occupied & bit == 0 {
+        if b.occupancy() & bit == 0 {
             score -= 4 + opening / 16;
-        } else if b.by_color[c] & bit == 0 {
+        } else if b.color_set(c) & bit == 0 {
             score -= 8 + opening / 14;
         }
         if enemy_attacks_map & bit != 0 {
@@ -257,16 +257,17 @@ pub fn evaluate_reference(b: &Board) -> i32 {
 /// Material, piece-square, camp, mobility and attack map of the pieces of kind `K` and
 /// colour `c`: `K` is a constant, so the per-kind choice of [`mobility`] folds away.
 #[inline(always)]
-fn kind_terms<const C: usize, const K: usize>(b: &Board, acc: &mut SideTerms) {
+fn kind_terms<P: Pieces, const C: usize, const K: usize>(b: &P, acc: &mut SideTerms) {
     let c = C;
-    let set = b.pieces[c][K];
+    let set = b.set(c, K);
     if set == 0 {
         return;
     }
-    let own = b.by_color[c];
+    let own = b.color_set(c);
+    let occ = b.occupancy();
     let table = &STATIC[c][K];
     for sq in squares(set) {
-        let (m, att) = mobility(c, K, sq, b.occupied, own);
+        let (m, att) = mobility(c, K, sq, occ, own);
         acc.map |= att;
         acc.score += table[sq] + m;
     }
@@ -287,9 +288,9 @@ struct SideTerms {
 /// pawns is the pawn set shifted by one rank and the mobility is one popcount. A pawn
 /// never stands on its last rank; the mask keeps the shift within the files anyway.
 #[inline(always)]
-fn pawn_terms<const C: usize>(b: &Board, acc: &mut SideTerms) {
+fn pawn_terms<P: Pieces, const C: usize>(b: &P, acc: &mut SideTerms) {
     let c = C;
-    let set = b.pieces[c][PAWN];
+    let set = b.set(c, PAWN);
     if set == 0 {
         return;
     }
@@ -299,7 +300,7 @@ fn pawn_terms<const C: usize>(b: &Board, acc: &mut SideTerms) {
         (set & !LAST_ROW) << 1
     };
     acc.map |= att;
-    acc.score += (att & !b.by_color[c]).count_ones() as i32 * 2;
+    acc.score += (att & !b.color_set(c)).count_ones() as i32 * 2;
     let table = &STATIC[c][PAWN];
     for sq in squares(set) {
         acc.score += table[sq];
@@ -323,24 +324,24 @@ const LAST_ROW: Bits = row_set(8);
 
 /// Every term of colour `C` but king safety and the check penalty.
 #[inline(always)]
-fn side_terms<const C: usize>(b: &Board) -> SideTerms {
+fn side_terms<P: Pieces, const C: usize>(b: &P) -> SideTerms {
     let mut acc = SideTerms::default();
-    pawn_terms::<C>(b, &mut acc);
-    kind_terms::<C, LANCE>(b, &mut acc);
-    kind_terms::<C, KNIGHT>(b, &mut acc);
-    kind_terms::<C, SILVER>(b, &mut acc);
-    kind_terms::<C, GOLD>(b, &mut acc);
-    kind_terms::<C, BISHOP>(b, &mut acc);
-    kind_terms::<C, ROOK>(b, &mut acc);
-    kind_terms::<C, KING>(b, &mut acc);
-    kind_terms::<C, PRO_PAWN>(b, &mut acc);
-    kind_terms::<C, PRO_LANCE>(b, &mut acc);
-    kind_terms::<C, PRO_KNIGHT>(b, &mut acc);
-    kind_terms::<C, PRO_SILVER>(b, &mut acc);
-    kind_terms::<C, HORSE>(b, &mut acc);
-    kind_terms::<C, DRAGON>(b, &mut acc);
+    pawn_terms::<P, C>(b, &mut acc);
+    kind_terms::<P, C, LANCE>(b, &mut acc);
+    kind_terms::<P, C, KNIGHT>(b, &mut acc);
+    kind_terms::<P, C, SILVER>(b, &mut acc);
+    kind_terms::<P, C, GOLD>(b, &mut acc);
+    kind_terms::<P, C, BISHOP>(b, &mut acc);
+    kind_terms::<P, C, ROOK>(b, &mut acc);
+    kind_terms::<P, C, KING>(b, &mut acc);
+    kind_terms::<P, C, PRO_PAWN>(b, &mut acc);
+    kind_terms::<P, C, PRO_LANCE>(b, &mut acc);
+    kind_terms::<P, C, PRO_KNIGHT>(b, &mut acc);
+    kind_terms::<P, C, PRO_SILVER>(b, &mut acc);
+    kind_terms::<P, C, HORSE>(b, &mut acc);
+    kind_terms::<P, C, DRAGON>(b, &mut acc);
     for k in 0..7 {
-        let n = b.hands[C][k] as i32;
+        let n = b.hand_count(C, k);
         acc.score += n * (piece_value(k) + hand_bonus(k));
         acc.phase += n * (piece_value(k) / 100);
     }
@@ -348,21 +349,21 @@ fn side_terms<const C: usize>(b: &Board) -> SideTerms {
 }
 
 #[inline(always)]
-fn evaluate_body(b: &Board) -> i32 {
-    let terms = [side_terms::<0>(b), side_terms::<1>(b)];
+fn evaluate_body<P: Pieces>(b: &P) -> i32 {
+    let terms = [side_terms::<P, 0>(b), side_terms::<P, 1>(b)];
     let phase = terms[0].phase + terms[1].phase;
     let mut score = [terms[0].score, terms[1].score];
     for (c, s) in score.iter_mut().enumerate() {
         let enemy = terms[1 - c].map;
         *s += king_safety(b, c, phase, enemy);
-        if let Some(k) = b.king[c]
+        if let Some(k) = b.king_of(c)
             && enemy & (1u128 << k) != 0
         {
             *s -= CHECK_PENALTY;
         }
     }
-    let s = score[0] - score[1] + if b.side == 0 { TEMPO } else { -TEMPO };
-    if b.side == 0 { s } else { -s }
+    let s = score[0] - score[1] + if b.to_move() == 0 { TEMPO } else { -TEMPO };
+    if b.to_move() == 0 { s } else { -s }
 }
 
 /// The evaluation from the side to move's point of view (centipawns): the value of
@@ -370,7 +371,7 @@ fn evaluate_body(b: &Board) -> i32 {
 /// on x86-64 processors that have the population-count and leading-zero instructions
 /// (most made since 2008) the same code runs compiled for them.
 #[inline]
-pub fn evaluate(b: &Board) -> i32 {
+pub fn evaluate<P: Pieces>(b: &P) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if fast_bit_instructions() {
         // SAFETY: the processor has every feature `evaluate_x86` is compiled for.
@@ -381,7 +382,7 @@ pub fn evaluate(b: &Board) -> i32 {
 
 /// [`evaluate`] without the processor-specific variant: the same code compiled for any
 /// x86-64 (or other) processor.
-pub fn evaluate_portable(b: &Board) -> i32 {
+pub fn evaluate_portable<P: Pieces>(b: &P) -> i32 {
     evaluate_body(b)
 }
 
@@ -398,7 +399,7 @@ pub fn fast_bit_instructions() -> bool {
 /// [`evaluate_body`] compiled for the bit-counting instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-unsafe fn evaluate_x86(b: &Board) -> i32 {
+unsafe fn evaluate_x86<P: Pieces>(b: &P) -> i32 {
     evaluate_body(b)
 }
 

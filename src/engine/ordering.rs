@@ -19,27 +19,31 @@ fn see_value(k: usize) -> i32 {
 /// mover after the whole exchange on the destination square; drops and quiet moves onto
 /// squares nobody takes are 0). The value of [`see_reference`]; the step attackers of the
 /// square are found once, and the sliding ones once per capture for both sides together.
-pub fn see(b: &Board, m: Move) -> i32 {
+pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
     let to = sq_index(m.to());
-    let us = b.side;
+    let us = b.to_move();
     let (mut occ, mut current, first_gain) = match m {
         Move::Normal { from, promote, .. } => {
             let from = sq_index(from);
-            let k = b.kind_at(from);
+            let k = b.kind_on(from);
             let moved = if promote { promoted(k) } else { k };
-            let captured = if b.piece[to] == EMPTY {
+            let captured = if b.code_at(to) == EMPTY {
                 0
             } else {
-                see_value(b.kind_at(to))
+                see_value(b.kind_on(to))
             };
             let promo_gain = if promote {
                 piece_value(moved) - piece_value(k)
             } else {
                 0
             };
-            (b.occupied ^ (1u128 << from), moved, captured + promo_gain)
+            (
+                b.occupancy() ^ (1u128 << from),
+                moved,
+                captured + promo_gain,
+            )
         }
-        Move::Drop { kind, .. } => (b.occupied, kind_index(kind), 0),
+        Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
     };
     occ |= 1u128 << to;
     let sets = ExchangeSets::new(b, to);
@@ -53,7 +57,7 @@ pub fn see(b: &Board, m: Move) -> i32 {
             break;
         }
         let Some((k, sq)) = CHEAPEST_FIRST.iter().find_map(|&k| {
-            let s = attackers & b.pieces[side][k];
+            let s = attackers & b.set(side, k);
             (s != 0).then(|| (k, s.trailing_zeros() as usize))
         }) else {
             break;
@@ -91,13 +95,13 @@ struct ExchangeSets {
 
 impl ExchangeSets {
     #[inline]
-    fn new(b: &Board, to: usize) -> ExchangeSets {
+    fn new<P: Pieces>(b: &P, to: usize) -> ExchangeSets {
         let mut steps = [0; 2];
         let mut rooks = [0; 2];
         let mut bishops = [0; 2];
         let mut lances = [0; 2];
         for c in 0..2 {
-            let p = &b.pieces[c];
+            let p: [Bits; KINDS] = std::array::from_fn(|k| b.set(c, k));
             let them = 1 - c;
             let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
             let kings = p[KING] | p[HORSE] | p[DRAGON];
@@ -212,9 +216,9 @@ fn promoted(k: usize) -> usize {
 /// Index of a move in the history table: moving kind (board moves 0..14, drops 14..21)
 /// and destination.
 #[inline]
-pub fn history_index(b: &Board, m: Move) -> (usize, usize) {
+pub fn history_index<P: Pieces>(b: &P, m: Move) -> (usize, usize) {
     match m {
-        Move::Normal { from, to, .. } => (b.kind_at(sq_index(from)), sq_index(to)),
+        Move::Normal { from, to, .. } => (b.kind_on(sq_index(from)), sq_index(to)),
         Move::Drop { kind, to } => (KINDS + kind_index(kind), sq_index(to)),
     }
 }

@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::{Board, captures};
+use super::board::{Board, Pieces, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};
@@ -315,8 +315,15 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// The static evaluation by the objective of the mode (the 24-point evaluation reads a
+    /// snapshot; the normal one reads the position in place).
     fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_board(&Board::new(pos))
+        match self.config.mode {
+            Mode::Search => eval::evaluate(pos),
+            Mode::Decl24 => {
+                decl24::evaluate(&Board::new(pos), &self.config.weights, self.config.rule)
+            }
+        }
     }
 
     /// Play `m` and record the new position on the search path (for repetitions).
@@ -329,14 +336,6 @@ impl Searcher {
             null: false,
         });
         undo
-    }
-
-    /// The static evaluation of a snapshot, by the objective of the mode.
-    fn evaluate_board(&self, b: &Board) -> i32 {
-        match self.config.mode {
-            Mode::Search => eval::evaluate(b),
-            Mode::Decl24 => decl24::evaluate(b, &self.config.weights, self.config.rule),
-        }
     }
 
     fn time_up(&self, control: &Control) -> bool {
@@ -497,7 +496,6 @@ impl Searcher {
         if moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let board = Board::new(pos);
         // The static evaluation is needed only to decide on a null move.
         let null_candidate = !pv_node
             && null_ok
@@ -510,7 +508,7 @@ impl Searcher {
         } else {
             match hit {
                 Some(h) if h.eval != 0 => h.eval,
-                _ => self.evaluate_board(&board),
+                _ => self.evaluate(pos),
             }
         };
         // Mate in one where it pays: at inner nodes with some depth left, and everywhere
@@ -576,8 +574,8 @@ impl Searcher {
             let s = if Some(m) == tt_move {
                 1 << 30
             } else if is_capture(pos, m) {
-                let v = see(&board, m);
-                let victim = eval::piece_value(board.kind_at(super::board::sq_index(m.to())));
+                let v = see(&*pos, m);
+                let victim = eval::piece_value(pos.kind_on(super::board::sq_index(m.to())));
                 if v >= 0 {
                     (1 << 28) + victim * 8 + v / 16
                 } else {
@@ -590,7 +588,7 @@ impl Searcher {
             } else if killers[1] == Some(m) {
                 1 << 26
             } else {
-                self.heur.history(us, history_index(&board, m))
+                self.heur.history(us, history_index(&*pos, m))
             };
             scored.push((m, s));
         }
@@ -669,14 +667,14 @@ impl Searcher {
                         if quiet {
                             self.heur.add_killer(ply, m);
                             self.heur
-                                .reward(us, history_index(&board, m), quiets_tried, depth);
+                                .reward(us, history_index(&*pos, m), quiets_tried, depth);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(history_index(&board, m));
+                quiets_tried.push(history_index(&*pos, m));
             }
         }
         self.scratch[ply] = scratch;
@@ -725,7 +723,6 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos);
         }
-        let board = Board::new(pos);
         let mut scratch = std::mem::take(&mut self.scratch[ply]);
         let scored = &mut scratch.scored;
         scored.clear();
@@ -742,7 +739,7 @@ impl Searcher {
             }
             for &m in moves.iter() {
                 let s = if is_capture(pos, m) {
-                    see(&board, m) + 10_000
+                    see(&*pos, m) + 10_000
                 } else {
                     0
                 };
@@ -750,16 +747,16 @@ impl Searcher {
             }
             -MATE + ply as i32
         } else {
-            let stand = self.evaluate_board(&board);
+            let stand = self.evaluate(pos);
             if stand >= beta {
                 self.scratch[ply] = scratch;
                 return stand;
             }
             alpha = alpha.max(stand);
             let mut caps = MoveList::new();
-            captures(&board, &mut caps);
+            captures(&*pos, &mut caps);
             for &m in caps.iter() {
-                let v = see(&board, m);
+                let v = see(&*pos, m);
                 if v >= 0 && pos.is_legal(m) {
                     scored.push((m, v));
                 }
