@@ -254,6 +254,14 @@ impl Heuristics {
         self.history[Self::slot(color, idx)]
     }
 
+    /// The history scores of `color`'s quiet moves, indexed by `kind * 81 + square` of
+    /// [`history_index`].
+    #[inline]
+    pub fn history_table(&self, color: Color) -> &[i32] {
+        let n = (KINDS + 7) * 81;
+        &self.history[color.index() * n..][..n]
+    }
+
     /// Reward a quiet move that caused a cutoff and punish the quiet moves tried before it.
     pub fn reward(
         &mut self,

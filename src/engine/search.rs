@@ -570,7 +570,10 @@ impl Searcher {
         } = &mut scratch;
         scored.clear();
         quiets_tried.clear();
-        for &m in moves.iter() {
+        let history = self.heur.history_table(us);
+        let node: &Position = pos;
+        scored.extend(moves.iter().map(|&m| {
+            let pos = node;
             let s = if Some(m) == tt_move {
                 1 << 30
             } else if is_capture(pos, m) {
@@ -588,10 +591,11 @@ impl Searcher {
             } else if killers[1] == Some(m) {
                 1 << 26
             } else {
-                self.heur.history(us, history_index(&*pos, m))
+                let (kind, to) = history_index(pos, m);
+                history[kind * 81 + to]
             };
-            scored.push((m, s));
-        }
+            (m, s)
+        }));
 
         let mut best = -MATE - 1;
         let mut best_move = None;
@@ -600,10 +604,11 @@ impl Searcher {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
             if n < 3 {
-                let mut bi = n;
-                for j in n + 1..scored.len() {
-                    if scored[j].1 > scored[bi].1 {
-                        bi = j;
+                // The first best (ties keep the earlier move).
+                let (mut bi, mut bv) = (n, scored[n].1);
+                for (j, e) in scored.iter().enumerate().skip(n + 1) {
+                    if e.1 > bv {
+                        (bi, bv) = (j, e.1);
                     }
                 }
                 scored.swap(n, bi);
