@@ -224,10 +224,14 @@ pub fn history_index<P: Pieces>(b: &P, m: Move) -> (usize, usize) {
 }
 
 /// Killer moves per ply and the history table per colour.
+///
+/// History scores stay within about ±16,900 (each update moves a score towards ±16,384
+/// by at most the bonus, 12,800), so they are stored in 16 bits: a table half the size
+/// stays in the first-level cache while a node reads it for every quiet move.
 #[derive(Debug, Clone)]
 pub struct Heuristics {
     pub killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
+    history: Vec<i16>,
 }
 
 impl Heuristics {
@@ -251,13 +255,13 @@ impl Heuristics {
     /// History score of a quiet move.
     #[inline]
     pub fn history(&self, color: Color, idx: (usize, usize)) -> i32 {
-        self.history[Self::slot(color, idx)]
+        self.history[Self::slot(color, idx)] as i32
     }
 
     /// The history scores of `color`'s quiet moves, indexed by `kind * 81 + square` of
     /// [`history_index`].
     #[inline]
-    pub fn history_table(&self, color: Color) -> &[i32] {
+    pub fn history_table(&self, color: Color) -> &[i16] {
         let n = (KINDS + 7) * 81;
         &self.history[color.index() * n..][..n]
     }
@@ -273,7 +277,10 @@ impl Heuristics {
         let bonus = (depth * depth).min(400);
         let mut update = |slot: usize, delta: i32| {
             let h = &mut self.history[slot];
-            *h += delta - *h * delta.abs() / 16_384;
+            let old = *h as i32;
+            // Never clamps (see the type's bound); the clamp only keeps the cast honest.
+            *h = (old + delta - old * delta.abs() / 16_384).clamp(i16::MIN as i32, i16::MAX as i32)
+                as i16;
         };
         update(Self::slot(color, good), bonus * 32);
         for &i in bad {
@@ -296,5 +303,36 @@ impl Heuristics {
             *h /= 4;
         }
         self.killers.fill([None; 2]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_scores_stay_within_16_bits_and_follow_the_32_bit_rule() {
+        // The largest bonus again and again, alternating with long runs of maluses: the
+        // stored score equals the same rule computed in 32 bits, and never clamps.
+        let mut h = Heuristics::new(4);
+        let mut model: i32 = 0;
+        let step = |x: i32, delta: i32| x + delta - x * delta.abs() / 16_384;
+        let mut extreme: i32 = 0;
+        for round in 0..400 {
+            let depth = 1 + round % 25;
+            let bonus = (depth * depth).min(400) * 32;
+            if round % 50 < 25 {
+                h.reward(Color::Black, (3, 40), &[], depth);
+                model = step(model, bonus);
+            } else {
+                h.reward(Color::Black, (0, 0), &[(3, 40)], depth);
+                model = step(model, -bonus);
+            }
+            assert_eq!(h.history(Color::Black, (3, 40)), model, "round {round}");
+            extreme = extreme.max(model.abs());
+        }
+        assert!(extreme > 16_000 && extreme < i16::MAX as i32, "{extreme}");
+        h.age();
+        assert_eq!(h.history(Color::Black, (3, 40)), model / 4);
     }
 }

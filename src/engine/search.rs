@@ -572,9 +572,15 @@ impl Searcher {
         quiets_tried.clear();
         let history = self.heur.history_table(us);
         let node: &Position = pos;
+        // Destinations of the table move and the killers: other moves need no comparison.
+        let special = [tt_move, killers[0], killers[1]]
+            .iter()
+            .flatten()
+            .fold(0u128, |b, m| b | 1u128 << m.to().index());
         scored.extend(moves.iter().map(|&m| {
             let pos = node;
-            let s = if Some(m) == tt_move {
+            let maybe_special = special & 1u128 << m.to().index() != 0;
+            let s = if maybe_special && Some(m) == tt_move {
                 1 << 30
             } else if is_capture(pos, m) {
                 let v = see(&*pos, m);
@@ -586,13 +592,13 @@ impl Searcher {
                 }
             } else if matches!(m, Move::Normal { promote: true, .. }) {
                 1 << 27
-            } else if killers[0] == Some(m) {
+            } else if maybe_special && killers[0] == Some(m) {
                 (1 << 26) + 1
-            } else if killers[1] == Some(m) {
+            } else if maybe_special && killers[1] == Some(m) {
                 1 << 26
             } else {
                 let (kind, to) = history_index(pos, m);
-                history[kind * 81 + to]
+                history[kind * 81 + to] as i32
             };
             (m, s)
         }));
