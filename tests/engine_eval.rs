@@ -7,7 +7,7 @@
 mod core_support;
 
 use core_support::{Rng, bench_sfens, pos};
-use floodgate_scan::engine::board::{Board, captures};
+use floodgate_scan::engine::board::{BISHOP, Board, PAWN, ROOK, captures};
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
 use floodgate_scan::shogi::{Move, MoveList, Position};
@@ -38,7 +38,50 @@ fn check(p: &Position) -> i32 {
     captures(p, &mut a);
     captures(&plain, &mut b);
     assert_eq!(a.as_slice(), b.as_slice(), "captures in {}", p.to_sfen());
+    check_captures(p, &plain, a.as_slice());
     want
+}
+
+/// The capture list against the core's legal moves: its legal members are exactly the
+/// legal captures, less the non-promotions of pawns, bishops and rooks that could
+/// promote; it runs by moving kind, origin, destination, promotion first.
+fn check_captures(p: &Position, plain: &Board, caps: &[Move]) {
+    let key = |m: Move| match m {
+        Move::Normal { from, to, promote } => (
+            plain.kind_at(from.index()),
+            from.index(),
+            to.index(),
+            !promote,
+        ),
+        Move::Drop { .. } => unreachable!("a capture list holds no drop"),
+    };
+    assert!(
+        caps.windows(2).all(|w| key(w[0]) < key(w[1])),
+        "capture order in {}",
+        p.to_sfen()
+    );
+    let mut got: Vec<Move> = caps.iter().copied().filter(|&m| p.is_legal(m)).collect();
+    let legal = p.legal_moves();
+    let mut want: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| match m {
+            Move::Normal { from, to, promote } => {
+                p.piece_at(to).is_some()
+                    && (promote
+                        || !matches!(plain.kind_at(from.index()), PAWN | BISHOP | ROOK)
+                        || !legal.contains(&Move::Normal {
+                            from,
+                            to,
+                            promote: true,
+                        }))
+            }
+            Move::Drop { .. } => false,
+        })
+        .collect();
+    got.sort_by_key(|&m| key(m));
+    want.sort_by_key(|&m| key(m));
+    assert_eq!(got, want, "legal captures in {}", p.to_sfen());
 }
 
 /// Play a random game of up to `plies` from `start`, checking every position on the way

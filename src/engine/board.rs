@@ -290,7 +290,7 @@ pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
 }
 
 /// Attacks of a piece of kind index `k` and colour `c` on `sq`.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
     match k {
         PAWN => PAWN_ATTACKS[c][sq],
@@ -566,37 +566,59 @@ pub const fn promotable(k: usize) -> bool {
 pub fn captures<P: Pieces>(b: &P, out: &mut MoveList) {
     let c = b.to_move();
     let them = 1 - c;
-    let occ = b.occupancy();
     let victims = b.color_set(them) & !b.set(them, KING);
-    for k in 0..KINDS {
-        for from in squares(b.set(c, k)) {
-            let targets = piece_attacks(c, k, from, occ) & victims;
-            if targets == 0 {
-                continue;
-            }
-            let from_sq = index_square(from);
-            for to in squares(targets) {
-                let to_sq = index_square(to);
-                let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
-                if promotable(k) && zone {
-                    out.push(Move::Normal {
-                        from: from_sq,
-                        to: to_sq,
-                        promote: true,
-                    });
-                    let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
-                    let compulsory =
-                        (matches!(k, PAWN | LANCE) && rel == 0) || (k == KNIGHT && rel <= 1);
-                    if compulsory || matches!(k, PAWN | BISHOP | ROOK) {
-                        continue;
-                    }
-                }
+    // Kind by kind with the kind a constant, so each attack computation is inlined.
+    captures_of::<P, PAWN>(b, c, victims, out);
+    captures_of::<P, LANCE>(b, c, victims, out);
+    captures_of::<P, KNIGHT>(b, c, victims, out);
+    captures_of::<P, SILVER>(b, c, victims, out);
+    captures_of::<P, GOLD>(b, c, victims, out);
+    captures_of::<P, BISHOP>(b, c, victims, out);
+    captures_of::<P, ROOK>(b, c, victims, out);
+    captures_of::<P, KING>(b, c, victims, out);
+    captures_of::<P, PRO_PAWN>(b, c, victims, out);
+    captures_of::<P, PRO_LANCE>(b, c, victims, out);
+    captures_of::<P, PRO_KNIGHT>(b, c, victims, out);
+    captures_of::<P, PRO_SILVER>(b, c, victims, out);
+    captures_of::<P, HORSE>(b, c, victims, out);
+    captures_of::<P, DRAGON>(b, c, victims, out);
+}
+
+/// The captures of [`captures`] by the pieces of kind `K`.
+#[inline(always)]
+fn captures_of<P: Pieces, const K: usize>(b: &P, c: usize, victims: Bits, out: &mut MoveList) {
+    let set = b.set(c, K);
+    if set == 0 {
+        return;
+    }
+    let occ = b.occupancy();
+    for from in squares(set) {
+        let targets = piece_attacks(c, K, from, occ) & victims;
+        if targets == 0 {
+            continue;
+        }
+        let from_sq = index_square(from);
+        for to in squares(targets) {
+            let to_sq = index_square(to);
+            let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
+            if promotable(K) && zone {
                 out.push(Move::Normal {
                     from: from_sq,
                     to: to_sq,
-                    promote: false,
+                    promote: true,
                 });
+                let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
+                let compulsory =
+                    (matches!(K, PAWN | LANCE) && rel == 0) || (K == KNIGHT && rel <= 1);
+                if compulsory || matches!(K, PAWN | BISHOP | ROOK) {
+                    continue;
+                }
             }
+            out.push(Move::Normal {
+                from: from_sq,
+                to: to_sq,
+                promote: false,
+            });
         }
     }
 }
