@@ -228,10 +228,19 @@ pub fn history_index<P: Pieces>(b: &P, m: Move) -> (usize, usize) {
 /// History scores stay within about ±16,900 (each update moves a score towards ±16,384
 /// by at most the bonus, 12,800), so they are stored in 16 bits: a table half the size
 /// stays in the first-level cache while a node reads it for every quiet move.
+///
+/// A node may read its quiet moves' history scores late (most nodes are cut off by a
+/// capture or a killer before any quiet move is needed) yet must see them as they were
+/// when it ordered its moves. While such a read is deferred, every change is journaled,
+/// and [`Heuristics::with_history_at`] shows the table as it was.
 #[derive(Debug, Clone)]
 pub struct Heuristics {
     pub killers: Vec<[Option<Move>; 2]>,
     history: Vec<i16>,
+    /// Changes (slot, old score, new score) since the oldest deferred read.
+    journal: Vec<(u16, i16, i16)>,
+    /// Deferred reads not yet done.
+    deferred: u32,
 }
 
 impl Heuristics {
@@ -239,12 +248,51 @@ impl Heuristics {
         Heuristics {
             killers: vec![[None; 2]; max_ply + 2],
             history: vec![0; 2 * (KINDS + 7) * 81],
+            journal: Vec::new(),
+            deferred: 0,
         }
     }
 
     pub fn clear(&mut self) {
         self.killers.fill([None; 2]);
         self.history.fill(0);
+        self.journal.clear();
+        self.deferred = 0;
+    }
+
+    /// Start a deferred read: the returned mark names the table as it is now. Every mark
+    /// must be ended by [`Heuristics::end_deferred`].
+    #[inline]
+    pub fn defer(&mut self) -> usize {
+        self.deferred += 1;
+        self.journal.len()
+    }
+
+    /// End a deferred read (done or no longer needed).
+    #[inline]
+    pub fn end_deferred(&mut self) {
+        self.deferred -= 1;
+        if self.deferred == 0 {
+            self.journal.clear();
+        }
+    }
+
+    /// Call `f` with `color`'s history table (as [`Heuristics::history_table`]) as it was
+    /// at `mark`: the changes since are undone for the call and redone after it.
+    pub fn with_history_at<R>(
+        &mut self,
+        color: Color,
+        mark: usize,
+        f: impl FnOnce(&[i16]) -> R,
+    ) -> R {
+        for &(slot, old, _) in self.journal[mark..].iter().rev() {
+            self.history[slot as usize] = old;
+        }
+        let r = f(self.history_table(color));
+        for &(slot, _, new) in &self.journal[mark..] {
+            self.history[slot as usize] = new;
+        }
+        r
     }
 
     #[inline]
@@ -275,12 +323,17 @@ impl Heuristics {
         depth: i32,
     ) {
         let bonus = (depth * depth).min(400);
+        let journaled = self.deferred > 0;
         let mut update = |slot: usize, delta: i32| {
             let h = &mut self.history[slot];
-            let old = *h as i32;
+            let old = *h;
+            let x = old as i32;
             // Never clamps (see the type's bound); the clamp only keeps the cast honest.
-            *h = (old + delta - old * delta.abs() / 16_384).clamp(i16::MIN as i32, i16::MAX as i32)
+            *h = (x + delta - x * delta.abs() / 16_384).clamp(i16::MIN as i32, i16::MAX as i32)
                 as i16;
+            if journaled {
+                self.journal.push((slot as u16, old, *h));
+            }
         };
         update(Self::slot(color, good), bonus * 32);
         for &i in bad {
@@ -334,5 +387,27 @@ mod tests {
         assert!(extreme > 16_000 && extreme < i16::MAX as i32, "{extreme}");
         h.age();
         assert_eq!(h.history(Color::Black, (3, 40)), model / 4);
+    }
+
+    #[test]
+    fn a_deferred_read_sees_the_table_as_it_was() {
+        let mut h = Heuristics::new(4);
+        h.reward(Color::White, (2, 10), &[(5, 11)], 3);
+        let before = h.history_table(Color::White).to_vec();
+        let outer = h.defer();
+        h.reward(Color::White, (2, 10), &[(5, 11), (6, 12)], 5);
+        let inner = h.defer();
+        let middle = h.history_table(Color::White).to_vec();
+        h.reward(Color::White, (6, 12), &[(2, 10)], 7);
+        h.reward(Color::Black, (6, 12), &[], 7);
+        let now = h.history_table(Color::White).to_vec();
+        assert_ne!(now, before);
+        assert_ne!(now, middle);
+        h.with_history_at(Color::White, inner, |t| assert_eq!(t, &middle[..]));
+        h.end_deferred();
+        h.with_history_at(Color::White, outer, |t| assert_eq!(t, &before[..]));
+        assert_eq!(h.history_table(Color::White), &now[..]);
+        h.end_deferred();
+        assert!(h.journal.is_empty());
     }
 }

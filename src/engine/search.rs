@@ -201,6 +201,22 @@ struct StackEntry {
 
 const NO_SCORE: i32 = i32::MIN / 2;
 
+/// Ordering score of a quiet move whose history score is not read yet: below every real
+/// score (these run from about -1,000,000 to 2^30).
+const UNSCORED: i32 = i32::MIN;
+
+/// Index and score of the first best of `scored[n..]` (ties keep the earlier move).
+#[inline]
+fn first_best(scored: &[(Move, i32)], n: usize) -> (usize, i32) {
+    let (mut bi, mut bv) = (n, scored[n].1);
+    for (j, e) in scored.iter().enumerate().skip(n + 1) {
+        if e.1 > bv {
+            (bi, bv) = (j, e.1);
+        }
+    }
+    (bi, bv)
+}
+
 /// The move lists of one ply, kept from node to node so a node allocates nothing.
 #[derive(Debug, Default)]
 struct PlyScratch {
@@ -570,7 +586,6 @@ impl Searcher {
         } = &mut scratch;
         scored.clear();
         quiets_tried.clear();
-        let history = self.heur.history_table(us);
         let node: &Position = pos;
         // Destinations of the table move and the killers: other moves need no comparison.
         let special = [tt_move, killers[0], killers[1]]
@@ -597,11 +612,13 @@ impl Searcher {
             } else if maybe_special && killers[1] == Some(m) {
                 1 << 26
             } else {
-                let (kind, to) = history_index(pos, m);
-                history[kind * 81 + to] as i32
+                // A quiet move: scored by history, read when first needed.
+                UNSCORED
             };
             (m, s)
         }));
+        // The history as it is now is what the quiet moves must be scored by.
+        let mut deferred = Some(self.heur.defer());
 
         let mut best = -MATE - 1;
         let mut best_move = None;
@@ -610,15 +627,19 @@ impl Searcher {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
             if n < 3 {
-                // The first best (ties keep the earlier move).
-                let (mut bi, mut bv) = (n, scored[n].1);
-                for (j, e) in scored.iter().enumerate().skip(n + 1) {
-                    if e.1 > bv {
-                        (bi, bv) = (j, e.1);
-                    }
+                let (mut bi, bv) = first_best(scored, n);
+                if bv < 1 << 26
+                    && let Some(mark) = deferred.take()
+                {
+                    // Only quiet moves and losing captures are left: score the quiet ones.
+                    self.score_quiets(pos, us, mark, scored);
+                    bi = first_best(scored, n).0;
                 }
                 scored.swap(n, bi);
             } else if n == 3 {
+                if let Some(mark) = deferred.take() {
+                    self.score_quiets(pos, us, mark, scored);
+                }
                 scored[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
             }
             let (m, order) = scored[n];
@@ -662,6 +683,9 @@ impl Searcher {
             self.stack.pop();
             pos.undo(m, undo);
             if self.aborted {
+                if deferred.is_some() {
+                    self.heur.end_deferred();
+                }
                 self.scratch[ply] = scratch;
                 return 0;
             }
@@ -688,6 +712,9 @@ impl Searcher {
                 quiets_tried.push(history_index(&*pos, m));
             }
         }
+        if deferred.is_some() {
+            self.heur.end_deferred();
+        }
         self.scratch[ply] = scratch;
         let bound = if best >= beta {
             Bound::Lower
@@ -710,6 +737,18 @@ impl Searcher {
             bound,
         );
         best
+    }
+
+    /// Give the quiet moves of `scored` (marked [`UNSCORED`]) their history scores as the
+    /// table stood at `mark`, and end that deferred read.
+    fn score_quiets(&mut self, pos: &Position, us: Color, mark: usize, scored: &mut [(Move, i32)]) {
+        self.heur.with_history_at(us, mark, |history| {
+            for e in scored.iter_mut().filter(|e| e.1 == UNSCORED) {
+                let (kind, to) = history_index(pos, e.0);
+                e.1 = history[kind * 81 + to] as i32;
+            }
+        });
+        self.heur.end_deferred();
     }
 
     fn qsearch(
