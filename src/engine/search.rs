@@ -592,7 +592,10 @@ impl Searcher {
             .iter()
             .flatten()
             .fold(0u128, |b, m| b | 1u128 << m.to().index());
-        scored.extend(moves.iter().map(|&m| {
+        // The first best move as the scores are written: the first selection needs no scan
+        // when it is not a quiet move.
+        let mut top = (0, UNSCORED);
+        scored.extend(moves.iter().enumerate().map(|(i, &m)| {
             let pos = node;
             let maybe_special = special & 1u128 << m.to().index() != 0;
             let s = if maybe_special && Some(m) == tt_move {
@@ -615,6 +618,9 @@ impl Searcher {
                 // A quiet move: scored by history, read when first needed.
                 UNSCORED
             };
+            if s > top.1 {
+                top = (i, s);
+            }
             (m, s)
         }));
         // The history as it is now is what the quiet moves must be scored by.
@@ -627,7 +633,7 @@ impl Searcher {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
             if n < 3 {
-                let (mut bi, bv) = first_best(scored, n);
+                let (mut bi, bv) = if n == 0 { top } else { first_best(scored, n) };
                 if bv < 1 << 26
                     && let Some(mark) = deferred.take()
                 {
