@@ -273,6 +273,30 @@ pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
         | ray_attack(DIR_NW, sq, occ)
 }
 
+/// Rook attacks from each square on an empty board (its file and rank).
+pub static ROOK_LINES: [Bits; 81] = {
+    let rays = ray_table();
+    let mut out = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        out[sq] = rays[DIR_E][sq] | rays[DIR_S][sq] | rays[DIR_W][sq] | rays[DIR_N][sq];
+        sq += 1;
+    }
+    out
+};
+
+/// Bishop attacks from each square on an empty board (its two diagonals).
+pub static BISHOP_LINES: [Bits; 81] = {
+    let rays = ray_table();
+    let mut out = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        out[sq] = rays[DIR_SW][sq] | rays[DIR_SE][sq] | rays[DIR_NE][sq] | rays[DIR_NW][sq];
+        sq += 1;
+    }
+    out
+};
+
 /// The squares a lance of colour `c` on each square attacks on an empty board.
 pub static LANCE_RAYS: [[Bits; 81]; 2] = {
     let rays = ray_table();
@@ -681,6 +705,10 @@ mod tests {
             assert_eq!(ray_attack(d, 40, 1u128 << near), 1u128 << near, "dir {d}");
         }
         assert_eq!(rook_attacks(40, 0).count_ones(), 16);
+        for sq in 0..81 {
+            assert_eq!(ROOK_LINES[sq], rook_attacks(sq, 0));
+            assert_eq!(BISHOP_LINES[sq], bishop_attacks(sq, 0));
+        }
         assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(0, 0).count_ones(), 8);
         assert_eq!(lance_attacks(0, 40, 0).count_ones(), 4);

@@ -115,8 +115,8 @@ impl ExchangeSets {
             // A lance of colour c attacks `to` from the side it moves away from.
             lances[c] = p[LANCE] & LANCE_RAYS[them][to];
         }
-        let orthogonal = (rooks[0] | rooks[1] | lances[0] | lances[1]) & rook_attacks(to, 0) != 0;
-        let diagonal = (bishops[0] | bishops[1]) & bishop_attacks(to, 0) != 0;
+        let orthogonal = (rooks[0] | rooks[1] | lances[0] | lances[1]) & ROOK_LINES[to] != 0;
+        let diagonal = (bishops[0] | bishops[1]) & BISHOP_LINES[to] != 0;
         ExchangeSets {
             steps,
             rooks,
