@@ -201,6 +201,15 @@ struct StackEntry {
 
 const NO_SCORE: i32 = i32::MIN / 2;
 
+/// Buckets of the repetition filter.
+const KEY_BUCKETS: usize = 4096;
+
+/// Bucket of a position key in the repetition filter (its top bits).
+#[inline(always)]
+fn key_bucket(key: u64) -> usize {
+    (key >> 52) as usize
+}
+
 /// Ordering score of a quiet move whose history score is not read yet: below every real
 /// score (these run from about -1,000,000 to 2^30).
 const UNSCORED: i32 = i32::MIN;
@@ -234,6 +243,9 @@ pub struct Searcher {
     pub config: Config,
     heur: Heuristics,
     stack: Vec<StackEntry>,
+    /// How many entries of `stack` have each value of [`key_bucket`]: a position whose
+    /// bucket holds only itself cannot be a repetition, so its scan is skipped.
+    key_counts: Vec<u16>,
     root_index: usize,
     pv: Vec<Vec<Move>>,
     nodes: u64,
@@ -297,6 +309,7 @@ impl Searcher {
             config,
             heur: Heuristics::new(MAX_PLY),
             stack: Vec::with_capacity(1024),
+            key_counts: vec![0; KEY_BUCKETS],
             root_index: 0,
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -346,7 +359,7 @@ impl Searcher {
     #[inline]
     fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
         let undo = pos.play_unchecked(m);
-        self.stack.push(StackEntry {
+        self.push_entry(StackEntry {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
@@ -389,13 +402,33 @@ impl Searcher {
         self.aborted
     }
 
+    /// Put a position on the path.
+    #[inline(always)]
+    fn push_entry(&mut self, e: StackEntry) {
+        self.key_counts[key_bucket(e.key)] += 1;
+        self.stack.push(e);
+    }
+
+    /// Take the last position off the path.
+    #[inline(always)]
+    fn pop_entry(&mut self) {
+        if let Some(e) = self.stack.pop() {
+            self.key_counts[key_bucket(e.key)] -= 1;
+        }
+    }
+
     /// Terminal status of the node on top of the stack from the rules (not mate):
     /// `Some(score)` for the side to move.
     fn rules_terminal(&self, pos: &Position, ply: usize, in_check: bool) -> Option<i32> {
         let top = self.stack.len() - 1;
         let key = self.stack[top].key;
-        // Repetition: same side to move, so every second entry.
-        let mut i = top;
+        // Repetition: same side to move, so every second entry (none can match when the
+        // key's bucket holds only this entry).
+        let mut i = if self.key_counts[key_bucket(key)] > 1 {
+            top
+        } else {
+            0
+        };
         let mut occurrences = 1;
         let mut first_in_path = None;
         while i >= 2 {
@@ -553,7 +586,7 @@ impl Searcher {
             && let Some(mut null) = Self::null_position(pos)
         {
             let r = 3 + depth / 6;
-            self.stack.push(StackEntry {
+            self.push_entry(StackEntry {
                 key: null.key(),
                 in_check: false,
                 null: true,
@@ -567,7 +600,7 @@ impl Searcher {
                 false,
                 control,
             );
-            self.stack.pop();
+            self.pop_entry();
             if self.aborted {
                 return 0;
             }
@@ -686,7 +719,7 @@ impl Searcher {
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
                 }
             }
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
                 if deferred.is_some() {
@@ -831,7 +864,7 @@ impl Searcher {
             let m = scored[n].0;
             let undo = self.play(pos, m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
                 self.scratch[ply] = scratch;
@@ -879,8 +912,9 @@ impl Searcher {
         self.tt.new_search();
         self.heur.age();
         self.stack.clear();
+        self.key_counts.fill(0);
         for &(key, in_check) in history {
-            self.stack.push(StackEntry {
+            self.push_entry(StackEntry {
                 key,
                 in_check,
                 null: false,
@@ -888,7 +922,7 @@ impl Searcher {
         }
         self.root_index = self.stack.len();
         let root_in_check = pos.is_in_check();
-        self.stack.push(StackEntry {
+        self.push_entry(StackEntry {
             key: pos.key(),
             in_check: root_in_check,
             null: false,
@@ -1042,7 +1076,7 @@ impl Searcher {
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
                 }
             }
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
                 break;
@@ -1092,6 +1126,50 @@ mod tests {
         assert_eq!("Search".parse::<Mode>(), Ok(Mode::Search));
         assert!("x".parse::<Mode>().is_err());
         assert_eq!(Mode::Decl24.to_string(), "decl24");
+    }
+
+    #[test]
+    fn the_repetition_filter_changes_no_verdict() {
+        // Random paths over a few keys (two of them share a filter bucket without being
+        // equal), with checks and null moves: the verdict with the filter equals the one of
+        // the full scan (forced by marking every bucket as shared).
+        let pos = Position::startpos();
+        let keys = [
+            0x1000_0000_0000_0001u64,
+            0x1000_0000_0000_0002,
+            0x2000_0000_0000_0003,
+            0x3000_0000_0000_0004,
+            0x4000_0000_0000_0005,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut s = Searcher::new(1, Config::default());
+        let mut repetitions = 0;
+        for _ in 0..5_000 {
+            s.stack.clear();
+            s.key_counts.fill(0);
+            let len = 1 + next(40) as usize;
+            s.root_index = next(len as u64) as usize;
+            for _ in 0..len {
+                s.push_entry(StackEntry {
+                    key: keys[next(keys.len() as u64) as usize],
+                    in_check: next(3) == 0,
+                    null: next(23) == 0,
+                });
+            }
+            let ply = 1 + next(10) as usize;
+            let got = s.rules_terminal(&pos, ply, false);
+            s.key_counts.fill(u16::MAX / 2);
+            let want = s.rules_terminal(&pos, ply, false);
+            assert_eq!(got, want);
+            repetitions += want.is_some() as u32;
+        }
+        assert!(repetitions > 500, "{repetitions} repetitions seen");
     }
 
     #[test]
