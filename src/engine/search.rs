@@ -634,7 +634,7 @@ impl Searcher {
             let s = if maybe_special && Some(m) == tt_move {
                 1 << 30
             } else if is_capture(pos, m) {
-                let v = see(&*pos, m);
+                let v = see(pos, m);
                 let victim = eval::piece_value(pos.kind_on(super::board::sq_index(m.to())));
                 if v >= 0 {
                     (1 << 28) + victim * 8 + v / 16
