@@ -255,6 +255,42 @@ fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
     ray ^ RAYS[d][first]
 }
 
+/// Direction index (into the ray tables) from each square to each square on one of its
+/// eight rays, or 8 when the squares share no line.
+static DIRECTION: [[u8; 81]; 81] = {
+    let rays = ray_table();
+    let mut out = [[8u8; 81]; 81];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut t = 0;
+            while t < 81 {
+                if rays[d][sq] & (1u128 << t) != 0 {
+                    out[sq][t] = d as u8;
+                }
+                t += 1;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// The attack from `from` along its ray through `towards` (every square up to and
+/// including the first piece of `occ`), and whether that ray runs along a file or a rank
+/// (else a diagonal); `None` when the squares share no line.
+#[inline]
+pub fn line_attack(from: usize, towards: usize, occ: Bits) -> Option<(Bits, bool)> {
+    let d = DIRECTION[from][towards] as usize;
+    if d >= 8 {
+        return None;
+    }
+    // Even directions are the file and rank ones (see `DIRS`).
+    Some((ray_attack(d, from, occ), d % 2 == 0))
+}
+
 /// Rook attacks from `sq` given the occupancy.
 #[inline(always)]
 pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
@@ -708,6 +744,20 @@ mod tests {
         for sq in 0..81 {
             assert_eq!(ROOK_LINES[sq], rook_attacks(sq, 0));
             assert_eq!(BISHOP_LINES[sq], bishop_attacks(sq, 0));
+            for t in 0..81 {
+                let line = line_attack(sq, t, 1u128 << t);
+                if ROOK_LINES[sq] & (1u128 << t) != 0 {
+                    let (a, orthogonal) = line.unwrap();
+                    assert!(orthogonal && a & (1u128 << t) != 0);
+                    assert_eq!(a & !rook_attacks(sq, 1u128 << t), 0);
+                } else if BISHOP_LINES[sq] & (1u128 << t) != 0 {
+                    let (a, orthogonal) = line.unwrap();
+                    assert!(!orthogonal && a & (1u128 << t) != 0);
+                    assert_eq!(a & !bishop_attacks(sq, 1u128 << t), 0);
+                } else {
+                    assert_eq!(line, None, "{sq} {t}");
+                }
+            }
         }
         assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(0, 0).count_ones(), 8);

@@ -17,8 +17,9 @@ fn see_value(k: usize) -> i32 {
 
 /// Static exchange evaluation of a move on the snapshot `b` (material balance for the
 /// mover after the whole exchange on the destination square; drops and quiet moves onto
-/// squares nobody takes are 0). The value of [`see_reference`]; the step attackers of the
-/// square are found once, and the sliding ones once per capture for both sides together.
+/// squares nobody takes are 0). The value of [`see_reference`]; the attackers of both sides
+/// are found once, and after each capture only the line through the capturing piece's
+/// square is looked along again for a slider behind it.
 pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
     let to = sq_index(m.to());
     let us = b.to_move();
@@ -46,13 +47,13 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
         Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
     };
     occ |= 1u128 << to;
-    let sets = ExchangeSets::new(b, to);
+    let mut sets = ExchangeSets::new(b, to, occ);
     let mut gain = [0i32; 40];
     gain[0] = first_gain;
     let mut d = 0;
     let mut side = 1 - us;
     loop {
-        let attackers = sets.attackers(side, to, occ);
+        let attackers = sets.attackers(side, occ);
         if attackers == 0 || d >= 38 {
             break;
         }
@@ -64,12 +65,13 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
         };
         d += 1;
         gain[d] = see_value(current) - gain[d - 1];
-        if k == KING && sets.attackers(1 - side, to, occ ^ (1u128 << sq)) != 0 {
+        occ ^= 1u128 << sq;
+        sets.reveal(sq, occ);
+        if k == KING && sets.attackers(1 - side, occ) != 0 {
             // The king may not capture into an attacked square.
             d -= 1;
             break;
         }
-        occ ^= 1u128 << sq;
         current = k;
         side = 1 - side;
     }
@@ -80,66 +82,75 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
     gain[0]
 }
 
-/// The pieces that can take part in an exchange on one square: per colour, the step
-/// attackers (which do not depend on the occupancy) and the slider sets.
+/// The pieces that attack one square in an exchange, kept up to date as captures
+/// uncover sliders behind the capturing pieces.
 struct ExchangeSets {
-    steps: [Bits; 2],
-    rooks: [Bits; 2],
-    bishops: [Bits; 2],
-    lances: [Bits; 2],
-    /// Whether any rook, dragon or lance, any bishop or horse stands on a line through
-    /// the square (else its sliding attacks need not be computed).
-    orthogonal: bool,
-    diagonal: bool,
+    to: usize,
+    /// Attackers of both colours found so far (pieces already exchanged included: the
+    /// occupancy masks them out).
+    all: Bits,
+    colors: [Bits; 2],
+    /// Sliders along files and ranks (rooks, dragons, lances that move towards the square),
+    /// and along diagonals (bishops, horses).
+    orthogonal: Bits,
+    diagonal: Bits,
 }
 
 impl ExchangeSets {
     #[inline]
-    fn new<P: Pieces>(b: &P, to: usize) -> ExchangeSets {
-        let mut steps = [0; 2];
-        let mut rooks = [0; 2];
-        let mut bishops = [0; 2];
-        let mut lances = [0; 2];
+    fn new<P: Pieces>(b: &P, to: usize, occ: Bits) -> ExchangeSets {
+        let mut all = 0;
+        let mut orthogonal = 0;
+        let mut diagonal = 0;
         for c in 0..2 {
             let p: [Bits; KINDS] = std::array::from_fn(|k| b.set(c, k));
             let them = 1 - c;
             let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
             let kings = p[KING] | p[HORSE] | p[DRAGON];
-            steps[c] = (PAWN_ATTACKS[them][to] & p[PAWN])
+            all |= (PAWN_ATTACKS[them][to] & p[PAWN])
                 | (KNIGHT_ATTACKS[them][to] & p[KNIGHT])
                 | (SILVER_ATTACKS[them][to] & (p[SILVER] | kings))
                 | (GOLD_ATTACKS[them][to] & (golds | kings))
                 | (KING_ATTACKS[to] & kings);
-            rooks[c] = p[ROOK] | p[DRAGON];
-            bishops[c] = p[BISHOP] | p[HORSE];
             // A lance of colour c attacks `to` from the side it moves away from.
-            lances[c] = p[LANCE] & LANCE_RAYS[them][to];
+            orthogonal |= p[ROOK] | p[DRAGON] | (p[LANCE] & LANCE_RAYS[them][to]);
+            diagonal |= p[BISHOP] | p[HORSE];
         }
-        let orthogonal = (rooks[0] | rooks[1] | lances[0] | lances[1]) & ROOK_LINES[to] != 0;
-        let diagonal = (bishops[0] | bishops[1]) & BISHOP_LINES[to] != 0;
+        if orthogonal & ROOK_LINES[to] != 0 {
+            all |= rook_attacks(to, occ) & orthogonal;
+        }
+        if diagonal & BISHOP_LINES[to] != 0 {
+            all |= bishop_attacks(to, occ) & diagonal;
+        }
         ExchangeSets {
-            steps,
-            rooks,
-            bishops,
-            lances,
+            to,
+            all,
+            colors: [b.color_set(0), b.color_set(1)],
             orthogonal,
             diagonal,
         }
     }
 
-    /// Pieces of colour `c` attacking `to` with the occupancy `occ` (the value of
-    /// [`Board::attackers_to`]).
+    /// Pieces of colour `c` attacking the square with the occupancy `occ` (the value of
+    /// [`Board::attackers_to`]), given that every piece taken out of the occupancy since
+    /// [`ExchangeSets::new`] was passed to [`ExchangeSets::reveal`].
     #[inline]
-    fn attackers(&self, c: usize, to: usize, occ: Bits) -> Bits {
-        let mut a = self.steps[c];
-        if self.orthogonal {
-            let r = rook_attacks(to, occ);
-            a |= r & (self.rooks[c] | self.lances[c]);
+    fn attackers(&self, c: usize, occ: Bits) -> Bits {
+        self.all & self.colors[c] & occ
+    }
+
+    /// The piece on `sq`, an attacker of the square, left it (`occ` no longer holds it): a
+    /// slider behind it on the same line now attacks the square.
+    #[inline]
+    fn reveal(&mut self, sq: usize, occ: Bits) {
+        if let Some((line, orthogonal)) = line_attack(self.to, sq, occ) {
+            let sliders = if orthogonal {
+                self.orthogonal
+            } else {
+                self.diagonal
+            };
+            self.all |= line & sliders;
         }
-        if self.diagonal {
-            a |= bishop_attacks(to, occ) & self.bishops[c];
-        }
-        a & occ
     }
 }
 
