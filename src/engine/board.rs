@@ -288,7 +288,7 @@ pub fn line_attack(from: usize, towards: usize, occ: Bits) -> Option<(Bits, bool
         return None;
     }
     // Even directions are the file and rank ones (see `DIRS`).
-    Some((ray_attack(d, from, occ), d % 2 == 0))
+    Some((ray_attack(d, from, occ), d.is_multiple_of(2)))
 }
 
 /// Rook attacks from `sq` given the occupancy.
