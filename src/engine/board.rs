@@ -1,11 +1,14 @@
-//! A compact bitboard snapshot of a position for the evaluation and the static exchange
-//! evaluation: one `u128` per colour and per piece kind, attack tables built by `const fn`.
+//! Piece sets and attack tables for the evaluation, the static exchange evaluation and
+//! the capture generator: one `u128` per colour and per piece kind, attack tables built by
+//! `const fn`.
 //!
 //! The position core answers rules questions; the evaluation needs attack maps of every
-//! piece many times per node, so it works on its own flat snapshot taken once per node.
-//! Squares are numbered as in the core's bitboards (file-major: index `(file - 1) * 9 +
-//! rank - 1`), so a snapshot copies the core's piece sets. Geometry uses `row = rank - 1`
-//! (row 0 is Black's far edge) and `col = 9 - file`.
+//! piece many times per node. It reads pieces through the [`Pieces`] trait, which the
+//! core's position implements in place (the search's hot path: no copy per node) and so
+//! does [`Board`], a flat snapshot (the 24-point evaluation and the reference
+//! implementations read one). Squares are numbered as in the core's bitboards
+//! (file-major: index `(file - 1) * 9 + rank - 1`), so a snapshot copies the core's piece
+//! sets. Geometry uses `row = rank - 1` (row 0 is Black's far edge) and `col = 9 - file`.
 use crate::shogi::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// A set of squares (bit `i` = square index `i`).

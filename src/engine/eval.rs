@@ -1,7 +1,8 @@
 //! The hand-made evaluation of the normal search mode: material, hand bonus, tempo,
 //! piece-square terms from forward progress and centre distance, a camp bonus, mobility,
-//! phase-blended king safety and a check penalty. Computed on the bitboard snapshot of
-//! [`Board`]: one attack set per piece, attack maps per side, popcounts.
+//! phase-blended king safety and a check penalty. Computed on any [`Pieces`] source (the
+//! position in place, or a [`Board`] snapshot): one attack set per piece, attack maps per
+//! side, popcounts.
 use super::board::*;
 
 /// Bonus for having the move.
