@@ -1,12 +1,15 @@
-//! A compact bitboard snapshot of a position for the evaluation and the static exchange
-//! evaluation: one `u128` per colour and per piece kind, attack tables built by `const fn`.
+//! Piece sets and attack tables for the evaluation, the static exchange evaluation and
+//! the capture generator: one `u128` per colour and per piece kind, attack tables built by
+//! `const fn`.
 //!
 //! The position core answers rules questions; the evaluation needs attack maps of every
-//! piece many times per node, so it works on its own flat snapshot taken once per node.
-//! Squares are numbered as in the core's bitboards (file-major: index `(file - 1) * 9 +
-//! rank - 1`), so a snapshot copies the core's piece sets. Geometry uses `row = rank - 1`
-//! (row 0 is Black's far edge) and `col = 9 - file`.
-use crate::shogi::{Color, Move, PieceKind, Position, Square};
+//! piece many times per node. It reads pieces through the [`Pieces`] trait, which the
+//! core's position implements in place (the search's hot path: no copy per node) and so
+//! does [`Board`], a flat snapshot (the 24-point evaluation and the reference
+//! implementations read one). Squares are numbered as in the core's bitboards
+//! (file-major: index `(file - 1) * 9 + rank - 1`), so a snapshot copies the core's piece
+//! sets. Geometry uses `row = rank - 1` (row 0 is Black's far edge) and `col = 9 - file`.
+use crate::shogi::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// A set of squares (bit `i` = square index `i`).
 pub type Bits = u128;
@@ -240,7 +243,7 @@ const fn ray_table() -> [[Bits; 81]; 8] {
 
 static RAYS: [[Bits; 81]; 8] = ray_table();
 
-#[inline]
+#[inline(always)]
 fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
     let ray = RAYS[d][sq];
     let blockers = ray & occ;
@@ -255,8 +258,44 @@ fn ray_attack(d: usize, sq: usize, occ: Bits) -> Bits {
     ray ^ RAYS[d][first]
 }
 
-/// Rook attacks from `sq` given the occupancy.
+/// Direction index (into the ray tables) from each square to each square on one of its
+/// eight rays, or 8 when the squares share no line.
+static DIRECTION: [[u8; 81]; 81] = {
+    let rays = ray_table();
+    let mut out = [[8u8; 81]; 81];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut t = 0;
+            while t < 81 {
+                if rays[d][sq] & (1u128 << t) != 0 {
+                    out[sq][t] = d as u8;
+                }
+                t += 1;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// The attack from `from` along its ray through `towards` (every square up to and
+/// including the first piece of `occ`), and whether that ray runs along a file or a rank
+/// (else a diagonal); `None` when the squares share no line.
 #[inline]
+pub fn line_attack(from: usize, towards: usize, occ: Bits) -> Option<(Bits, bool)> {
+    let d = DIRECTION[from][towards] as usize;
+    if d >= 8 {
+        return None;
+    }
+    // Even directions are the file and rank ones (see `DIRS`).
+    Some((ray_attack(d, from, occ), d.is_multiple_of(2)))
+}
+
+/// Rook attacks from `sq` given the occupancy.
+#[inline(always)]
 pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
     ray_attack(DIR_E, sq, occ)
         | ray_attack(DIR_S, sq, occ)
@@ -265,7 +304,7 @@ pub fn rook_attacks(sq: usize, occ: Bits) -> Bits {
 }
 
 /// Bishop attacks from `sq` given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
     ray_attack(DIR_SW, sq, occ)
         | ray_attack(DIR_SE, sq, occ)
@@ -273,8 +312,38 @@ pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
         | ray_attack(DIR_NW, sq, occ)
 }
 
+/// Rook attacks from each square on an empty board (its file and rank).
+pub static ROOK_LINES: [Bits; 81] = {
+    let rays = ray_table();
+    let mut out = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        out[sq] = rays[DIR_E][sq] | rays[DIR_S][sq] | rays[DIR_W][sq] | rays[DIR_N][sq];
+        sq += 1;
+    }
+    out
+};
+
+/// Bishop attacks from each square on an empty board (its two diagonals).
+pub static BISHOP_LINES: [Bits; 81] = {
+    let rays = ray_table();
+    let mut out = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        out[sq] = rays[DIR_SW][sq] | rays[DIR_SE][sq] | rays[DIR_NE][sq] | rays[DIR_NW][sq];
+        sq += 1;
+    }
+    out
+};
+
+/// The squares a lance of colour `c` on each square attacks on an empty board.
+pub static LANCE_RAYS: [[Bits; 81]; 2] = {
+    let rays = ray_table();
+    [rays[DIR_N], rays[DIR_S]]
+};
+
 /// Lance attacks of colour `c` from `sq`.
-#[inline]
+#[inline(always)]
 pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
     if c == 0 {
         ray_attack(DIR_N, sq, occ)
@@ -284,7 +353,7 @@ pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
 }
 
 /// Attacks of a piece of kind index `k` and colour `c` on `sq`.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
     match k {
         PAWN => PAWN_ATTACKS[c][sq],
@@ -300,25 +369,122 @@ pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
     }
 }
 
-/// Iterate the squares of a set.
-#[inline]
-pub fn squares(mut b: Bits) -> impl Iterator<Item = usize> {
+/// Iterate the squares of a set, in increasing order.
+#[inline(always)]
+pub fn squares(b: Bits) -> impl Iterator<Item = usize> {
+    // The two 64-bit halves one after the other: cheaper than 128-bit arithmetic.
+    let mut low = b as u64;
+    let mut high = (b >> 64) as u64;
     std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let i = b.trailing_zeros() as usize;
-            b &= b - 1;
+        if low != 0 {
+            let i = low.trailing_zeros() as usize;
+            low &= low - 1;
             Some(i)
+        } else if high != 0 {
+            let i = high.trailing_zeros() as usize + 64;
+            high &= high - 1;
+            Some(i)
+        } else {
+            None
         }
     })
+}
+
+/// Read access to the pieces of a position: implemented by the snapshot [`Board`] and
+/// directly by the core's [`Position`], so that the search evaluates and orders moves
+/// without taking a snapshot at every node. Kinds are kind indices, colours 0 (Black) and
+/// 1 (White).
+pub trait Pieces {
+    /// Pieces of colour `c` and kind `k`.
+    fn set(&self, c: usize, k: usize) -> Bits;
+    /// All pieces of colour `c`.
+    fn color_set(&self, c: usize) -> Bits;
+    /// All pieces.
+    fn occupancy(&self) -> Bits;
+    /// `colour << 4 | kind` of the piece on `sq`, or [`EMPTY`].
+    fn code_at(&self, sq: usize) -> u8;
+    /// Pieces of unpromoted kind `k` (0..7) in the hand of colour `c`.
+    fn hand_count(&self, c: usize, k: usize) -> i32;
+    /// King square of colour `c`, if present.
+    fn king_of(&self, c: usize) -> Option<usize>;
+    /// Side to move.
+    fn to_move(&self) -> usize;
+    /// Kind index of the piece on `sq` (must be occupied).
+    #[inline(always)]
+    fn kind_on(&self, sq: usize) -> usize {
+        (self.code_at(sq) & 0x0f) as usize
+    }
+}
+
+impl Pieces for Board {
+    #[inline(always)]
+    fn set(&self, c: usize, k: usize) -> Bits {
+        self.pieces[c][k]
+    }
+    #[inline(always)]
+    fn color_set(&self, c: usize) -> Bits {
+        self.by_color[c]
+    }
+    #[inline(always)]
+    fn occupancy(&self) -> Bits {
+        self.occupied
+    }
+    #[inline(always)]
+    fn code_at(&self, sq: usize) -> u8 {
+        self.piece[sq]
+    }
+    #[inline(always)]
+    fn hand_count(&self, c: usize, k: usize) -> i32 {
+        self.hands[c][k] as i32
+    }
+    #[inline(always)]
+    fn king_of(&self, c: usize) -> Option<usize> {
+        self.king[c]
+    }
+    #[inline(always)]
+    fn to_move(&self) -> usize {
+        self.side
+    }
+}
+
+/// The core's position read in place: its board codes are `kind + 1 | colour << 4` (0 for
+/// empty), one less is the snapshot's code (and [`EMPTY`] for 0).
+impl Pieces for Position {
+    #[inline(always)]
+    fn set(&self, c: usize, k: usize) -> Bits {
+        self.by_kind[k] & self.by_color[c]
+    }
+    #[inline(always)]
+    fn color_set(&self, c: usize) -> Bits {
+        self.by_color[c]
+    }
+    #[inline(always)]
+    fn occupancy(&self) -> Bits {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    fn code_at(&self, sq: usize) -> u8 {
+        self.board[sq].wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn hand_count(&self, c: usize, k: usize) -> i32 {
+        self.hands[c].count_index(k) as i32
+    }
+    #[inline(always)]
+    fn king_of(&self, c: usize) -> Option<usize> {
+        Some(self.king[c] as usize)
+    }
+    #[inline(always)]
+    fn to_move(&self) -> usize {
+        self.side.index()
+    }
 }
 
 /// Empty square marker in [`Board::piece`].
 pub const EMPTY: u8 = 0xff;
 
 /// A flat snapshot of a position.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     /// Pieces per colour and kind index.
     pub pieces: [[Bits; KINDS]; 2],
@@ -337,8 +503,42 @@ pub struct Board {
 }
 
 impl Board {
-    /// Snapshot a position.
+    /// Snapshot a position: straight copies of the core's sets and board codes (a core
+    /// code is `kind + 1 | colour << 4` and 0 for an empty square, so subtracting one
+    /// gives this snapshot's `colour << 4 | kind` and [`EMPTY`] alike).
+    #[inline]
     pub fn new(pos: &Position) -> Board {
+        let by_color = [pos.by_color[0], pos.by_color[1]];
+        let mut pieces = [[0; KINDS]; 2];
+        for (c, row) in pieces.iter_mut().enumerate() {
+            for (k, set) in row.iter_mut().enumerate() {
+                *set = pos.by_kind[k] & by_color[c];
+            }
+        }
+        let mut piece = [EMPTY; 81];
+        for (p, &code) in piece.iter_mut().zip(pos.board.iter()) {
+            *p = code.wrapping_sub(1);
+        }
+        let mut hands = [[0u8; 7]; 2];
+        for (c, row) in hands.iter_mut().enumerate() {
+            for (k, n) in row.iter_mut().enumerate() {
+                *n = pos.hands[c].count_index(k) as u8;
+            }
+        }
+        Board {
+            pieces,
+            by_color,
+            occupied: by_color[0] | by_color[1],
+            piece,
+            hands,
+            king: [Some(pos.king[0] as usize), Some(pos.king[1] as usize)],
+            side: pos.side.index(),
+        }
+    }
+
+    /// The snapshot built piece by piece through the core's public accessors: the
+    /// reference [`Board::new`] is tested against.
+    pub fn from_accessors(pos: &Position) -> Board {
         let mut b = Board {
             pieces: [[0; KINDS]; 2],
             by_color: [0; 2],
@@ -426,39 +626,62 @@ pub const fn promotable(k: usize) -> bool {
 /// promotion choices that matter: pawns, bishops and rooks always promote when they can;
 /// lances, knights and silvers get both choices unless promotion is compulsory. The caller
 /// checks legality.
-pub fn captures(b: &Board, out: &mut Vec<Move>) {
-    let c = b.side;
+pub fn captures<P: Pieces>(b: &P, out: &mut MoveList) {
+    let c = b.to_move();
     let them = 1 - c;
-    let victims = b.by_color[them] & !b.pieces[them][KING];
-    for k in 0..KINDS {
-        for from in squares(b.pieces[c][k]) {
-            let targets = piece_attacks(c, k, from, b.occupied) & victims;
-            if targets == 0 {
-                continue;
-            }
-            let from_sq = index_square(from);
-            for to in squares(targets) {
-                let to_sq = index_square(to);
-                let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
-                if promotable(k) && zone {
-                    out.push(Move::Normal {
-                        from: from_sq,
-                        to: to_sq,
-                        promote: true,
-                    });
-                    let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
-                    let compulsory =
-                        (matches!(k, PAWN | LANCE) && rel == 0) || (k == KNIGHT && rel <= 1);
-                    if compulsory || matches!(k, PAWN | BISHOP | ROOK) {
-                        continue;
-                    }
-                }
+    let victims = b.color_set(them) & !b.set(them, KING);
+    // Kind by kind with the kind a constant, so each attack computation is inlined.
+    captures_of::<P, PAWN>(b, c, victims, out);
+    captures_of::<P, LANCE>(b, c, victims, out);
+    captures_of::<P, KNIGHT>(b, c, victims, out);
+    captures_of::<P, SILVER>(b, c, victims, out);
+    captures_of::<P, GOLD>(b, c, victims, out);
+    captures_of::<P, BISHOP>(b, c, victims, out);
+    captures_of::<P, ROOK>(b, c, victims, out);
+    captures_of::<P, KING>(b, c, victims, out);
+    captures_of::<P, PRO_PAWN>(b, c, victims, out);
+    captures_of::<P, PRO_LANCE>(b, c, victims, out);
+    captures_of::<P, PRO_KNIGHT>(b, c, victims, out);
+    captures_of::<P, PRO_SILVER>(b, c, victims, out);
+    captures_of::<P, HORSE>(b, c, victims, out);
+    captures_of::<P, DRAGON>(b, c, victims, out);
+}
+
+/// The captures of [`captures`] by the pieces of kind `K`.
+#[inline(always)]
+fn captures_of<P: Pieces, const K: usize>(b: &P, c: usize, victims: Bits, out: &mut MoveList) {
+    let set = b.set(c, K);
+    if set == 0 {
+        return;
+    }
+    let occ = b.occupancy();
+    for from in squares(set) {
+        let targets = piece_attacks(c, K, from, occ) & victims;
+        if targets == 0 {
+            continue;
+        }
+        let from_sq = index_square(from);
+        for to in squares(targets) {
+            let to_sq = index_square(to);
+            let zone = row_in_camp(c, row_of(from)) || row_in_camp(c, row_of(to));
+            if promotable(K) && zone {
                 out.push(Move::Normal {
                     from: from_sq,
                     to: to_sq,
-                    promote: false,
+                    promote: true,
                 });
+                let rel = if c == 0 { row_of(to) } else { 8 - row_of(to) };
+                let compulsory =
+                    (matches!(K, PAWN | LANCE) && rel == 0) || (K == KNIGHT && rel <= 1);
+                if compulsory || matches!(K, PAWN | BISHOP | ROOK) {
+                    continue;
+                }
             }
+            out.push(Move::Normal {
+                from: from_sq,
+                to: to_sq,
+                promote: false,
+            });
         }
     }
 }
@@ -521,6 +744,24 @@ mod tests {
             assert_eq!(ray_attack(d, 40, 1u128 << near), 1u128 << near, "dir {d}");
         }
         assert_eq!(rook_attacks(40, 0).count_ones(), 16);
+        for sq in 0..81 {
+            assert_eq!(ROOK_LINES[sq], rook_attacks(sq, 0));
+            assert_eq!(BISHOP_LINES[sq], bishop_attacks(sq, 0));
+            for t in 0..81 {
+                let line = line_attack(sq, t, 1u128 << t);
+                if ROOK_LINES[sq] & (1u128 << t) != 0 {
+                    let (a, orthogonal) = line.unwrap();
+                    assert!(orthogonal && a & (1u128 << t) != 0);
+                    assert_eq!(a & !rook_attacks(sq, 1u128 << t), 0);
+                } else if BISHOP_LINES[sq] & (1u128 << t) != 0 {
+                    let (a, orthogonal) = line.unwrap();
+                    assert!(!orthogonal && a & (1u128 << t) != 0);
+                    assert_eq!(a & !bishop_attacks(sq, 1u128 << t), 0);
+                } else {
+                    assert_eq!(line, None, "{sq} {t}");
+                }
+            }
+        }
         assert_eq!(bishop_attacks(40, 0).count_ones(), 16);
         assert_eq!(bishop_attacks(0, 0).count_ones(), 8);
         assert_eq!(lance_attacks(0, 40, 0).count_ones(), 4);

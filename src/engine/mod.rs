@@ -2,7 +2,7 @@
 //! declaration engine, the USI protocol, and the self-play used by `replay`, `tune` and
 //! `validate`. It depends only on the position core ([`crate::shogi`]).
 //!
-//! - [`board`]: a bitboard snapshot of a position and attack tables for the evaluation.
+//! - [`board`]: piece sets read in place or from a snapshot, attack tables.
 //! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`bench`]: the fixed benchmark.

@@ -11,14 +11,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::{Board, captures};
+use super::board::{Board, Pieces, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, Position, evaluate_declaration,
+    Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
 };
 
@@ -201,6 +201,40 @@ struct StackEntry {
 
 const NO_SCORE: i32 = i32::MIN / 2;
 
+/// Buckets of the repetition filter.
+const KEY_BUCKETS: usize = 4096;
+
+/// Bucket of a position key in the repetition filter (its top bits).
+#[inline(always)]
+fn key_bucket(key: u64) -> usize {
+    (key >> 52) as usize
+}
+
+/// Ordering score of a quiet move whose history score is not read yet: below every real
+/// score (these run from about -1,000,000 to 2^30).
+const UNSCORED: i32 = i32::MIN;
+
+/// Index and score of the first best of `scored[n..]` (ties keep the earlier move).
+#[inline]
+fn first_best(scored: &[(Move, i32)], n: usize) -> (usize, i32) {
+    let (mut bi, mut bv) = (n, scored[n].1);
+    for (j, e) in scored.iter().enumerate().skip(n + 1) {
+        if e.1 > bv {
+            (bi, bv) = (j, e.1);
+        }
+    }
+    (bi, bv)
+}
+
+/// The move lists of one ply, kept from node to node so a node allocates nothing.
+#[derive(Debug, Default)]
+struct PlyScratch {
+    /// Moves with their ordering scores.
+    scored: Vec<(Move, i32)>,
+    /// History slots of the quiet moves tried so far.
+    quiets: Vec<(usize, usize)>,
+}
+
 /// The searcher: owns the transposition table and the ordering heuristics, which survive
 /// from one search to the next.
 #[derive(Debug)]
@@ -209,6 +243,9 @@ pub struct Searcher {
     pub config: Config,
     heur: Heuristics,
     stack: Vec<StackEntry>,
+    /// How many entries of `stack` have each value of [`key_bucket`]: a position whose
+    /// bucket holds only itself cannot be a repetition, so its scan is skipped.
+    key_counts: Vec<u16>,
     root_index: usize,
     pv: Vec<Vec<Move>>,
     nodes: u64,
@@ -218,6 +255,7 @@ pub struct Searcher {
     aborted: bool,
     root_depth: i32,
     lmr: Vec<[u8; 64]>,
+    scratch: Vec<PlyScratch>,
 }
 
 /// Whether the side to move can declare a win now.
@@ -271,6 +309,7 @@ impl Searcher {
             config,
             heur: Heuristics::new(MAX_PLY),
             stack: Vec::with_capacity(1024),
+            key_counts: vec![0; KEY_BUCKETS],
             root_index: 0,
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -285,6 +324,12 @@ impl Searcher {
             aborted: false,
             root_depth: 1,
             lmr,
+            scratch: (0..MAX_PLY + 2)
+                .map(|_| PlyScratch {
+                    scored: Vec::with_capacity(crate::shogi::MAX_MOVES),
+                    quiets: Vec::with_capacity(crate::shogi::MAX_MOVES),
+                })
+                .collect(),
         }
     }
 
@@ -299,28 +344,27 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// The static evaluation by the objective of the mode (the 24-point evaluation reads a
+    /// snapshot; the normal one reads the position in place).
     fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_board(&Board::new(pos))
+        match self.config.mode {
+            Mode::Search => eval::evaluate(pos),
+            Mode::Decl24 => {
+                decl24::evaluate(&Board::new(pos), &self.config.weights, self.config.rule)
+            }
+        }
     }
 
     /// Play `m` and record the new position on the search path (for repetitions).
     #[inline]
     fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
         let undo = pos.play_unchecked(m);
-        self.stack.push(StackEntry {
+        self.push_entry(StackEntry {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
         });
         undo
-    }
-
-    /// The static evaluation of a snapshot, by the objective of the mode.
-    fn evaluate_board(&self, b: &Board) -> i32 {
-        match self.config.mode {
-            Mode::Search => eval::evaluate(b),
-            Mode::Decl24 => decl24::evaluate(b, &self.config.weights, self.config.rule),
-        }
     }
 
     fn time_up(&self, control: &Control) -> bool {
@@ -358,13 +402,33 @@ impl Searcher {
         self.aborted
     }
 
+    /// Put a position on the path.
+    #[inline(always)]
+    fn push_entry(&mut self, e: StackEntry) {
+        self.key_counts[key_bucket(e.key)] += 1;
+        self.stack.push(e);
+    }
+
+    /// Take the last position off the path.
+    #[inline(always)]
+    fn pop_entry(&mut self) {
+        if let Some(e) = self.stack.pop() {
+            self.key_counts[key_bucket(e.key)] -= 1;
+        }
+    }
+
     /// Terminal status of the node on top of the stack from the rules (not mate):
     /// `Some(score)` for the side to move.
     fn rules_terminal(&self, pos: &Position, ply: usize, in_check: bool) -> Option<i32> {
         let top = self.stack.len() - 1;
         let key = self.stack[top].key;
-        // Repetition: same side to move, so every second entry.
-        let mut i = top;
+        // Repetition: same side to move, so every second entry (none can match when the
+        // key's bucket holds only this entry).
+        let mut i = if self.key_counts[key_bucket(key)] > 1 {
+            top
+        } else {
+            0
+        };
         let mut occurrences = 1;
         let mut first_in_path = None;
         while i >= 2 {
@@ -481,7 +545,6 @@ impl Searcher {
         if moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let board = Board::new(pos);
         // The static evaluation is needed only to decide on a null move.
         let null_candidate = !pv_node
             && null_ok
@@ -494,7 +557,7 @@ impl Searcher {
         } else {
             match hit {
                 Some(h) if h.eval != 0 => h.eval,
-                _ => self.evaluate_board(&board),
+                _ => self.evaluate(pos),
             }
         };
         // Mate in one where it pays: at inner nodes with some depth left, and everywhere
@@ -523,7 +586,7 @@ impl Searcher {
             && let Some(mut null) = Self::null_position(pos)
         {
             let r = 3 + depth / 6;
-            self.stack.push(StackEntry {
+            self.push_entry(StackEntry {
                 key: null.key(),
                 in_check: false,
                 null: true,
@@ -537,7 +600,7 @@ impl Searcher {
                 false,
                 control,
             );
-            self.stack.pop();
+            self.pop_entry();
             if self.aborted {
                 return 0;
             }
@@ -549,13 +612,30 @@ impl Searcher {
         // Order the moves.
         let us = pos.side_to_move();
         let killers = self.heur.killers[ply];
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let s = if Some(m) == tt_move {
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let PlyScratch {
+            scored,
+            quiets: quiets_tried,
+        } = &mut scratch;
+        scored.clear();
+        quiets_tried.clear();
+        let node: &Position = pos;
+        // Destinations of the table move and the killers: other moves need no comparison.
+        let special = [tt_move, killers[0], killers[1]]
+            .iter()
+            .flatten()
+            .fold(0u128, |b, m| b | 1u128 << m.to().index());
+        // The first best move as the scores are written: the first selection needs no scan
+        // when it is not a quiet move.
+        let mut top = (0, UNSCORED);
+        scored.extend(moves.iter().enumerate().map(|(i, &m)| {
+            let pos = node;
+            let maybe_special = special & 1u128 << m.to().index() != 0;
+            let s = if maybe_special && Some(m) == tt_move {
                 1 << 30
             } else if is_capture(pos, m) {
-                let v = see(&board, m);
-                let victim = eval::piece_value(board.kind_at(super::board::sq_index(m.to())));
+                let v = see(pos, m);
+                let victim = eval::piece_value(pos.kind_on(super::board::sq_index(m.to())));
                 if v >= 0 {
                     (1 << 28) + victim * 8 + v / 16
                 } else {
@@ -563,32 +643,42 @@ impl Searcher {
                 }
             } else if matches!(m, Move::Normal { promote: true, .. }) {
                 1 << 27
-            } else if killers[0] == Some(m) {
+            } else if maybe_special && killers[0] == Some(m) {
                 (1 << 26) + 1
-            } else if killers[1] == Some(m) {
+            } else if maybe_special && killers[1] == Some(m) {
                 1 << 26
             } else {
-                self.heur.history(us, history_index(&board, m))
+                // A quiet move: scored by history, read when first needed.
+                UNSCORED
             };
-            scored.push((m, s));
-        }
+            if s > top.1 {
+                top = (i, s);
+            }
+            (m, s)
+        }));
+        // The history as it is now is what the quiet moves must be scored by.
+        let mut deferred = Some(self.heur.defer());
 
         let mut best = -MATE - 1;
         let mut best_move = None;
-        let mut quiets_tried: Vec<(usize, usize)> = Vec::new();
         let original_alpha = alpha;
         for n in 0..scored.len() {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
             if n < 3 {
-                let mut bi = n;
-                for j in n + 1..scored.len() {
-                    if scored[j].1 > scored[bi].1 {
-                        bi = j;
-                    }
+                let (mut bi, bv) = if n == 0 { top } else { first_best(scored, n) };
+                if bv < 1 << 26
+                    && let Some(mark) = deferred.take()
+                {
+                    // Only quiet moves and losing captures are left: score the quiet ones.
+                    self.score_quiets(pos, us, mark, scored);
+                    bi = first_best(scored, n).0;
                 }
                 scored.swap(n, bi);
             } else if n == 3 {
+                if let Some(mark) = deferred.take() {
+                    self.score_quiets(pos, us, mark, scored);
+                }
                 scored[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
             }
             let (m, order) = scored[n];
@@ -605,6 +695,10 @@ impl Searcher {
                 reduction = reduction.clamp(0, depth - 2);
             }
             let undo = self.play(pos, m);
+            if depth > 1 || pos.is_in_check() {
+                // The child probes the table (a child at depth 0 goes to quiescence).
+                self.tt.prefetch(pos.key());
+            }
             let mut s;
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
@@ -625,9 +719,13 @@ impl Searcher {
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
                 }
             }
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
+                if deferred.is_some() {
+                    self.heur.end_deferred();
+                }
+                self.scratch[ply] = scratch;
                 return 0;
             }
             if s > best {
@@ -643,16 +741,20 @@ impl Searcher {
                         if quiet {
                             self.heur.add_killer(ply, m);
                             self.heur
-                                .reward(us, history_index(&board, m), &quiets_tried, depth);
+                                .reward(us, history_index(&*pos, m), quiets_tried, depth);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(history_index(&board, m));
+                quiets_tried.push(history_index(&*pos, m));
             }
         }
+        if deferred.is_some() {
+            self.heur.end_deferred();
+        }
+        self.scratch[ply] = scratch;
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -674,6 +776,18 @@ impl Searcher {
             bound,
         );
         best
+    }
+
+    /// Give the quiet moves of `scored` (marked [`UNSCORED`]) their history scores as the
+    /// table stood at `mark`, and end that deferred read.
+    fn score_quiets(&mut self, pos: &Position, us: Color, mark: usize, scored: &mut [(Move, i32)]) {
+        self.heur.with_history_at(us, mark, |history| {
+            for e in scored.iter_mut().filter(|e| e.1 == UNSCORED) {
+                let (kind, to) = history_index(pos, e.0);
+                e.1 = history[kind * 81 + to] as i32;
+            }
+        });
+        self.heur.end_deferred();
     }
 
     fn qsearch(
@@ -698,20 +812,23 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos);
         }
-        let board = Board::new(pos);
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let scored = &mut scratch.scored;
+        scored.clear();
         let best_start = if in_check {
             // Every evasion; none means mate.
             let moves = pos.legal_moves();
             if moves.is_empty() {
+                self.scratch[ply] = scratch;
                 return -MATE + ply as i32;
             }
             if qply >= 6 {
+                self.scratch[ply] = scratch;
                 return self.evaluate(pos);
             }
             for &m in moves.iter() {
                 let s = if is_capture(pos, m) {
-                    see(&board, m) + 10_000
+                    see(&*pos, m) + 10_000
                 } else {
                     0
                 };
@@ -719,15 +836,16 @@ impl Searcher {
             }
             -MATE + ply as i32
         } else {
-            let stand = self.evaluate_board(&board);
+            let stand = self.evaluate(pos);
             if stand >= beta {
+                self.scratch[ply] = scratch;
                 return stand;
             }
             alpha = alpha.max(stand);
-            let mut caps = Vec::with_capacity(16);
-            captures(&board, &mut caps);
-            for m in caps {
-                let v = see(&board, m);
+            let mut caps = MoveList::new();
+            captures(&*pos, &mut caps);
+            for &m in caps.iter() {
+                let v = see(&*pos, m);
                 if v >= 0 && pos.is_legal(m) {
                     scored.push((m, v));
                 }
@@ -746,9 +864,10 @@ impl Searcher {
             let m = scored[n].0;
             let undo = self.play(pos, m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
+                self.scratch[ply] = scratch;
                 return 0;
             }
             if s > best {
@@ -765,6 +884,7 @@ impl Searcher {
                 }
             }
         }
+        self.scratch[ply] = scratch;
         best
     }
 
@@ -792,8 +912,9 @@ impl Searcher {
         self.tt.new_search();
         self.heur.age();
         self.stack.clear();
+        self.key_counts.fill(0);
         for &(key, in_check) in history {
-            self.stack.push(StackEntry {
+            self.push_entry(StackEntry {
                 key,
                 in_check,
                 null: false,
@@ -801,7 +922,7 @@ impl Searcher {
         }
         self.root_index = self.stack.len();
         let root_in_check = pos.is_in_check();
-        self.stack.push(StackEntry {
+        self.push_entry(StackEntry {
             key: pos.key(),
             in_check: root_in_check,
             null: false,
@@ -955,7 +1076,7 @@ impl Searcher {
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
                 }
             }
-            self.stack.pop();
+            self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
                 break;
@@ -1005,6 +1126,50 @@ mod tests {
         assert_eq!("Search".parse::<Mode>(), Ok(Mode::Search));
         assert!("x".parse::<Mode>().is_err());
         assert_eq!(Mode::Decl24.to_string(), "decl24");
+    }
+
+    #[test]
+    fn the_repetition_filter_changes_no_verdict() {
+        // Random paths over a few keys (two of them share a filter bucket without being
+        // equal), with checks and null moves: the verdict with the filter equals the one of
+        // the full scan (forced by marking every bucket as shared).
+        let pos = Position::startpos();
+        let keys = [
+            0x1000_0000_0000_0001u64,
+            0x1000_0000_0000_0002,
+            0x2000_0000_0000_0003,
+            0x3000_0000_0000_0004,
+            0x4000_0000_0000_0005,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut s = Searcher::new(1, Config::default());
+        let mut repetitions = 0;
+        for _ in 0..5_000 {
+            s.stack.clear();
+            s.key_counts.fill(0);
+            let len = 1 + next(40) as usize;
+            s.root_index = next(len as u64) as usize;
+            for _ in 0..len {
+                s.push_entry(StackEntry {
+                    key: keys[next(keys.len() as u64) as usize],
+                    in_check: next(3) == 0,
+                    null: next(23) == 0,
+                });
+            }
+            let ply = 1 + next(10) as usize;
+            let got = s.rules_terminal(&pos, ply, false);
+            s.key_counts.fill(u16::MAX / 2);
+            let want = s.rules_terminal(&pos, ply, false);
+            assert_eq!(got, want);
+            repetitions += want.is_some() as u32;
+        }
+        assert!(repetitions > 500, "{repetitions} repetitions seen");
     }
 
     #[test]
