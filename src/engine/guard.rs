@@ -152,27 +152,6 @@ pub enum RootGuard {
     Moves(Vec<Move>, u32),
 }
 
-/// The shortest mate (1, 3, 5, ... up to `max_plies`, by checks after the first) that
-/// the opponent is proven to have after the side to move plays `m`, each proof within
-/// `budget` attack nodes; `None` when none is found.
-pub fn allows_mate(pos: &mut Position, m: Move, max_plies: u32, budget: u64) -> Option<u32> {
-    let undo = pos.play_unchecked(m);
-    let r = shortest_mate(pos, max_plies, budget);
-    pos.undo(m, undo);
-    r
-}
-
-/// The shortest mate of the side to move proven within `max_plies` plies (checks only),
-/// each length tried in turn with `budget` attack nodes.
-pub fn shortest_mate(pos: &mut Position, max_plies: u32, budget: u64) -> Option<u32> {
-    if solve_mate_in_one_in_place(pos).is_some() {
-        return Some(1);
-    }
-    (3..=max_plies)
-        .step_by(2)
-        .find(|&plies| MateSearch::new(budget).mate(pos, plies).is_some())
-}
-
 /// How far the root guard looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GuardLimits {
