@@ -420,15 +420,12 @@ pub fn run_validate(a: ValidateArgs) -> anyhow::Result<ExitCode> {
     let r = tune::play_match(&tuned, &base, &positions, &a.play.settings());
     let decisive = r.wins + r.losses;
     println!(
-        "tuned vs {}: {} games  W {}  L {}  D {}  decisive win rate {}",
+        "tuned vs {}: {}  decisive win rate {}",
         a.against
             .as_deref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "default".into()),
-        r.games(),
-        r.wins,
-        r.losses,
-        r.draws,
+        r.describe(),
         if decisive > 0 {
             format!("{:.1}%", 100.0 * r.wins as f64 / decisive as f64)
         } else {

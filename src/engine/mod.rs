@@ -3,7 +3,8 @@
 //! `validate`. It depends only on the position core ([`crate::shogi`]).
 //!
 //! - [`board`]: piece sets read in place or from a snapshot, attack tables.
-//! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights.
+//! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights;
+//!   [`guard`]: its mate guard.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`bench`]: the fixed benchmark.
 //! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
@@ -11,6 +12,7 @@ pub mod bench;
 pub mod board;
 pub mod decl24;
 pub mod eval;
+pub mod guard;
 pub mod ordering;
 pub mod play;
 pub mod replay;

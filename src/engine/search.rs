@@ -7,13 +7,15 @@
 //!
 //! Two objectives share the search: the normal evaluation ([`Mode::Search`]) and the
 //! 24-point engine ([`Mode::Decl24`]), which scores closeness to a declaration win and
-//! refuses root moves that allow a mate in one.
+//! leaves the root to its mate guard ([`super::guard`]): a short mate is played, moves
+//! that allow one are refused.
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Pieces, captures};
 use super::decl24::{self, Weights};
 use super::eval;
+use super::guard;
 use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
@@ -946,19 +948,23 @@ impl Searcher {
         }
         let mut root_moves: Vec<Move> = all.iter().copied().collect();
         if self.config.mode == Mode::Decl24 {
-            // The mate guard: never hand the opponent a mate in one.
-            let safe: Vec<Move> = root_moves
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    let undo = pos.play_unchecked(m);
-                    let mated = solve_mate_in_one_in_place(&mut pos).is_some();
-                    pos.undo(m, undo);
-                    !mated
-                })
-                .collect();
-            if !safe.is_empty() {
-                root_moves = safe;
+            // The mate guard: take a short mate, never allow one when it can be avoided.
+            match guard::guard_root(&mut pos, &root_moves, guard::GuardLimits::default()) {
+                guard::RootGuard::Mate(m, plies) => {
+                    let score = MATE - plies as i32;
+                    on_info(&Info {
+                        depth: plies,
+                        seldepth: plies,
+                        score,
+                        bound: None,
+                        nodes: 0,
+                        time: control.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: vec![m],
+                    });
+                    return finish(Decision::Move(m), score, plies, 0, vec![m]);
+                }
+                guard::RootGuard::Moves(safe, _) => root_moves = safe,
             }
         }
 

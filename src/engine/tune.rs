@@ -60,6 +60,67 @@ impl MatchResult {
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
+
+    /// Match points of the first side: a win 1, a draw 1/2 (no draw shaping).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// The score (points per game) with a 95 % interval from the spread of the game
+    /// results (normal approximation): `(score, low, high)`; `None` without games.
+    pub fn score_interval(&self) -> Option<(f64, f64, f64)> {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let p = self.points() / n;
+        let var = (self.wins as f64 * (1.0 - p).powi(2)
+            + self.draws as f64 * (0.5 - p).powi(2)
+            + self.losses as f64 * p.powi(2))
+            / n;
+        let half = 1.96 * (var / n).sqrt();
+        Some((p, (p - half).max(0.0), (p + half).min(1.0)))
+    }
+
+    /// One line: W/L/D, the score with its 95 % interval and the same as an Elo
+    /// difference.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "{} games  W {}  L {}  D {}",
+            self.games(),
+            self.wins,
+            self.losses,
+            self.draws
+        );
+        if let Some((p, lo, hi)) = self.score_interval() {
+            s.push_str(&format!(
+                "  score {:.1}% (95% {:.1}-{:.1}%)  Elo {} ({} to {})",
+                100.0 * p,
+                100.0 * lo,
+                100.0 * hi,
+                elo_text(p),
+                elo_text(lo),
+                elo_text(hi)
+            ));
+        }
+        s
+    }
+}
+
+/// The Elo difference that expects score `p` (infinite at 0 and 1).
+pub fn elo(p: f64) -> f64 {
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn elo_text(p: f64) -> String {
+    let e = elo(p);
+    if e.is_finite() {
+        format!("{e:+.0}")
+    } else if e > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
 }
 
 fn config(w: &Weights, settings: &GameSettings) -> Config {
@@ -186,6 +247,35 @@ mod tests {
         assert_eq!(xs, ys);
         let ones = xs.iter().filter(|x| *x & 1 == 1).count();
         assert!((400..600).contains(&ones), "{ones}");
+    }
+
+    #[test]
+    fn score_interval_and_elo() {
+        let even = MatchResult {
+            wins: 30,
+            losses: 30,
+            draws: 20,
+            score: 40.0,
+        };
+        let (p, lo, hi) = even.score_interval().unwrap();
+        assert_eq!(p, 0.5);
+        assert!((hi - 0.5 - (0.5 - lo)).abs() < 1e-12);
+        // Per-game variance 60 * 0.25 / 80 = 0.1875; half width 1.96 * sqrt(0.1875 / 80).
+        assert!((hi - 0.5 - 1.96 * (0.1875f64 / 80.0).sqrt()).abs() < 1e-12);
+        assert_eq!(elo(0.5), 0.0);
+        assert!((elo(0.75) - 190.848).abs() < 0.01);
+        assert!(elo(lo) < 0.0 && elo(hi) > 0.0);
+        assert_eq!(MatchResult::default().score_interval(), None);
+        let all_won = MatchResult {
+            wins: 4,
+            ..Default::default()
+        };
+        assert_eq!(all_won.score_interval(), Some((1.0, 1.0, 1.0)));
+        assert!(all_won.describe().contains("Elo +inf"));
+        assert!(
+            even.describe()
+                .starts_with("80 games  W 30  L 30  D 20  score 50.0%")
+        );
     }
 
     #[test]
