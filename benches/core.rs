@@ -9,7 +9,10 @@
 //! `cargo bench --bench core --no-default-features` (env `BENCH_RUNS`, default 5).
 
 use std::hint::black_box;
-use std::time::Instant;
+#[path = "support/clock.rs"]
+mod clock;
+
+use clock::{cpu_seconds, timed};
 
 use floodgate_scan::shogi::{self, Position};
 use rsshogi::board::{Move32List, MoveList};
@@ -34,26 +37,6 @@ fn rs_perft_played(p: &mut rsshogi::board::Position, depth: u32, bufs: &mut [Mov
         unsafe { p.undo_move32_unchecked(m) };
     }
     nodes
-}
-
-/// Time spent running on the CPU by this thread, in seconds: immune to the waiting a busy
-/// shared machine adds to wall time. Linux (`/proc/thread-self/schedstat`); elsewhere the
-/// wall clock is used.
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
-}
-
-/// Seconds taken by `f` (CPU time when available) and the value it returned.
-fn timed<T>(f: &mut impl FnMut() -> T) -> (f64, T) {
-    let (c0, w0) = (cpu_seconds(), Instant::now());
-    let v = f();
-    let secs = match (c0, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => w0.elapsed().as_secs_f64(),
-    };
-    (secs, v)
 }
 
 /// Median seconds of `runs` runs of `ours` and of `theirs`, interleaved (alternating which

@@ -10,8 +10,11 @@
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicU64;
-use std::time::Instant;
 
+#[path = "support/clock.rs"]
+mod clock;
+
+use clock::timed;
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyze_record, replay};
 use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
@@ -40,27 +43,17 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
     records
 }
 
-/// CPU time of this thread (Linux `/proc/thread-self/schedstat`), so that waiting on a
-/// busy machine does not count; `None` elsewhere (the wall clock is used then).
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(text.split_whitespace().next()?.parse::<u64>().ok()? as f64 / 1e9)
-}
-
 /// Median CPU seconds of `runs` runs of `f` over all records.
 fn time(runs: usize, records: &[(String, Vec<u8>)], f: impl Fn(&str, &[u8]) -> usize) -> f64 {
     let mut secs: Vec<f64> = (0..runs)
         .map(|_| {
-            let (c0, w0) = (cpu_seconds(), Instant::now());
-            let mut sum = 0usize;
-            for (name, bytes) in records {
-                sum = sum.wrapping_add(f(name, bytes));
-            }
+            let (secs, sum) = timed(&mut || {
+                records.iter().fold(0usize, |sum, (name, bytes)| {
+                    sum.wrapping_add(f(name, bytes))
+                })
+            });
             black_box(sum);
-            match (c0, cpu_seconds()) {
-                (Some(a), Some(b)) if b > a => b - a,
-                _ => w0.elapsed().as_secs_f64(),
-            }
+            secs
         })
         .collect();
     secs.sort_by(f64::total_cmp);

@@ -8,7 +8,7 @@
 //! a [`ReadError`].
 
 use super::header::{GameId, RatingLine, parse_rate_line};
-use super::line::{LineKind, classify_line, is_move_text, lines};
+use super::line::{LineKind, classify_line, lines};
 use super::special::{Special, parse_special};
 use super::summary::{Summary, parse_summary};
 use super::text::Comment;
@@ -251,14 +251,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
 
     for (no, line) in lines(bytes) {
         rec.line_count = no;
-        // Moves, times and comments are nearly every line of a record: they are told apart
-        // by plain tests first (a jump table taken on every line mispredicts often).
-        let kind = match line.first() {
-            Some(b'T') => LineKind::Time,
-            Some(b'\'') => LineKind::Comment,
-            Some(b'+' | b'-') if line.len() > 1 && is_move_text(line) => LineKind::Move,
-            _ => classify_line(line),
-        };
+        let kind = classify_line(line);
         if !first_checked && kind != LineKind::Blank {
             first_checked = true;
             if kind == LineKind::Unknown {
@@ -267,49 +260,6 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                     reason: "not a CSA record: the first line is of no CSA kind".into(),
                 });
             }
-        }
-        if kind == LineKind::Move {
-            strong_lines += 1;
-            if in_trailer {
-                warn(&mut rec, no, WarningKind::MoveAfterTrailer);
-                continue;
-            }
-            let before_position = rec.position.as_ref().is_none_or(|b| b.side.is_none());
-            rec.moves.push(MoveLine {
-                line: no,
-                text: &line[..7],
-                trailing: &line[7..],
-                time: None,
-                before_position,
-            });
-            timed = Timed::Move(rec.moves.len() - 1);
-            continue;
-        }
-        if kind == LineKind::Time {
-            let Some(t) = parse_time(&line[1..]) else {
-                warn(&mut rec, no, WarningKind::BadTime);
-                continue;
-            };
-            let slot = match timed {
-                Timed::Move(i) => &mut rec.moves[i].time,
-                Timed::Special(i) => &mut rec.specials[i].time,
-                Timed::Nothing => {
-                    warn(&mut rec, no, WarningKind::OrphanTime);
-                    continue;
-                }
-            };
-            *slot = Some(t);
-            timed = Timed::Nothing;
-            continue;
-        }
-        if kind == LineKind::Comment && line.get(1) == Some(&b'*') {
-            // An engine's comment on the move (`'**` ...): never part of the trailer.
-            rec.comments.push(Comment {
-                line: no,
-                bytes: &line[1..],
-                after_plies: rec.moves.len(),
-            });
-            continue;
         }
         match kind {
             LineKind::Blank => warn(&mut rec, no, WarningKind::BlankLine),
@@ -381,8 +331,38 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                     }
                 }
             }
-            // Handled before the match.
-            LineKind::Move | LineKind::Time => {}
+            LineKind::Move => {
+                strong_lines += 1;
+                if in_trailer {
+                    warn(&mut rec, no, WarningKind::MoveAfterTrailer);
+                    continue;
+                }
+                let before_position = rec.position.as_ref().is_none_or(|b| b.side.is_none());
+                rec.moves.push(MoveLine {
+                    line: no,
+                    text: &line[..7],
+                    trailing: &line[7..],
+                    time: None,
+                    before_position,
+                });
+                timed = Timed::Move(rec.moves.len() - 1);
+            }
+            LineKind::Time => {
+                let Some(t) = parse_time(&line[1..]) else {
+                    warn(&mut rec, no, WarningKind::BadTime);
+                    continue;
+                };
+                let slot = match timed {
+                    Timed::Move(i) => &mut rec.moves[i].time,
+                    Timed::Special(i) => &mut rec.specials[i].time,
+                    Timed::Nothing => {
+                        warn(&mut rec, no, WarningKind::OrphanTime);
+                        continue;
+                    }
+                };
+                *slot = Some(t);
+                timed = Timed::Nothing;
+            }
             LineKind::Special => {
                 strong_lines += 1;
                 rec.specials.push(parse_special(no, line, rec.moves.len()));

@@ -28,40 +28,34 @@ impl KeyCounts {
         }
     }
 
+    /// The slot holding `key`, or the empty slot where it goes.
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        while self.slots[i].1 != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
     /// Count one more occurrence of `key`; the new count.
     fn bump(&mut self, key: u64) -> u32 {
         if 4 * (self.len + 1) > 3 * self.slots.len() {
-            self.grow();
+            let bigger = vec![(0, 0); (2 * self.slots.len()).max(8)];
+            let old = std::mem::replace(&mut self.slots, bigger);
+            for (key, count) in old.into_iter().filter(|s| s.1 > 0) {
+                let i = self.slot(key);
+                self.slots[i] = (key, count);
+            }
         }
-        let mask = self.slots.len() - 1;
-        let mut i = key as usize & mask;
-        loop {
-            let slot = &mut self.slots[i];
-            if slot.1 == 0 {
-                *slot = (key, 1);
-                self.len += 1;
-                return 1;
-            }
-            if slot.0 == key {
-                slot.1 += 1;
-                return slot.1;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        *self = KeyCounts::with_capacity(old.len().max(8) * 2);
-        for (key, count) in old.into_iter().filter(|s| s.1 > 0) {
-            let mask = self.slots.len() - 1;
-            let mut i = key as usize & mask;
-            while self.slots[i].1 != 0 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = (key, count);
+        let i = self.slot(key);
+        let slot = &mut self.slots[i];
+        if slot.1 == 0 {
+            *slot = (key, 0);
             self.len += 1;
         }
+        slot.1 += 1;
+        slot.1
     }
 }
 

@@ -8,8 +8,8 @@
 use super::repetition::{ServerRepetition, ServerRepetitionCounter};
 use crate::csa::{MoveLine, Record};
 use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, PieceKind, Position, Setup, Square,
-    UndoInfo, evaluate_declaration,
+    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Setup, UndoInfo,
+    evaluate_declaration,
 };
 
 /// Why a recorded move could not be played.
@@ -88,46 +88,32 @@ pub fn server_word(kind: &str) -> &'static str {
     }
 }
 
-/// Parse a CSA move (7 bytes) for the side to move of `pos`, checking what a move text
-/// alone can be wrong about: the sign, the squares, the piece code, and that the code fits
-/// the piece on the origin (as it is, or promoted). Legality is the core's
-/// [`Position::legality`]. Returns the move or the name of the defect.
+/// Parse a CSA move (7 bytes) for the side to move of `pos`, checking what the core's
+/// parser leaves to the caller: the sign, and that the piece code fits the origin piece
+/// (as it is, or promoted). Returns the move or the name of the defect.
 #[inline]
 pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
-    let &[sign, ff, fr, tf, tr, k0, k1] = text else {
-        return Err("unparsable");
-    };
-    let own = if pos.side_to_move() == Color::Black {
+    let sign = if pos.side_to_move() == Color::Black {
         b'+'
     } else {
         b'-'
     };
-    if sign != own {
+    if text.len() != 7 {
+        return Err("unparsable");
+    }
+    if text[0] != sign {
         return Err("wrong_side");
     }
-    let digit = |b: u8| b.wrapping_sub(b'0');
-    let (ff, fr, tf, tr) = (digit(ff), digit(fr), digit(tf), digit(tr));
-    let (Some(to), Some(code)) = (Square::new(tf, tr), PieceKind::from_csa(&[k0, k1])) else {
-        return Err("unparsable");
-    };
-    if ff == 0 && fr == 0 {
-        return if code.is_hand_kind() {
-            Ok(Move::Drop { kind: code, to })
-        } else {
-            Err("unparsable")
+    let (m, code) = pos.parse_csa_move(text).map_err(|_| "unparsable")?;
+    if let Move::Normal { from, .. } = m {
+        let Some(piece) = pos.piece_at(from) else {
+            return Err("not_own_piece");
         };
+        if piece.kind != code && piece.kind.promoted() != Some(code) {
+            return Err("piece_mismatch");
+        }
     }
-    let Some(from) = Square::new(ff, fr).filter(|&f| f != to) else {
-        return Err("unparsable");
-    };
-    let Some(piece) = pos.piece_at(from) else {
-        return Err("not_own_piece");
-    };
-    let promote = piece.kind != code;
-    if promote && piece.kind.promoted() != Some(code) {
-        return Err("piece_mismatch");
-    }
-    Ok(Move::Normal { from, to, promote })
+    Ok(m)
 }
 
 /// The standard starting position as the server writes it.

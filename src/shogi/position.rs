@@ -72,6 +72,26 @@ pub enum CsaMoveError {
     BadDrop(String),
 }
 
+/// What is wrong with a CSA move text: the cheap form of [`CsaMoveError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CsaMoveFault {
+    Syntax,
+    WrongSide,
+    BadDrop,
+}
+
+impl CsaMoveFault {
+    #[cold]
+    fn with_text(self, s: &[u8]) -> CsaMoveError {
+        let text = String::from_utf8_lossy(s).into_owned();
+        match self {
+            CsaMoveFault::Syntax => CsaMoveError::Syntax(text),
+            CsaMoveFault::WrongSide => CsaMoveError::WrongSide(text),
+            CsaMoveFault::BadDrop => CsaMoveError::BadDrop(text),
+        }
+    }
+}
+
 /// What [`Position::undo`] needs to take a move back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UndoInfo {
@@ -682,51 +702,49 @@ impl Position {
     /// promotion is inferred from the piece on the origin. Legality is not checked; a
     /// piece code that does not fit the origin piece gives a plain (non-promoting) move.
     pub fn move_from_csa(&self, s: &[u8]) -> Result<Move, CsaMoveError> {
-        let text = || String::from_utf8_lossy(s).into_owned();
-        let syntax = || CsaMoveError::Syntax(text());
-        if s.len() != 7 {
-            return Err(syntax());
-        }
-        let color = match s[0] {
+        self.parse_csa_move(s)
+            .map(|(m, _)| m)
+            .map_err(|fault| fault.with_text(s))
+    }
+
+    /// [`Position::move_from_csa`] without building an error text, also giving the piece
+    /// code as written (for callers that check it against the origin piece).
+    #[inline]
+    pub(crate) fn parse_csa_move(&self, s: &[u8]) -> Result<(Move, PieceKind), CsaMoveFault> {
+        use CsaMoveFault::{BadDrop, Syntax, WrongSide};
+        let &[sign, ff, fr, tf, tr, k0, k1] = s else {
+            return Err(Syntax);
+        };
+        let color = match sign {
             b'+' => Color::Black,
             b'-' => Color::White,
-            _ => return Err(syntax()),
+            _ => return Err(Syntax),
         };
         let digit = |b: u8| {
             if b.is_ascii_digit() {
-                Some(b - b'0')
+                Ok(b - b'0')
             } else {
-                None
+                Err(Syntax)
             }
         };
-        let (ff, fr) = (
-            digit(s[1]).ok_or_else(syntax)?,
-            digit(s[2]).ok_or_else(syntax)?,
-        );
-        let to = Square::new(
-            digit(s[3]).ok_or_else(syntax)?,
-            digit(s[4]).ok_or_else(syntax)?,
-        )
-        .ok_or_else(syntax)?;
-        let kind = PieceKind::from_csa(&s[5..7]).ok_or_else(syntax)?;
+        let (ff, fr) = (digit(ff)?, digit(fr)?);
+        let to = Square::new(digit(tf)?, digit(tr)?).ok_or(Syntax)?;
+        let kind = PieceKind::from_csa(&[k0, k1]).ok_or(Syntax)?;
         if color != self.side {
-            return Err(CsaMoveError::WrongSide(text()));
+            return Err(WrongSide);
         }
         if ff == 0 && fr == 0 {
             if !kind.is_hand_kind() {
-                return Err(CsaMoveError::BadDrop(text()));
+                return Err(BadDrop);
             }
-            return Ok(Move::Drop { kind, to });
+            return Ok((Move::Drop { kind, to }, kind));
         }
-        let from = Square::new(ff, fr).ok_or_else(syntax)?;
-        if from == to {
-            return Err(syntax());
-        }
+        let from = Square::new(ff, fr).filter(|&f| f != to).ok_or(Syntax)?;
         let promote = match self.piece_at(from) {
             Some(p) => p.kind != kind && p.kind.promoted() == Some(kind),
             None => false,
         };
-        Ok(Move::Normal { from, to, promote })
+        Ok((Move::Normal { from, to, promote }, kind))
     }
 
     /// CSA text of a move of the side to move (`+7776FU`); the piece is named after the move.
