@@ -51,6 +51,7 @@ impl CsvTable {
 
 /// Append one CSV line (with its `\n`) holding `cells`.
 fn csv_line(cells: &[Cell<'_>], line: &mut Vec<u8>) {
+    let start = line.len();
     for (i, cell) in cells.iter().enumerate() {
         if i > 0 {
             line.push(b',');
@@ -66,9 +67,7 @@ fn csv_line(cells: &[Cell<'_>], line: &mut Vec<u8>) {
         }
     }
     // A lone empty field is written as `""`, or the line would read as no field at all.
-    if let [Cell::Str(None) | Cell::Int(None) | Cell::Float(None) | Cell::Bool(None)] = cells {
-        line.extend_from_slice(b"\"\"");
-    } else if let [Cell::Str(Some(""))] = cells {
+    if line.len() == start {
         line.extend_from_slice(b"\"\"");
     }
     line.push(b'\n');

@@ -100,8 +100,8 @@ impl Setup {
             }
             let mut empty = 0;
             for file in (1..=9u8).rev() {
-                let i = usize::from(file - 1) * 9 + usize::from(rank - 1);
-                match self.board[i] {
+                let sq = Square::new(file, rank).expect("on board");
+                match self.board[sq.index()] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
