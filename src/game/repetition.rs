@@ -73,8 +73,10 @@ pub enum ServerRepetition {
 pub struct ServerRepetitionCounter {
     total: KeyCounts,
     /// Per side (index = `Color::index()`): the keys seen since the side began its
-    /// current run of checks, `None` when it is not checking. Runs are short, so a list.
-    checking: [Option<Vec<u64>>; 2],
+    /// current run of checks. Runs are short, so a list.
+    checking: [Vec<u64>; 2],
+    /// Per side: is it in a run of checks? (The lists keep their memory between runs.)
+    on: [bool; 2],
 }
 
 impl ServerRepetitionCounter {
@@ -86,7 +88,8 @@ impl ServerRepetitionCounter {
     pub fn with_capacity(plies: usize) -> Self {
         ServerRepetitionCounter {
             total: KeyCounts::with_capacity(plies),
-            checking: [None, None],
+            checking: [Vec::new(), Vec::new()],
+            on: [false; 2],
         }
     }
 
@@ -95,21 +98,23 @@ impl ServerRepetitionCounter {
     pub fn push(&mut self, key: u64, mover: Color, gave_check: bool) -> Option<ServerRepetition> {
         let total = self.total.bump(key);
         let m = mover.index();
-        if gave_check {
-            self.checking[m].get_or_insert_with(Vec::new);
-        } else {
-            self.checking[m] = None;
+        if !gave_check {
+            self.checking[m].clear();
         }
-        for side in self.checking.iter_mut().flatten() {
-            side.push(key);
+        self.on[m] = gave_check;
+        for side in 0..2 {
+            if self.on[side] {
+                self.checking[side].push(key);
+            }
         }
         if total < 4 {
             return None;
         }
         let count = |c: Color| {
             self.checking[c.index()]
-                .as_ref()
-                .map_or(0, |keys| keys.iter().filter(|&&k| k == key).count())
+                .iter()
+                .filter(|&&k| k == key)
+                .count()
         };
         let opponent = mover.opposite();
         Some(if count(mover) >= 4 {

@@ -237,7 +237,7 @@ mod parquet {
                     .ok_or_else(|| io::Error::other("parquet file already closed"))?;
                 let writer = ParquetWriter::new(file)
                     .with_compression(ParquetCompression::Zstd(None))
-                    .set_parallel(false)
+                    .set_parallel(true)
                     .batched(df.schema())
                     .map_err(io_err)?;
                 self.writer = Some(writer);
