@@ -174,3 +174,48 @@ fn a_threat_of_mate_in_seven_is_answered() {
     assert!(!kept.contains(&bad));
     assert!(!kept.is_empty() && kept.len() < moves.len());
 }
+
+#[test]
+fn out_of_time_the_guard_keeps_the_mate_in_one_level() {
+    let mut pos = Position::from_sfen(ONE_ESCAPE).unwrap();
+    let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    // The one move that escapes a mate in 3 goes first.
+    let escape = moves
+        .iter()
+        .copied()
+        .find(|&m| !mates_within_three(&after(&pos, m)))
+        .unwrap();
+    moves.sort_by_key(|&m| m != escape);
+    let safe_from_one: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| solve_mate_in_one(&after(&pos, m)).is_none())
+        .collect();
+    assert_eq!(safe_from_one.len(), 22);
+    // No time at all: only the mate-in-1 level, which is always completed.
+    let g = guard::guard_root_until(&mut pos, &moves, GuardLimits::default(), &|| true);
+    assert_eq!(g, RootGuard::Moves(safe_from_one.clone(), 1));
+    // Time runs out in the mate-in-3 level right after the escaping move was tested: the
+    // unfinished level is abandoned, not cut short to that move. The guard asks before
+    // its own mate searches of 3, 5 and 7 plies, at the level's start, and before each
+    // move of the level.
+    let asked = std::cell::Cell::new(0);
+    let out_of_time = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 3 + 1 + 1
+    };
+    let g = guard::guard_root_until(&mut pos, &moves, GuardLimits::default(), &out_of_time);
+    assert_eq!(g, RootGuard::Moves(safe_from_one, 1));
+    // Time enough: the same answer as without a limit.
+    let unlimited = guard::guard_root(&mut pos.clone(), &moves, GuardLimits::default());
+    assert!(
+        matches!(&unlimited, RootGuard::Moves(v, p) if *v == [escape] && *p >= 3),
+        "{unlimited:?}"
+    );
+    let g = guard::guard_root_until(&mut pos, &moves, GuardLimits::default(), &|| false);
+    assert_eq!(g, unlimited);
+    assert_eq!(
+        pos.to_sfen(),
+        Position::from_sfen(ONE_ESCAPE).unwrap().to_sfen()
+    );
+}

@@ -187,6 +187,19 @@ fn passed(pos: &Position) -> Option<Position> {
 /// The root guard over the legal `moves` of `pos` (see the module text). `pos` is left
 /// as it was.
 pub fn guard_root(pos: &mut Position, moves: &[Move], limits: GuardLimits) -> RootGuard {
+    guard_root_until(pos, moves, limits, &|| false)
+}
+
+/// [`guard_root`] within a time limit: `out_of_time` is asked before each mate search of
+/// the side to move longer than 1 ply and before each move of a level longer than 1 ply.
+/// When it says yes, the guard stops with the deepest level it completed (the mate-in-1
+/// level is always completed: it is cheap and the one that matters most).
+pub fn guard_root_until(
+    pos: &mut Position,
+    moves: &[Move],
+    limits: GuardLimits,
+    out_of_time: &dyn Fn() -> bool,
+) -> RootGuard {
     let GuardLimits {
         max_plies,
         every_move_plies,
@@ -196,6 +209,9 @@ pub fn guard_root(pos: &mut Position, moves: &[Move], limits: GuardLimits) -> Ro
         return RootGuard::Mate(m, 1);
     }
     for plies in (3..=max_plies).step_by(2) {
+        if out_of_time() {
+            break;
+        }
         if let Some(m) = MateSearch::new(budget * 4).mate(pos, plies) {
             return RootGuard::Mate(m, plies);
         }
@@ -206,6 +222,9 @@ pub fn guard_root(pos: &mut Position, moves: &[Move], limits: GuardLimits) -> Ro
     let mut safe_plies = 0;
     let mut pass = None;
     for plies in (1..=max_plies).step_by(2) {
+        if plies > 1 && out_of_time() {
+            break;
+        }
         if plies > every_move_plies {
             let pass = pass.get_or_insert_with(|| passed(pos));
             if let Some(p) = pass
@@ -214,21 +233,25 @@ pub fn guard_root(pos: &mut Position, moves: &[Move], limits: GuardLimits) -> Ro
                 break;
             }
         }
-        let survivors: Vec<Move> = kept
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let undo = pos.play_unchecked(m);
-                let mated = if plies == 1 {
-                    solve_mate_in_one_in_place(pos).is_some()
-                } else {
-                    MateSearch::new(budget).mate(pos, plies).is_some()
-                };
-                pos.undo(m, undo);
-                !mated
-            })
-            .collect();
-        if survivors.is_empty() {
+        let mut survivors: Vec<Move> = Vec::with_capacity(kept.len());
+        let mut complete = true;
+        for &m in &kept {
+            if plies > 1 && out_of_time() {
+                complete = false;
+                break;
+            }
+            let undo = pos.play_unchecked(m);
+            let mated = if plies == 1 {
+                solve_mate_in_one_in_place(pos).is_some()
+            } else {
+                MateSearch::new(budget).mate(pos, plies).is_some()
+            };
+            pos.undo(m, undo);
+            if !mated {
+                survivors.push(m);
+            }
+        }
+        if !complete || survivors.is_empty() {
             break;
         }
         kept = survivors;

@@ -949,7 +949,15 @@ impl Searcher {
         let mut root_moves: Vec<Move> = all.iter().copied().collect();
         if self.config.mode == Mode::Decl24 {
             // The mate guard: take a short mate, never allow one when it can be avoided.
-            match guard::guard_root(&mut pos, &root_moves, guard::GuardLimits::default()) {
+            // The guard's time counts against the move's hard limit like the search's.
+            let hard = self.plan.hard;
+            let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
+            match guard::guard_root_until(
+                &mut pos,
+                &root_moves,
+                guard::GuardLimits::default(),
+                &out_of_time,
+            ) {
                 guard::RootGuard::Mate(m, plies) => {
                     let score = MATE - plies as i32;
                     on_info(&Info {
