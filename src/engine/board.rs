@@ -312,29 +312,9 @@ pub fn bishop_attacks(sq: usize, occ: Bits) -> Bits {
         | ray_attack(DIR_NW, sq, occ)
 }
 
-/// Rook attacks from each square on an empty board (its file and rank).
-pub static ROOK_LINES: [Bits; 81] = {
-    let rays = ray_table();
-    let mut out = [0u128; 81];
-    let mut sq = 0;
-    while sq < 81 {
-        out[sq] = rays[DIR_E][sq] | rays[DIR_S][sq] | rays[DIR_W][sq] | rays[DIR_N][sq];
-        sq += 1;
-    }
-    out
-};
-
-/// Bishop attacks from each square on an empty board (its two diagonals).
-pub static BISHOP_LINES: [Bits; 81] = {
-    let rays = ray_table();
-    let mut out = [0u128; 81];
-    let mut sq = 0;
-    while sq < 81 {
-        out[sq] = rays[DIR_SW][sq] | rays[DIR_SE][sq] | rays[DIR_NE][sq] | rays[DIR_NW][sq];
-        sq += 1;
-    }
-    out
-};
+/// Rook and bishop attacks from each square on an empty board: the core's tables (the
+/// squares are numbered alike).
+pub(crate) use crate::shogi::{BISHOP_PSEUDO as BISHOP_LINES, ROOK_PSEUDO as ROOK_LINES};
 
 /// The squares a lance of colour `c` on each square attacks on an empty board.
 pub static LANCE_RAYS: [[Bits; 81]; 2] = {

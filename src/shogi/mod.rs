@@ -20,6 +20,7 @@ mod square;
 mod zobrist;
 
 pub use attacks::attacks_from;
+pub(crate) use attacks::{BISHOP_PSEUDO, ROOK_PSEUDO};
 pub use bitboard::{BitIter, Bitboard};
 pub use color::Color;
 pub use hand::Hand;

@@ -87,7 +87,6 @@ impl<R: Read> Seek for Forward<R> {
         let target = match to {
             SeekFrom::Current(d) if d >= 0 => self.pos.saturating_add(d as u64),
             SeekFrom::Start(p) if p >= self.pos => p,
-            SeekFrom::Current(0) => self.pos,
             _ => {
                 return Err(io::Error::new(
                     io::ErrorKind::Unsupported,
