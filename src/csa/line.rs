@@ -76,47 +76,107 @@ pub fn classify_line(line: &[u8]) -> LineKind {
 
 /// Split `bytes` into lines on `\n`, strip one trailing `\r` from each, and yield
 /// `(1-based line number, line)`. A final line without `\n` is yielded too.
-pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+pub(crate) fn lines(bytes: &[u8]) -> Lines<'_> {
     let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let mut rest = (!bytes.is_empty()).then_some(body);
-    let mut no = 0;
-    std::iter::from_fn(move || {
-        let r = rest?;
+    Lines {
+        rest: (!bytes.is_empty()).then_some(body),
+        no: 0,
+    }
+}
+
+/// The lines of a record (see [`lines`]).
+pub(crate) struct Lines<'a> {
+    rest: Option<&'a [u8]>,
+    no: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// Number of the line last returned.
+    pub(crate) fn line_no(&self) -> usize {
+        self.no
+    }
+
+    /// When the next line is a time line whose value is plain digits (`T12`, as the
+    /// server writes after nearly every move), consume it and return the value and its
+    /// line number. Anything else is left for [`Iterator::next`].
+    #[inline]
+    pub(crate) fn next_plain_time(&mut self) -> Option<(usize, i64)> {
+        let r = self.rest?;
+        let [b'T', digits @ ..] = r else { return None };
+        let mut n = 0i64;
+        let mut len = 0;
+        for &b in digits.iter().take(18) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            n = n * 10 + i64::from(b - b'0');
+            len += 1;
+        }
+        let after = &digits[len..];
+        let rest = match after {
+            [] => None,
+            [b'\n', more @ ..] => Some(more),
+            [b'\r', b'\n', more @ ..] => Some(more),
+            [b'\r'] => None,
+            _ => return None,
+        };
+        if len == 0 {
+            return None;
+        }
+        self.rest = rest;
+        self.no += 1;
+        Some((self.no, n))
+    }
+
+    /// When the next line is an engine's comment (`'*...`), consume and return it.
+    #[inline]
+    pub(crate) fn next_engine_comment(&mut self) -> Option<(usize, &'a [u8])> {
+        match self.rest? {
+            [b'\'', b'*', ..] => self.next(),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, &'a [u8]);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'a [u8])> {
+        let r = self.rest?;
         let line = match find_newline(r) {
             Some(i) => {
-                rest = Some(&r[i + 1..]);
+                self.rest = Some(&r[i + 1..]);
                 &r[..i]
             }
             None => {
-                rest = None;
+                self.rest = None;
                 r
             }
         };
-        no += 1;
-        Some((no, line.strip_suffix(b"\r").unwrap_or(line)))
-    })
+        self.no += 1;
+        Some((self.no, line.strip_suffix(b"\r").unwrap_or(line)))
+    }
 }
 
-/// Index of the first `\n`, eight bytes at a time. Record lines are short (`T3`,
-/// `+7776FU`, a comment of a few dozen bytes): a vector search would pay its set-up cost
-/// on every line.
+/// Index of the first `\n`. Most record lines are short (`T3`, `+7776FU`): the first
+/// eight bytes are tested as one word, which finds the end of those at once; a longer
+/// line (an engine's comment, typically 50-200 bytes) is searched with `memchr`.
 #[inline]
 fn find_newline(r: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while let Some(chunk) = r.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let x = word ^ (ONES * u64::from(b'\n'));
-        // A byte of `x` is zero where the chunk holds `\n`; the lowest flagged byte is
-        // exact (a false flag can only sit above a true one).
-        let zero = x.wrapping_sub(ONES) & !x & HIGH;
-        if zero != 0 {
-            return Some(at + (zero.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
+    let Some(chunk) = r.first_chunk::<8>() else {
+        return r.iter().position(|&b| b == b'\n');
+    };
+    let x = u64::from_le_bytes(*chunk) ^ (ONES * u64::from(b'\n'));
+    // A byte of `x` is zero where the chunk holds `\n`; the lowest flagged byte is exact
+    // (a false flag can only sit above a true one).
+    let zero = x.wrapping_sub(ONES) & !x & HIGH;
+    if zero != 0 {
+        return Some((zero.trailing_zeros() / 8) as usize);
     }
-    r[at..].iter().position(|&b| b == b'\n').map(|i| at + i)
+    memchr::memchr(b'\n', &r[8..]).map(|i| i + 8)
 }
 
 #[cfg(test)]
@@ -158,6 +218,33 @@ mod tests {
                 assert_eq!(find_newline(r), r.iter().position(|&b| b == b'\n'), "{r:?}");
             }
         }
+    }
+
+    #[test]
+    fn plain_time_lines_are_taken_and_others_left() {
+        let text =
+            b"+7776FU\nT12\n-3334FU\nT-1\n+2726FU\nT3.5\n-8384FU\r\nT4\r\n+2625FU\nT\nT7x\nT0";
+        let mut plain = lines(text);
+        let mut taking = lines(text);
+        let mut taken = Vec::new();
+        while let Some((no, line)) = taking.next() {
+            assert_eq!(plain.next(), Some((no, line)));
+            if let Some((tno, t)) = taking.next_plain_time() {
+                let (pno, pline) = plain.next().unwrap();
+                assert_eq!((tno, pline), (pno, format!("T{t}").as_bytes()));
+                taken.push((tno, t));
+            }
+            assert_eq!(taking.line_no(), plain.line_no());
+        }
+        assert_eq!(plain.next(), None);
+        // `T-1`, `T3.5`, a bare `T` and `T7x` are left to the reader's general path; the
+        // last line has no newline.
+        assert_eq!(taken, vec![(2, 12), (8, 4), (12, 0)]);
+        // Nineteen digits do not fit the fast path (no overflow).
+        let mut l = lines(b"+7776FU\nT9999999999999999999\n");
+        l.next();
+        assert_eq!(l.next_plain_time(), None);
+        assert_eq!(l.next(), Some((2, &b"T9999999999999999999"[..])));
     }
 
     #[test]

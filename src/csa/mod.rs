@@ -20,6 +20,7 @@ pub use header::{GameId, RatingLine, parse_rate_line};
 pub use line::{LineKind, classify_line, is_move_text};
 pub use reader::{
     MoveLine, PositionBlock, ReadError, Record, RejectedAction, Warning, WarningKind, read_record,
+    recycle,
 };
 pub use special::{Special, SpecialKind};
 pub use summary::{PlayerResult, Summary, SummaryOrder, parse_summary};

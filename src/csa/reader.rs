@@ -8,7 +8,7 @@
 //! a [`ReadError`].
 
 use super::header::{GameId, RatingLine, parse_rate_line};
-use super::line::{LineKind, classify_line, lines};
+use super::line::{LineKind, Lines, classify_line, is_move_text, lines};
 use super::special::{Special, parse_special};
 use super::summary::{Summary, parse_summary};
 use super::text::Comment;
@@ -227,6 +227,102 @@ enum Timed {
     Special(usize),
 }
 
+thread_local! {
+    /// The move and comment lists of the last record given back on this thread, empty.
+    static SPARE: std::cell::Cell<(Vec<MoveLine<'static>>, Vec<Comment<'static>>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// The same list, emptied, for lines of another record: the memory is kept (the standard
+/// library collects a vector in place when the element layout is unchanged, as here).
+fn relabel<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| unreachable!("the list is empty"))
+        .collect()
+}
+
+/// Give a record's move and comment lists back, so that the next [`read_record`] on this
+/// thread reuses their memory instead of allocating (a scan reads millions of records).
+/// Optional: a record simply dropped frees its memory as usual.
+pub fn recycle(rec: Record<'_>) {
+    let Record {
+        moves, comments, ..
+    } = rec;
+    SPARE.with(|s| s.set((relabel(moves), relabel(comments))));
+}
+
+/// The reader's state between lines.
+struct State {
+    /// Lines only a CSA record has (to tell a record from other text).
+    strong_lines: usize,
+    /// What a `T` line attaches to.
+    timed: Timed,
+    /// The trailer board has begun: move lines are no longer moves.
+    in_trailer: bool,
+}
+
+impl State {
+    /// A move line (`is_move_text`), and the plain time line after it if there is one.
+    #[inline]
+    fn on_move<'a>(
+        &mut self,
+        rec: &mut Record<'a>,
+        lines: &mut Lines<'a>,
+        no: usize,
+        line: &'a [u8],
+    ) {
+        self.strong_lines += 1;
+        if self.in_trailer {
+            rec.warnings.push(Warning {
+                line: no,
+                kind: WarningKind::MoveAfterTrailer,
+            });
+            return;
+        }
+        let before_position = rec.position.as_ref().is_none_or(|b| b.side.is_none());
+        let mut time = None;
+        self.timed = Timed::Move(rec.moves.len());
+        // The server writes the move's time on the next line, then the engine's comments
+        // (`'**`): take them at once, so that the line-by-line dispatch sees mostly moves.
+        if let Some((_, t)) = lines.next_plain_time() {
+            time = Some(t);
+            self.timed = Timed::Nothing;
+        }
+        rec.moves.push(MoveLine {
+            line: no,
+            text: &line[..7],
+            trailing: &line[7..],
+            time,
+            before_position,
+        });
+        while let Some((no, line)) = lines.next_engine_comment() {
+            rec.comments.push(Comment {
+                line: no,
+                bytes: &line[1..],
+                after_plies: rec.moves.len(),
+            });
+        }
+    }
+
+    /// A comment line: part of the trailer board, or a comment of its own.
+    #[inline]
+    fn on_comment<'a>(&mut self, rec: &mut Record<'a>, no: usize, line: &'a [u8]) {
+        let body = &line[1..];
+        if body.starts_with(b"P1") && body.len() > 2 {
+            self.in_trailer = true;
+            rec.trailer.get_or_insert_with(|| Trailer {
+                line: no,
+                ..Trailer::default()
+            });
+        }
+        if self.in_trailer && rec.trailer.as_mut().is_some_and(|t| t.accept(body)) {
+            return;
+        }
+        read_comment(rec, no, body, &mut self.strong_lines);
+    }
+}
+
 /// Read one record. Never panics; fails only when the bytes are not a CSA record at all.
 pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
     if bytes.is_empty() {
@@ -236,21 +332,42 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
         });
     }
     // About one move line in every 40 bytes of a typical record (with its `T` line and
-    // a comment), one comment in every 80: reserve once instead of growing.
+    // a comment), one comment in every 80: reserve once instead of growing, in the lists
+    // of an earlier record of this thread when they were given back (`recycle`).
+    let (mut moves, mut comments) = SPARE.with(|s| s.take());
+    moves.reserve(bytes.len() / 40);
+    comments.reserve(bytes.len() / 80);
     let mut rec = Record {
         ends_mid_line: bytes.last() != Some(&b'\n'),
-        moves: Vec::with_capacity(bytes.len() / 40),
-        comments: Vec::with_capacity(bytes.len() / 80),
+        moves,
+        comments,
         ..Record::default()
     };
-    let mut strong_lines = 0usize;
+    let mut st = State {
+        strong_lines: 0,
+        timed: Timed::Nothing,
+        in_trailer: false,
+    };
     let mut first_checked = false;
-    let mut timed = Timed::Nothing;
-    let mut in_trailer = false;
     let warn = |rec: &mut Record<'_>, line, kind| rec.warnings.push(Warning { line, kind });
 
-    for (no, line) in lines(bytes) {
-        rec.line_count = no;
+    let mut lines = lines(bytes);
+    while let Some((no, line)) = lines.next() {
+        // The body of a game is move, time and comment lines: they are recognised here
+        // with plain tests (a branch the processor predicts well), the rest by kind.
+        if first_checked {
+            match line.first() {
+                Some(b'\'') => {
+                    st.on_comment(&mut rec, no, line);
+                    continue;
+                }
+                Some(b'+' | b'-') if is_move_text(line) => {
+                    st.on_move(&mut rec, &mut lines, no, line);
+                    continue;
+                }
+                _ => {}
+            }
+        }
         let kind = classify_line(line);
         if !first_checked && kind != LineKind::Blank {
             first_checked = true;
@@ -265,7 +382,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
             LineKind::Blank => warn(&mut rec, no, WarningKind::BlankLine),
             LineKind::Unknown => warn(&mut rec, no, WarningKind::UnknownLine),
             LineKind::Version => {
-                strong_lines += 1;
+                st.strong_lines += 1;
                 if rec.version.is_some() {
                     warn(&mut rec, no, WarningKind::DuplicateHeader);
                 } else {
@@ -273,7 +390,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                 }
             }
             LineKind::BlackName | LineKind::WhiteName => {
-                strong_lines += 1;
+                st.strong_lines += 1;
                 let slot = if kind == LineKind::BlackName {
                     &mut rec.black
                 } else {
@@ -290,7 +407,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                     Some(i) => (&line[1..i], &line[i + 1..]),
                     None => (&line[1..], &line[line.len()..]),
                 };
-                strong_lines += 1;
+                st.strong_lines += 1;
                 match key {
                     b"EVENT" if rec.event.is_none() => {
                         let id = text(value);
@@ -305,7 +422,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                 }
             }
             LineKind::Position => {
-                strong_lines += 1;
+                st.strong_lines += 1;
                 let block = rec.position.get_or_insert_with(|| PositionBlock {
                     line: no,
                     ..PositionBlock::default()
@@ -331,28 +448,13 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                     }
                 }
             }
-            LineKind::Move => {
-                strong_lines += 1;
-                if in_trailer {
-                    warn(&mut rec, no, WarningKind::MoveAfterTrailer);
-                    continue;
-                }
-                let before_position = rec.position.as_ref().is_none_or(|b| b.side.is_none());
-                rec.moves.push(MoveLine {
-                    line: no,
-                    text: &line[..7],
-                    trailing: &line[7..],
-                    time: None,
-                    before_position,
-                });
-                timed = Timed::Move(rec.moves.len() - 1);
-            }
+            LineKind::Move => st.on_move(&mut rec, &mut lines, no, line),
             LineKind::Time => {
                 let Some(t) = parse_time(&line[1..]) else {
                     warn(&mut rec, no, WarningKind::BadTime);
                     continue;
                 };
-                let slot = match timed {
+                let slot = match st.timed {
                     Timed::Move(i) => &mut rec.moves[i].time,
                     Timed::Special(i) => &mut rec.specials[i].time,
                     Timed::Nothing => {
@@ -361,31 +463,19 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                     }
                 };
                 *slot = Some(t);
-                timed = Timed::Nothing;
+                st.timed = Timed::Nothing;
             }
             LineKind::Special => {
-                strong_lines += 1;
+                st.strong_lines += 1;
                 rec.specials.push(parse_special(no, line, rec.moves.len()));
-                timed = Timed::Special(rec.specials.len() - 1);
+                st.timed = Timed::Special(rec.specials.len() - 1);
             }
-            LineKind::Comment => {
-                let body = &line[1..];
-                if body.starts_with(b"P1") && body.len() > 2 {
-                    in_trailer = true;
-                    rec.trailer.get_or_insert_with(|| Trailer {
-                        line: no,
-                        ..Trailer::default()
-                    });
-                }
-                if in_trailer && rec.trailer.as_mut().is_some_and(|t| t.accept(body)) {
-                    continue;
-                }
-                read_comment(&mut rec, no, body, &mut strong_lines);
-            }
+            LineKind::Comment => st.on_comment(&mut rec, no, line),
         }
     }
 
-    if strong_lines == 0 {
+    rec.line_count = lines.line_no();
+    if st.strong_lines == 0 {
         return Err(ReadError {
             line: None,
             reason: "not a CSA record: no CSA line".into(),
@@ -463,5 +553,37 @@ fn read_comment<'a>(rec: &mut Record<'a>, no: usize, body: &'a [u8], strong: &mu
             bytes: body,
             after_plies: rec.moves.len(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REAL: &[u8] = include_bytes!(
+        "../../fixtures/csa/real/wdoor+floodgate-600-10+01WishBlue_07+Apery_i5-4670+20150415003002.csa"
+    );
+
+    #[test]
+    fn a_recycled_record_lends_its_lists_to_the_next_read() {
+        let first = read_record(REAL).unwrap();
+        let expected = first.clone();
+        let (moves_at, comments_at) = (first.moves.as_ptr(), first.comments.as_ptr());
+        assert!(first.moves.len() > 100 && !first.comments.is_empty());
+        recycle(first);
+        let again = read_record(REAL).unwrap();
+        assert_eq!(again, expected);
+        assert_eq!(again.moves.as_ptr(), moves_at);
+        assert_eq!(again.comments.as_ptr(), comments_at);
+        // Another record on the same thread reads the same whether or not lists were lent.
+        recycle(again);
+        let short = b"V2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n%TORYO\n";
+        let lent = read_record(short).unwrap();
+        let fresh = std::thread::spawn(move || read_record(short).unwrap().moves.len())
+            .join()
+            .unwrap();
+        assert_eq!(lent.moves.len(), fresh);
+        assert_eq!(lent.moves[0].text, b"+7776FU");
+        assert!(lent.comments.is_empty());
     }
 }

@@ -14,7 +14,7 @@ pub use final_board::FinalBoard;
 pub use judge::{Judgement, Outcome};
 pub use row::{COLUMNS, Cell, Column, ColumnKind, GameRow};
 
-use crate::csa::{GameId, Record, read_record};
+use crate::csa::{GameId, Record, read_record, recycle};
 use crate::shogi::{Color, Position};
 
 /// An entry that could not be read as a game record at all (it is counted in
@@ -113,22 +113,30 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
         line: e.line,
         reason: e.reason,
     })?;
+    let row = analyze_read(source, entry, &rec);
+    // The next record read on this thread reuses the lists' memory.
+    recycle(rec);
+    Ok(row)
+}
+
+/// The row of a record already read.
+fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
     let mut row = GameRow {
         source: source.to_string(),
         entry: entry.to_string(),
         ..GameRow::default()
     };
-    header_columns(&mut row, &rec, entry);
+    header_columns(&mut row, rec, entry);
     let mut details: Vec<String> = Vec::new();
 
-    let start = match replay::start_position(&rec) {
+    let start = match replay::start_position(rec) {
         Ok(p) => p,
         Err(why) => {
             row.status = "bad_position".into();
             row.detail = why;
             row.final_board = FinalBoard::Unchecked.name().into();
             row.entering = "none".into();
-            return Ok(row);
+            return row;
         }
     };
     let claims_repetition = rec
@@ -155,13 +163,13 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
     row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
     row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
 
-    let (board, why) = final_board::compare(&rec, &r.last, || r.before_last());
+    let (board, why) = final_board::compare(rec, &r.last, || r.before_last());
     row.final_board = board.name().into();
     if !why.is_empty() {
         details.push(why);
     }
 
-    let j = judge::judge(&rec, &r);
+    let j = judge::judge(rec, &r);
     row.judge_reason = j.reason.map(str::to_string);
     row.judge_agrees = j.agrees;
     row.judge_detail = j.detail;
@@ -191,5 +199,5 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
     }
     .into();
     row.detail = details.join("; ");
-    Ok(row)
+    row
 }

@@ -91,7 +91,7 @@ pub fn server_word(kind: &str) -> &'static str {
 /// Parse a CSA move (7 bytes) for the side to move of `pos`, checking what the core's
 /// parser leaves to the caller: the sign, and that the piece code fits the origin piece
 /// (as it is, or promoted). Returns the move or the name of the defect.
-#[inline]
+#[inline(always)]
 pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
     let sign = if pos.side_to_move() == Color::Black {
         b'+'
@@ -188,7 +188,12 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         first_decl27: [None; 2],
         first_decl24: [None; 2],
     };
-    let mut counter = ServerRepetitionCounter::with_capacity(moves.len());
+    // Positions after each move, for the server's repetition count. The count is only
+    // run when some position may have come back (a key seen twice by a 16-bit filter):
+    // in most games none does.
+    let mut history: Vec<(u64, Color, bool)> = Vec::with_capacity(moves.len());
+    let mut filter = SeenFilter::take();
+    let mut came_back = false;
     let mut counter_sideless =
         ServerRepetitionCounter::with_capacity(if sideless { moves.len() } else { 0 });
     note(
@@ -201,6 +206,10 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         },
     );
 
+    // The last move and its undo information, kept apart until the end (written into the
+    // result on every ply, the pair cost a store-forwarding stall per move).
+    let mut last_move = None;
+    let mut last_undo = None;
     for (i, ml) in moves.iter().enumerate() {
         let ply = i + 1;
         let pos = &r.last;
@@ -220,14 +229,13 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
             }
         };
         let mover = pos.side_to_move();
-        let undo = r.last.play_unchecked(m);
-        r.last_move = Some((m, undo));
+        last_undo = Some(r.last.play_unchecked(m));
+        last_move = Some(m);
         let next = &r.last;
         let gave_check = next.is_in_check();
         let key = next.key();
-        if let Some(v) = counter.push(key, mover, gave_check) {
-            r.repetition.get_or_insert(RepetitionAt { ply, verdict: v });
-        }
+        history.push((key, mover, gave_check));
+        came_back |= filter.insert(key);
         if sideless {
             let k = if next.side_to_move() == Color::White {
                 key ^ side_key
@@ -250,12 +258,138 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         );
         r.played = ply;
     }
+    r.last_move = last_move.zip(last_undo);
+    filter.give_back(history.iter().map(|h| h.0));
+    if came_back {
+        r.repetition = first_fourth(&history);
+    }
     r
+}
+
+/// The first 4th occurrence by the server's count over the positions after each move
+/// (key, mover, whether the move gave check).
+fn first_fourth(history: &[(u64, Color, bool)]) -> Option<RepetitionAt> {
+    let mut counter = ServerRepetitionCounter::with_capacity(history.len());
+    history
+        .iter()
+        .enumerate()
+        .find_map(|(i, &(key, mover, gave_check))| {
+            counter
+                .push(key, mover, gave_check)
+                .map(|verdict| RepetitionAt {
+                    ply: i + 1,
+                    verdict,
+                })
+        })
+}
+
+/// A set of 65,536 bits indexed by the top 16 bits of a position key: `insert` says
+/// whether the bit was already set, so a `false` for every key of a game proves that no
+/// position came back. Kept per thread and cleared key by key after each game.
+struct SeenFilter(Box<[u64; 1024]>);
+
+thread_local! {
+    static SEEN: std::cell::Cell<Option<Box<[u64; 1024]>>> = const { std::cell::Cell::new(None) };
+}
+
+impl SeenFilter {
+    fn take() -> SeenFilter {
+        SeenFilter(
+            SEEN.with(|s| s.take())
+                .unwrap_or_else(|| Box::new([0; 1024])),
+        )
+    }
+
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        let b = (key >> 48) as usize;
+        let (word, bit) = (&mut self.0[b >> 6], 1u64 << (b & 63));
+        let seen = *word & bit != 0;
+        *word |= bit;
+        seen
+    }
+
+    /// Clear the bits of `keys` and keep the set for the next game of this thread.
+    fn give_back(mut self, keys: impl Iterator<Item = u64>) {
+        for key in keys {
+            self.0[(key >> 54) as usize] = 0;
+        }
+        debug_assert!(self.0.iter().all(|&w| w == 0));
+        SEEN.with(|s| s.set(Some(self.0)));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The replay's repetition (counted only when a key comes back) equals the server's
+    /// count run on every ply, with and without a repetition, and the per-thread filter
+    /// is left clear for the next game.
+    #[test]
+    fn repetition_counted_only_when_a_position_comes_back_is_the_same() {
+        let direct = |texts: &[&[u8]]| {
+            let mut pos = Position::startpos();
+            let mut counter = ServerRepetitionCounter::new();
+            texts.iter().enumerate().find_map(|(i, t)| {
+                let m = parse_move(&pos, t).unwrap();
+                let mover = pos.side_to_move();
+                pos.play_unchecked(m);
+                counter
+                    .push(pos.key(), mover, pos.is_in_check())
+                    .map(|verdict| RepetitionAt {
+                        ply: i + 1,
+                        verdict,
+                    })
+            })
+        };
+        let lines = |texts: &[&'static [u8]]| -> Vec<MoveLine<'static>> {
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| MoveLine {
+                    line: i + 1,
+                    text: t,
+                    trailing: b"",
+                    time: None,
+                    before_position: false,
+                })
+                .collect()
+        };
+        let shuffle: Vec<&'static [u8]> = [
+            &b"+7776FU"[..],
+            b"-3334FU",
+            b"+5948OU",
+            b"-5142OU",
+            b"+4859OU",
+            b"-4251OU",
+        ]
+        .into_iter()
+        .chain(
+            [&b"+5948OU"[..], b"-5142OU", b"+4859OU", b"-4251OU"]
+                .into_iter()
+                .cycle()
+                .take(16),
+        )
+        .collect();
+        let quiet: Vec<&'static [u8]> = vec![b"+7776FU", b"-3334FU", b"+2726FU", b"-8384FU"];
+        for texts in [&shuffle, &quiet, &shuffle[..12].to_vec()] {
+            let r = replay(Position::startpos(), &lines(texts), false);
+            assert_eq!(r.played, texts.len());
+            assert_eq!(r.repetition, direct(texts));
+        }
+        let r = replay(Position::startpos(), &lines(&shuffle), false);
+        assert_eq!(
+            r.repetition,
+            Some(RepetitionAt {
+                // The position after ply 2 (both kings at home) again after 6, 10, 14.
+                ply: 14,
+                verdict: ServerRepetition::Draw
+            })
+        );
+        let filter = SeenFilter::take();
+        assert!(filter.0.iter().all(|&w| w == 0));
+    }
 
     #[test]
     fn hirate_fast_path_equals_the_parsed_block() {

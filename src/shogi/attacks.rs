@@ -336,6 +336,18 @@ const fn zone(c: Color) -> u128 {
 
 /// Promotion zone (enemy camp) of each side.
 pub(crate) static ZONE: [u128; 2] = [zone(Color::Black), zone(Color::White)];
+/// [`ZONE`] square by square (one load where a 128-bit shift would take several
+/// instructions); indices 81.. (no square) are outside.
+pub(crate) static IN_ZONE: [[bool; 128]; 2] = {
+    let mut t = [[false; 128]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = ZONE[0] & (1u128 << sq) != 0;
+        t[1][sq] = ZONE[1] & (1u128 << sq) != 0;
+        sq += 1;
+    }
+    t
+};
 /// Squares where a pawn or lance of each side may stand (not the last rank).
 pub(crate) static PAWN_AREA: [u128; 2] = [
     movable_area(PieceKind::Pawn, Color::Black),

@@ -28,6 +28,18 @@ pub enum PieceKind {
 const CSA: [&str; 14] = [
     "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
 ];
+/// Kind index (`PieceKind as u8`) by CSA code: `[(first letter - 'A') * 26 + (second -
+/// 'A')]`, 14 where no kind has that code.
+static CSA_CODES: [u8; 26 * 26] = {
+    let mut t = [14u8; 26 * 26];
+    let mut k = 0;
+    while k < 14 {
+        let c = CSA[k].as_bytes();
+        t[(c[0] - b'A') as usize * 26 + (c[1] - b'A') as usize] = k as u8;
+        k += 1;
+    }
+    t
+};
 const USI: [char; 8] = ['P', 'L', 'N', 'S', 'G', 'B', 'R', 'K'];
 
 impl PieceKind {
@@ -79,25 +91,13 @@ impl PieceKind {
     /// Parse a two-letter CSA code (`FU` .. `RY`).
     #[inline]
     pub fn from_csa(code: &[u8]) -> Option<PieceKind> {
-        use PieceKind::*;
         let &[a, b] = code else { return None };
-        Some(match [a, b] {
-            [b'F', b'U'] => Pawn,
-            [b'K', b'Y'] => Lance,
-            [b'K', b'E'] => Knight,
-            [b'G', b'I'] => Silver,
-            [b'K', b'I'] => Gold,
-            [b'K', b'A'] => Bishop,
-            [b'H', b'I'] => Rook,
-            [b'O', b'U'] => King,
-            [b'T', b'O'] => ProPawn,
-            [b'N', b'Y'] => ProLance,
-            [b'N', b'K'] => ProKnight,
-            [b'N', b'G'] => ProSilver,
-            [b'U', b'M'] => Horse,
-            [b'R', b'Y'] => Dragon,
-            _ => return None,
-        })
+        let (a, b) = (a.wrapping_sub(b'A'), b.wrapping_sub(b'A'));
+        if a >= 26 || b >= 26 {
+            return None;
+        }
+        // One load instead of a chain of comparisons (record parsing does this per move).
+        PieceKind::from_index(usize::from(CSA_CODES[usize::from(a) * 26 + usize::from(b)]))
     }
 
     /// The two-letter CSA code.
@@ -275,6 +275,15 @@ mod tests {
             }
         }
         assert_eq!(PieceKind::from_csa(b"XX"), None);
+        // Every other pair of bytes is no code (the table has no stray entries).
+        let named = (0..=255u8)
+            .flat_map(|a| (0..=255u8).map(move |b| [a, b]))
+            .filter_map(|c| PieceKind::from_csa(&c).map(|k| (c, k)))
+            .inspect(|(c, k)| assert_eq!(c, k.csa().as_bytes()))
+            .count();
+        assert_eq!(named, 14);
+        assert_eq!(PieceKind::from_csa(b"FUX"), None);
+        assert_eq!(PieceKind::from_csa(b"F"), None);
         let total: i32 = PieceKind::HAND_KINDS
             .iter()
             .map(|k| k.points() * k.full_set_count() as i32)

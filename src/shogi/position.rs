@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::attacks::{
-    self, BISHOP_PSEUDO, GOLD, KNIGHT, PAWN, ROOK_PSEUDO, SILVER, ZONE, between, line,
+    self, BISHOP_PSEUDO, GOLD, IN_ZONE, KNIGHT, PAWN, ROOK_PSEUDO, SILVER, ZONE, between, line,
 };
 use super::bitboard::{FULL, lsb};
 use super::zobrist;
@@ -685,7 +685,7 @@ impl Position {
 
     /// True if the king of `c` stands in the enemy camp.
     pub fn king_in_camp(&self, c: Color) -> bool {
-        ZONE[c as usize] & (1u128 << self.king[c as usize]) != 0
+        IN_ZONE[c as usize][usize::from(self.king[c as usize] & 127)]
     }
 
     fn points_in(&self, c: Color, area: u128) -> i32 {
@@ -709,7 +709,7 @@ impl Position {
 
     /// [`Position::move_from_csa`] without building an error text, also giving the piece
     /// code as written (for callers that check it against the origin piece).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn parse_csa_move(&self, s: &[u8]) -> Result<(Move, PieceKind), CsaMoveFault> {
         use CsaMoveFault::{BadDrop, Syntax, WrongSide};
         let &[sign, ff, fr, tf, tr, k0, k1] = s else {
@@ -720,15 +720,12 @@ impl Position {
             b'-' => Color::White,
             _ => return Err(Syntax),
         };
-        let digit = |b: u8| {
-            if b.is_ascii_digit() {
-                Ok(b - b'0')
-            } else {
-                Err(Syntax)
-            }
-        };
-        let (ff, fr) = (digit(ff)?, digit(fr)?);
-        let to = Square::new(digit(tf)?, digit(tr)?).ok_or(Syntax)?;
+        // Digits as values (a non-digit becomes a value above 9).
+        let [ff, fr, tf, tr] = [ff, fr, tf, tr].map(|b| b.wrapping_sub(b'0'));
+        if ff > 9 || fr > 9 || tf.wrapping_sub(1) > 8 || tr.wrapping_sub(1) > 8 {
+            return Err(Syntax);
+        }
+        let to = Square::ALL[usize::from(tf - 1) * 9 + usize::from(tr - 1)];
         let kind = PieceKind::from_csa(&[k0, k1]).ok_or(Syntax)?;
         if color != self.side {
             return Err(WrongSide);
@@ -739,10 +736,19 @@ impl Position {
             }
             return Ok((Move::Drop { kind, to }, kind));
         }
-        let from = Square::new(ff, fr).filter(|&f| f != to).ok_or(Syntax)?;
-        let promote = match self.piece_at(from) {
-            Some(p) => p.kind != kind && p.kind.promoted() == Some(kind),
-            None => false,
+        if ff == 0 || fr == 0 {
+            return Err(Syntax);
+        }
+        let from = Square::ALL[usize::from(ff - 1) * 9 + usize::from(fr - 1)];
+        if from == to {
+            return Err(Syntax);
+        }
+        // A move names the piece after it: a different kind on the origin square means a
+        // promotion when it is that kind's promoted form.
+        let on = self.board[from.index()];
+        let promote = on != 0 && {
+            let k = Piece::from_code(on).map_or(kind, |p| p.kind);
+            k != kind && k.promoted() == Some(kind)
         };
         Ok((Move::Normal { from, to, promote }, kind))
     }

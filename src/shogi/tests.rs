@@ -288,6 +288,63 @@ fn csa_moves() {
     assert_eq!(p.move_to_csa(m), "+0055GI");
 }
 
+/// Every CSA move text over a grid of digits, non-digits, kinds and signs parses as a
+/// plainly written reading of the format says, on a position with pieces, promoted
+/// pieces and pieces in hand.
+#[test]
+fn csa_move_parsing_agrees_with_a_plain_reading() {
+    fn plain(p: &Position, s: &[u8; 7]) -> Option<Move> {
+        let side = match s[0] {
+            b'+' => Color::Black,
+            b'-' => Color::White,
+            _ => return None,
+        };
+        let digit = |b: u8| b.is_ascii_digit().then(|| b - b'0');
+        let (ff, fr, tf, tr) = (digit(s[1])?, digit(s[2])?, digit(s[3])?, digit(s[4])?);
+        let kind = PieceKind::ALL
+            .into_iter()
+            .find(|k| k.csa().as_bytes() == &s[5..7])?;
+        let to = Square::new(tf, tr)?;
+        if side != p.side_to_move() {
+            return None;
+        }
+        if (ff, fr) == (0, 0) {
+            return kind.is_hand_kind().then_some(Move::Drop { kind, to });
+        }
+        let from = Square::new(ff, fr)?;
+        if from == to {
+            return None;
+        }
+        let promote = p
+            .piece_at(from)
+            .is_some_and(|q| q.kind != kind && q.kind.promoted() == Some(kind));
+        Some(Move::Normal { from, to, promote })
+    }
+    let p = pos("ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76");
+    let q = pos("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
+    let digits = b"0123456789a/:";
+    let mut checked = 0;
+    for p in [&p, &q] {
+        for sign in [b'+', b'-', b'*'] {
+            for kind in [&b"FU"[..], b"TO", b"KA", b"UM", b"RY", b"OU", b"XX", b"Fu"] {
+                for &a in digits {
+                    for &b in digits {
+                        for &c in digits {
+                            for &d in digits {
+                                let s = [sign, a, b, c, d, kind[0], kind[1]];
+                                let got = p.parse_csa_move(&s).ok().map(|(m, _)| m);
+                                assert_eq!(got, plain(p, &s), "{}", String::from_utf8_lossy(&s));
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 3 * 8 * 13usize.pow(4));
+}
+
 #[test]
 fn malformed_text_never_panics() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
