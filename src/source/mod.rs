@@ -276,10 +276,57 @@ fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
 }
 
 /// Read a record file named by an [`Event::File`]; the reason when it cannot be read.
+///
+/// The file is read to its end into a buffer this thread keeps, then copied out at its
+/// size: no `stat` call for the size and no zeroing of a new buffer per file (a folder of
+/// records is tens of thousands of small files).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|e| io_message(&e))?;
-    let size = file.metadata().map_or(0, |m| m.len());
-    read_entry(file, size)
+    let mut file = File::open(path).map_err(|e| io_message(&e))?;
+    FILE_BUFFER.with(|cell| {
+        let mut buf = cell.take();
+        let out = read_to_end_in(&mut file, &mut buf);
+        if buf.len() > FILE_BUFFER_KEEP {
+            buf = Vec::new();
+        }
+        cell.set(buf);
+        out
+    })
+}
+
+/// Size of the per-thread file buffer, and the largest one kept after a big file.
+const FILE_BUFFER_START: usize = 64 << 10;
+const FILE_BUFFER_KEEP: usize = 1 << 20;
+
+thread_local! {
+    static FILE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Read `r` to its end through `buf` (grown as needed, never past [`MAX_ENTRY_BYTES`] + 1
+/// bytes) and return the bytes read.
+fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, String> {
+    if buf.len() < FILE_BUFFER_START {
+        buf.resize(FILE_BUFFER_START, 0);
+    }
+    let mut n = 0;
+    loop {
+        if n == buf.len() {
+            if n as u64 > MAX_ENTRY_BYTES {
+                return Err(format!(
+                    "entry larger than {} MiB, not a game record",
+                    MAX_ENTRY_BYTES >> 20
+                ));
+            }
+            let grown = (2 * n).min(MAX_ENTRY_BYTES as usize + 1);
+            buf.resize(grown, 0);
+        }
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io_message(&e)),
+        }
+    }
+    Ok(buf[..n].to_vec())
 }
 
 /// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`]. `size` is the
@@ -354,6 +401,70 @@ impl<R: Seek> Seek for Counting<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that hands out at most `step` bytes a call and is interrupted once.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+        interrupted: bool,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if !self.interrupted {
+                self.interrupted = true;
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "signal"));
+            }
+            let n = self.data.len().min(self.step).min(out.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn files_are_read_whole_through_the_kept_buffer() {
+        let data: Vec<u8> = (0..3 * FILE_BUFFER_START + 7)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        let mut buf = Vec::new();
+        for len in [
+            0,
+            1,
+            FILE_BUFFER_START - 1,
+            FILE_BUFFER_START,
+            FILE_BUFFER_START + 1,
+            data.len(),
+        ] {
+            for step in [1 << 20, 4096, 1000] {
+                let mut r = Trickle {
+                    data: &data[..len],
+                    step,
+                    interrupted: false,
+                };
+                assert_eq!(read_to_end_in(&mut r, &mut buf).unwrap(), &data[..len]);
+            }
+        }
+        // The buffer grew for the largest file and stays (up to FILE_BUFFER_KEEP).
+        assert!(buf.len() >= data.len());
+        // Entries over the limit are refused, entries at the limit are read.
+        let mut big = Vec::new();
+        let mut over = io::repeat(b'x').take(MAX_ENTRY_BYTES + 1);
+        let e = read_to_end_in(&mut over, &mut big).unwrap_err();
+        assert!(e.contains("larger than 64 MiB"), "{e}");
+        let mut at = io::repeat(b'x').take(MAX_ENTRY_BYTES);
+        assert_eq!(
+            read_to_end_in(&mut at, &mut big).unwrap().len() as u64,
+            MAX_ENTRY_BYTES
+        );
+        let dir = std::env::temp_dir().join(format!("fs-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.csa");
+        std::fs::write(&path, &data).unwrap();
+        assert_eq!(read_file(&path).unwrap(), data);
+        assert!(read_file(&dir.join("missing.csa")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn record_names() {
