@@ -246,7 +246,12 @@ impl Position {
 
     /// SFEN text.
     pub fn to_sfen(&self) -> String {
-        self.to_setup().to_sfen()
+        super::setup::sfen(
+            |i| Piece::from_code(self.board[i]),
+            &self.hands,
+            self.side,
+            self.move_number,
+        )
     }
 
     /// Side to move.

@@ -92,53 +92,12 @@ impl Setup {
 
     /// SFEN text of this setup.
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        let digit = |n: u32| char::from_digit(n, 10).unwrap_or('?');
-        for rank in 1..=9u8 {
-            if rank > 1 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for file in (1..=9u8).rev() {
-                let sq = Square::new(file, rank).expect("on board");
-                match self.board[sq.index()] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(digit(empty));
-                            empty = 0;
-                        }
-                        s.push_str(p.sfen_str());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push(digit(empty));
-            }
-        }
-        s.push(' ');
-        s.push(self.side_to_move.sfen());
-        s.push(' ');
-        let mut any = false;
-        for c in Color::ALL {
-            // Conventional order: rook, bishop, gold, silver, knight, lance, pawn.
-            for k in PieceKind::HAND_KINDS.iter().rev() {
-                let n = self.hands[c.index()].count(*k);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    let _ = write!(s, "{n}");
-                }
-                s.push_str(Piece::new(c, *k).sfen_str());
-            }
-        }
-        if !any {
-            s.push('-');
-        }
-        let _ = write!(s, " {}", self.move_number);
-        s
+        sfen(
+            |i| self.board[i],
+            &self.hands,
+            self.side_to_move,
+            self.move_number,
+        )
     }
 
     /// Read a CSA position block: `PI` (optionally followed by squares and kinds to
@@ -384,6 +343,61 @@ fn parse_hands(token: &str) -> Result<[Hand; 2], SfenError> {
         return Err(err());
     }
     Ok(hands)
+}
+
+/// SFEN text of a board given square by square (`piece(index)`, index = (file - 1) * 9 +
+/// rank - 1), hands, side to move and move number: the one writer for setups and positions.
+pub(crate) fn sfen(
+    piece: impl Fn(usize) -> Option<Piece>,
+    hands: &[Hand; 2],
+    side: Color,
+    move_number: u32,
+) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in 0..9 {
+        if rank > 0 {
+            s.push('/');
+        }
+        let mut empty = 0u8;
+        for file in (0..9).rev() {
+            match piece(file * 9 + rank) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push_str(p.sfen_str());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+    }
+    s.push(' ');
+    s.push(side.sfen());
+    s.push(' ');
+    let mut any = false;
+    for c in Color::ALL {
+        // Conventional order: rook, bishop, gold, silver, knight, lance, pawn.
+        for k in PieceKind::HAND_KINDS.iter().rev() {
+            let n = hands[c.index()].count(*k);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                let _ = write!(s, "{n}");
+            }
+            s.push_str(Piece::new(c, *k).sfen_str());
+        }
+    }
+    if !any {
+        s.push('-');
+    }
+    let _ = write!(s, " {move_number}");
+    s
 }
 
 #[cfg(test)]

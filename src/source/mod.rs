@@ -263,7 +263,7 @@ fn unreachable_folder(input: &str) -> Result<Format, SourceError> {
 
 /// A whole file (or decompressed stream) that is one record.
 fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
-    sink(match read_entry(r, 0) {
+    sink(match read_entry(r) {
         Ok(bytes) => Event::Entry {
             name: entry.to_string(),
             bytes,
@@ -282,9 +282,15 @@ fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
 /// records is tens of thousands of small files).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let mut file = File::open(path).map_err(|e| io_message(&e))?;
+    with_file_buffer(|buf| read_to_end_in(&mut file, buf))
+}
+
+/// Run `f` with this thread's kept read buffer (dropped after use when it grew past
+/// [`FILE_BUFFER_KEEP`]).
+fn with_file_buffer<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
     FILE_BUFFER.with(|cell| {
         let mut buf = cell.take();
-        let out = read_to_end_in(&mut file, &mut buf);
+        let out = f(&mut buf);
         if buf.len() > FILE_BUFFER_KEEP {
             buf = Vec::new();
         }
@@ -329,20 +335,11 @@ fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, Stri
     Ok(buf[..n].to_vec())
 }
 
-/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`]. `size` is the
-/// size the container announces (0 when unknown): the buffer is allocated once for it.
-fn read_entry<R: Read>(r: R, size: u64) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::with_capacity(size.min(1 << 20) as usize + 1);
-    r.take(MAX_ENTRY_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_message(&e))?;
-    if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(format!(
-            "entry larger than {} MiB, not a game record",
-            MAX_ENTRY_BYTES >> 20
-        ));
-    }
-    Ok(bytes)
+/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`], through this
+/// thread's kept buffer (see [`read_file`]). The entry is read to its end, whatever size
+/// its container announced.
+fn read_entry<R: Read>(mut r: R) -> Result<Vec<u8>, String> {
+    with_file_buffer(|buf| read_to_end_in(&mut r, buf))
 }
 
 /// Is this archive member a record (`*.csa`, any case)?

@@ -45,7 +45,7 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
             pending = Some(Event::Skipped { name });
             return Ok(true);
         }
-        match read_entry(reader, entry.size()) {
+        match read_entry(reader) {
             Ok(bytes) => pending = Some(Event::Entry { name, bytes }),
             Err(reason) => {
                 entry_error = Some((name, reason.clone()));

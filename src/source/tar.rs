@@ -143,7 +143,7 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
             continue;
         }
         let size = entry.size();
-        let event = match read_entry(entry, size) {
+        let event = match read_entry(entry) {
             Ok(bytes) if (bytes.len() as u64) < size => {
                 // The archive ended inside this entry: nothing after it can be read.
                 return Err(fail(

@@ -31,8 +31,7 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
                 if !is_record_name(&listed) {
                     Event::Skipped { name: listed }
                 } else {
-                    let size = file.size();
-                    match read_entry(file, size) {
+                    match read_entry(file) {
                         Ok(bytes) => Event::Entry {
                             name: listed,
                             bytes,
