@@ -64,7 +64,7 @@ pub struct RatingLine {
 
 /// Parse the value part of a rate line (after `'black_rate:` or `'white_rate:`).
 pub fn parse_rate_line(value: &[u8]) -> RatingLine {
-    let text = String::from_utf8_lossy(value);
+    let text = super::text::lossy(value);
     match text.rsplit_once(':') {
         Some((id, rate)) => RatingLine {
             player_id: id.to_string(),

@@ -24,5 +24,6 @@ pub use reader::{
 };
 pub use special::{Special, SpecialKind};
 pub use summary::{PlayerResult, Summary, SummaryOrder, parse_summary};
+pub(crate) use text::lossy;
 pub use text::{Comment, decode_text};
 pub use trailer::Trailer;

@@ -192,7 +192,7 @@ impl<'a> Record<'a> {
 }
 
 fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    super::text::lossy(bytes).into_owned()
 }
 
 fn parse_int(bytes: &[u8]) -> Option<i64> {
@@ -249,8 +249,14 @@ pub fn recycle(rec: Record<'_>) {
     let Record {
         moves, comments, ..
     } = rec;
-    SPARE.with(|s| s.set((relabel(moves), relabel(comments))));
+    // Lists grown for an outsized entry are freed, not kept for the rest of the scan.
+    if moves.capacity() <= KEEP_LINES && comments.capacity() <= KEEP_LINES {
+        SPARE.with(|s| s.set((relabel(moves), relabel(comments))));
+    }
 }
+
+/// The longest lists [`recycle`] keeps (a game has at most a few thousand moves).
+const KEEP_LINES: usize = 1 << 14;
 
 /// The reader's state between lines.
 struct State {
@@ -585,5 +591,20 @@ mod tests {
         assert_eq!(lent.moves.len(), fresh);
         assert_eq!(lent.moves[0].text, b"+7776FU");
         assert!(lent.comments.is_empty());
+        recycle(lent);
+        // Lists grown for an outsized entry are not kept for the next record.
+        let mut huge = b"V2\nPI\n+\n".to_vec();
+        for _ in 0..(KEEP_LINES / 2) {
+            huge.extend_from_slice(b"+5958OU\nT1\n-5152OU\nT1\n+5859OU\nT1\n-5251OU\nT1\n");
+        }
+        let big = read_record(&huge).unwrap();
+        assert!(big.moves.capacity() > KEEP_LINES);
+        recycle(big);
+        let next = read_record(short).unwrap();
+        assert!(
+            next.moves.capacity() < KEEP_LINES,
+            "{}",
+            next.moves.capacity()
+        );
     }
 }

@@ -63,7 +63,7 @@ pub struct Special<'a> {
 impl Special<'_> {
     /// The marker in its canonical form, `%` + keyword (`%TORYO`).
     pub fn marker(&self) -> String {
-        format!("%{}", String::from_utf8_lossy(self.keyword))
+        format!("%{}", super::text::lossy(self.keyword))
     }
 }
 

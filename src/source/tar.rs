@@ -130,7 +130,7 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
     for entry in entries {
         let entry =
             entry.map_err(|e| fail(None, &last, format!("bad tar header: {}", io_message(&e))))?;
-        let name = clean_name(&String::from_utf8_lossy(&entry.path_bytes()));
+        let name = clean_name(&crate::csa::lossy(&entry.path_bytes()));
         let kind = entry.header().entry_type();
         if kind.is_dir() || kind.is_pax_global_extensions() || kind.is_pax_local_extensions() {
             continue;
