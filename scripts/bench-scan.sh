@@ -7,7 +7,8 @@
 #
 # Environment: GAMES (default 20000), RUNS (timed runs per measurement, median; default 3),
 # JOBS (scan --jobs, default 2), FEATURES (extra cargo flags, e.g. --no-default-features to
-# time the CSV-only build). Needs python3 (cshogi is installed if missing), 7zz (Debian
+# time the CSV-only build), PHASES (default 1; 0 leaves out the per-phase CPU figures, whose
+# benchmark build of the default features takes several minutes). Needs python3 (cshogi is installed if missing), 7zz (Debian
 # package 7zip), GNU tar, gzip and /usr/bin/time. Run from the repository root.
 set -euo pipefail
 
@@ -102,5 +103,7 @@ print(f"- peak RSS of any scan: {peak:.0f} MB (target < 300 MB)")
 PY
 
 # 4. Where the CPU time of one game goes (records in memory, one thread).
-echo
-cargo bench -q $FEATURES --bench scan_phases -- "$WORK/corpus.tar" 2>/dev/null
+if [ "${PHASES:-1}" != 0 ]; then
+    echo
+    cargo bench -q $FEATURES --bench scan_phases -- "$WORK/corpus.tar" 2>/dev/null
+fi
