@@ -119,24 +119,31 @@ pub(crate) static ROOK_PSEUDO: [u128; 81] = pseudo([NORTH, SOUTH, WEST, EAST]);
 /// Bishop attacks on an empty board.
 pub(crate) static BISHOP_PSEUDO: [u128; 81] = pseudo([NE, SW, SE, NW]);
 
-const fn between_line() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
+/// Squares strictly between two squares; for each pair (a, b), which of the four lines
+/// through `a` holds `b` (the direction pair `d / 2`: file, rank and the two diagonals),
+/// 4 for none; and each line through each square, edge to edge (line 4 is empty). The
+/// lines take 12 KB where an 81 x 81 table of them would take 105 KB of cache.
+type LineTables = ([[u128; 81]; 81], [[u8; 81]; 81], [[u128; 81]; 5]);
+
+const fn line_tables() -> LineTables {
     let rays = ray_tables();
     let mut between = [[0u128; 81]; 81];
-    let mut line = [[0u128; 81]; 81];
+    let mut which = [[4u8; 81]; 81];
+    let mut lines = [[0u128; 81]; 5];
     let mut a = 0;
     while a < 81 {
         let mut d = 0;
         while d < 8 {
             // Opposite direction: pairs (0,1) (2,3) (4,5) (6,7).
-            let opp = d ^ 1;
-            let full = rays[d][a] | rays[opp][a] | (1u128 << a);
+            let o = d / 2;
+            lines[o][a] = rays[d][a] | rays[d ^ 1][a] | (1u128 << a);
             let mut f = (a / 9) as i32 + 1 + DIRS[d].0;
             let mut r = (a % 9) as i32 + 1 + DIRS[d].1;
             let mut acc = 0u128;
             while square_at(f, r) >= 0 {
                 let b = square_at(f, r) as usize;
                 between[a][b] = acc;
-                line[a][b] = full;
+                which[a][b] = o as u8;
                 acc |= 1u128 << b;
                 f += DIRS[d].0;
                 r += DIRS[d].1;
@@ -145,51 +152,21 @@ const fn between_line() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
         }
         a += 1;
     }
-    (between, line)
+    (between, which, lines)
 }
 
-static BETWEEN: [[u128; 81]; 81] = between_line().0;
-
-/// For each pair of squares (a, b), which of the four lines through `a` holds `b` (the
-/// direction pair `d / 2`: file, rank and the two diagonals), 4 for none; and each line
-/// through each square, edge to edge (line 4 is empty). 12 KB, where the 81 x 81 table of
-/// lines it replaces took 105 KB of cache.
-const fn line_tables() -> ([[u8; 81]; 81], [[u128; 81]; 5]) {
-    let rays = ray_tables();
-    let mut which = [[4u8; 81]; 81];
-    let mut lines = [[0u128; 81]; 5];
-    let mut a = 0;
-    while a < 81 {
-        let mut d = 0;
-        while d < 8 {
-            let o = d / 2;
-            lines[o][a] = rays[d][a] | rays[d ^ 1][a] | (1u128 << a);
-            let mut f = (a / 9) as i32 + 1 + DIRS[d].0;
-            let mut r = (a % 9) as i32 + 1 + DIRS[d].1;
-            while square_at(f, r) >= 0 {
-                which[a][square_at(f, r) as usize] = o as u8;
-                f += DIRS[d].0;
-                r += DIRS[d].1;
-            }
-            d += 1;
-        }
-        a += 1;
-    }
-    (which, lines)
-}
-
-static LINE_TABLES: ([[u8; 81]; 81], [[u128; 81]; 5]) = line_tables();
+static LINE_TABLES: LineTables = line_tables();
 
 /// Squares strictly between `a` and `b` if they share a line, else empty.
 #[inline(always)]
 pub(crate) fn between(a: usize, b: usize) -> u128 {
-    BETWEEN[a][b]
+    LINE_TABLES.0[a][b]
 }
 
 /// The whole line through `a` and `b` (edge to edge) if they share one, else empty.
 #[inline(always)]
 pub(crate) fn line(a: usize, b: usize) -> u128 {
-    LINE_TABLES.1[usize::from(LINE_TABLES.0[a][b])][a]
+    LINE_TABLES.2[usize::from(LINE_TABLES.1[a][b])][a]
 }
 
 #[inline(always)]
@@ -399,21 +376,52 @@ pub(crate) const fn file_mask(sq: usize) -> u128 {
 mod tests {
     use super::*;
 
+    /// `line` and `between` against the geometry, square by square.
     #[test]
-    fn lines_by_direction_equal_the_full_table() {
-        let (between_all, line_all) = between_line();
-        let mut shared = 0;
+    fn lines_and_betweens_follow_the_geometry() {
+        let fr = |s: usize| ((s / 9) as i32, (s % 9) as i32);
+        // The orientation two distinct squares share: file, rank, diagonal, anti-diagonal.
+        let shared = |a: usize, b: usize| {
+            let ((fa, ra), (fb, rb)) = (fr(a), fr(b));
+            if a == b {
+                None
+            } else if fa == fb {
+                Some(0)
+            } else if ra == rb {
+                Some(1)
+            } else if fa - ra == fb - rb {
+                Some(2)
+            } else if fa + ra == fb + rb {
+                Some(3)
+            } else {
+                None
+            }
+        };
+        let mut pairs = 0;
         for a in 0..81 {
             for b in 0..81 {
-                assert_eq!(line(a, b), line_all[a][b], "{a} {b}");
-                assert_eq!(between(a, b), between_all[a][b], "{a} {b}");
-                shared += usize::from(line(a, b) != 0);
+                let (mut want_line, mut want_between) = (0u128, 0u128);
+                if let Some(o) = shared(a, b) {
+                    pairs += 1;
+                    want_line |= 1u128 << a;
+                    for c in 0..81 {
+                        if shared(a, c) != Some(o) {
+                            continue;
+                        }
+                        want_line |= 1u128 << c;
+                        let (x, y, z) = (fr(a), fr(c), fr(b));
+                        let inside = |p: i32, q: i32, r: i32| p.min(r) <= q && q <= p.max(r);
+                        if c != b && inside(x.0, y.0, z.0) && inside(x.1, y.1, z.1) {
+                            want_between |= 1u128 << c;
+                        }
+                    }
+                }
+                assert_eq!(line(a, b), want_line, "line {a} {b}");
+                assert_eq!(between(a, b), want_between, "between {a} {b}");
             }
         }
-        // Each square shares a line with the 16 other squares of its file and rank, and
-        // with those of its diagonals; with itself it shares none.
-        assert!(shared > 81 * 16);
-        assert_eq!(line(40, 40), 0);
+        // Every square shares its file and rank with 16 others, and its diagonals.
+        assert!(pairs > 81 * 16);
     }
 
     fn sq(f: u8, r: u8) -> usize {
