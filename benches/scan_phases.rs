@@ -6,7 +6,7 @@
 //! `cargo bench --bench scan_phases --no-default-features [-- INPUT]`: INPUT is any scan
 //! input (folder, `.tar`, `.7z`, ...); without it, the fixtures built into the binary,
 //! repeated until there are enough records to time. `BENCH_RUNS` (default 5) runs a phase,
-//! the median is printed; `BENCH_ROUNDS` (default 1) passes over the records in each run.
+//! the median is printed.
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicU64;
@@ -43,24 +43,15 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
     records
 }
 
-/// Median CPU seconds of `runs` runs of `f` over all records (each run passes over them
-/// `BENCH_ROUNDS` times, default 1, and reports the time of one pass).
+/// Median CPU seconds of `runs` runs of `f` over all records.
 fn time(runs: usize, records: &[(String, Vec<u8>)], f: impl Fn(&str, &[u8]) -> usize) -> f64 {
-    let rounds: usize = std::env::var("BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-        .max(1);
     let mut secs: Vec<f64> = (0..runs)
         .map(|_| {
             let (secs, sum) = timed(&mut || {
-                (0..rounds).fold(0usize, |sum, _| {
-                    records
-                        .iter()
-                        .fold(sum, |sum, (name, bytes)| sum.wrapping_add(f(name, bytes)))
+                records.iter().fold(0usize, |sum, (name, bytes)| {
+                    sum.wrapping_add(f(name, bytes))
                 })
             });
-            let secs = secs / rounds as f64;
             black_box(sum);
             secs
         })

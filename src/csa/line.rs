@@ -101,31 +101,11 @@ impl<'a> Lines<'a> {
     /// line number. Anything else is left for [`Iterator::next`].
     #[inline]
     pub(crate) fn next_plain_time(&mut self) -> Option<(usize, i64)> {
-        let r = self.rest?;
-        let [b'T', digits @ ..] = r else { return None };
-        let mut n = 0i64;
-        let mut len = 0;
-        for &b in digits.iter().take(18) {
-            if !b.is_ascii_digit() {
-                break;
-            }
-            n = n * 10 + i64::from(b - b'0');
-            len += 1;
-        }
-        let after = &digits[len..];
-        let rest = match after {
-            [] => None,
-            [b'\n', more @ ..] => Some(more),
-            [b'\r', b'\n', more @ ..] => Some(more),
-            [b'\r'] => None,
-            _ => return None,
-        };
-        if len == 0 {
-            return None;
-        }
+        let (line, rest) = split_line(self.rest?);
+        let t = plain_number(line.strip_prefix(b"T")?)?;
         self.rest = rest;
         self.no += 1;
-        Some((self.no, n))
+        Some((self.no, t))
     }
 
     /// When the next line is an engine's comment (`'*...`), consume and return it.
@@ -143,20 +123,40 @@ impl<'a> Iterator for Lines<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<(usize, &'a [u8])> {
-        let r = self.rest?;
-        let line = match find_newline(r) {
-            Some(i) => {
-                self.rest = Some(&r[i + 1..]);
-                &r[..i]
-            }
-            None => {
-                self.rest = None;
-                r
-            }
-        };
+        let (line, rest) = split_line(self.rest?);
+        self.rest = rest;
         self.no += 1;
-        Some((self.no, line.strip_suffix(b"\r").unwrap_or(line)))
+        Some((self.no, line))
     }
+}
+
+/// The first line of `r` without its `\n` and one trailing `\r`, and what follows it
+/// (`None` after the last line).
+#[inline]
+fn split_line(r: &[u8]) -> (&[u8], Option<&[u8]>) {
+    let (line, rest) = match find_newline(r) {
+        Some(i) => (&r[..i], Some(&r[i + 1..])),
+        None => (r, None),
+    };
+    (line.strip_suffix(b"\r").unwrap_or(line), rest)
+}
+
+/// A plain run of 1 to 18 ASCII digits as a number (no sign, no spaces: what nearly every
+/// `T` line holds); `None` for anything else.
+#[inline]
+pub(crate) fn plain_number(bytes: &[u8]) -> Option<i64> {
+    if bytes.is_empty() || bytes.len() > 18 {
+        return None;
+    }
+    let mut n = 0i64;
+    for &b in bytes {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n * 10 + i64::from(d);
+    }
+    Some(n)
 }
 
 /// Index of the first `\n`. Most record lines are short (`T3`, `+7776FU`): the first

@@ -8,7 +8,7 @@
 //! a [`ReadError`].
 
 use super::header::{GameId, RatingLine, parse_rate_line};
-use super::line::{LineKind, Lines, classify_line, is_move_text, lines};
+use super::line::{LineKind, Lines, classify_line, is_move_text, lines, plain_number};
 use super::special::{Special, parse_special};
 use super::summary::{Summary, parse_summary};
 use super::text::Comment;
@@ -203,12 +203,8 @@ fn parse_int(bytes: &[u8]) -> Option<i64> {
 /// the integer part is kept.
 fn parse_time(bytes: &[u8]) -> Option<i64> {
     // Nearly every `T` line is a few plain digits.
-    if !bytes.is_empty() && bytes.len() <= 18 && bytes.iter().all(u8::is_ascii_digit) {
-        return Some(
-            bytes
-                .iter()
-                .fold(0i64, |n, &b| n * 10 + i64::from(b - b'0')),
-        );
+    if let Some(n) = plain_number(bytes) {
+        return Some(n);
     }
     let s = std::str::from_utf8(bytes).ok()?.trim();
     let int = match s.split_once('.') {

@@ -194,8 +194,6 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
     let mut history: Vec<(u64, Color, bool)> = Vec::with_capacity(moves.len());
     let mut filter = SeenFilter::take();
     let mut came_back = false;
-    let mut counter_sideless =
-        ServerRepetitionCounter::with_capacity(if sideless { moves.len() } else { 0 });
     note(
         &r.last,
         0,
@@ -236,17 +234,6 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         let key = next.key();
         history.push((key, mover, gave_check));
         came_back |= filter.insert(key);
-        if sideless {
-            let k = if next.side_to_move() == Color::White {
-                key ^ side_key
-            } else {
-                key
-            };
-            if let Some(v) = counter_sideless.push(k, mover, gave_check) {
-                r.repetition_sideless
-                    .get_or_insert(RepetitionAt { ply, verdict: v });
-            }
-        }
         note(
             &r.last,
             ply,
@@ -261,19 +248,33 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
     r.last_move = last_move.zip(last_undo);
     filter.give_back(history.iter().map(|h| h.0));
     if came_back {
-        r.repetition = first_fourth(&history);
+        r.repetition = first_fourth(history.iter().copied());
+    }
+    if sideless {
+        // The old key: White to move (after Black's move) hashed like Black to move.
+        // Positions equal by it may differ by the side to move, so the filter above
+        // proves nothing for it: the count always runs.
+        r.repetition_sideless = first_fourth(history.iter().map(|&(key, mover, check)| {
+            let key = if mover == Color::Black {
+                key ^ side_key
+            } else {
+                key
+            };
+            (key, mover, check)
+        }));
     }
     r
 }
 
 /// The first 4th occurrence by the server's count over the positions after each move
 /// (key, mover, whether the move gave check).
-fn first_fourth(history: &[(u64, Color, bool)]) -> Option<RepetitionAt> {
+fn first_fourth(
+    history: impl ExactSizeIterator<Item = (u64, Color, bool)>,
+) -> Option<RepetitionAt> {
     let mut counter = ServerRepetitionCounter::with_capacity(history.len());
     history
-        .iter()
         .enumerate()
-        .find_map(|(i, &(key, mover, gave_check))| {
+        .find_map(|(i, (key, mover, gave_check))| {
             counter
                 .push(key, mover, gave_check)
                 .map(|verdict| RepetitionAt {

@@ -281,8 +281,7 @@ fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
 /// size: no `stat` call for the size and no zeroing of a new buffer per file (a folder of
 /// records is tens of thousands of small files).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    let mut file = File::open(path).map_err(|e| io_message(&e))?;
-    with_file_buffer(|buf| read_to_end_in(&mut file, buf))
+    read_entry(File::open(path).map_err(|e| io_message(&e))?)
 }
 
 /// Run `f` with this thread's kept read buffer (dropped after use when it grew past
