@@ -32,6 +32,18 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
                         records.push((name, bytes));
                     }
                 }
+                Event::Slice {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => {
+                    let read =
+                        floodgate_scan::source::with_slice(&file, offset, len, <[u8]>::to_vec);
+                    if let Ok(bytes) = read {
+                        records.push((name, bytes));
+                    }
+                }
                 Event::Unreadable { .. } | Event::Skipped { .. } => {}
             }
             true

@@ -31,7 +31,7 @@ use serde::Serialize;
 pub use stats::Stats;
 
 use crate::game::analyze_record;
-use crate::source::{Event, Format, Input, SourceError, read_input};
+use crate::source::{Event, Format, Input, SourceError, read_input, with_file, with_slice};
 
 /// What to scan and where to write.
 #[derive(Debug, Clone)]
@@ -148,6 +148,13 @@ enum Job {
     Record { name: String, bytes: Vec<u8> },
     /// A record file to read, then analyse (folders: the workers share the reading).
     File { name: String, path: PathBuf },
+    /// A record inside a tar file on disk, read by the worker like a folder's file.
+    Slice {
+        name: String,
+        file: Arc<std::fs::File>,
+        offset: u64,
+        len: usize,
+    },
     /// A result already known (unreadable or skipped entry), passed through in order.
     Known(Item),
 }
@@ -293,6 +300,17 @@ fn read_inputs(
             let job = match event {
                 Event::Entry { name, bytes } => Job::Record { name, bytes },
                 Event::File { name, path } => Job::File { name, path },
+                Event::Slice {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => Job::Slice {
+                    name,
+                    file,
+                    offset,
+                    len,
+                },
                 Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
                     entry: name,
                     line: None,
@@ -413,38 +431,76 @@ fn analyse(
 }
 
 fn analyse_one(source: &str, job: Job, stats: &mut Stats, progress: &Progress) -> Item {
-    let (name, bytes) = match job {
+    // Records of a folder or a tar file are read into the worker's kept buffer and
+    // analysed there: no copy of the bytes, no allocation per record.
+    let (name, result) = match job {
         Job::Known(item) => return item,
-        Job::Record { name, bytes } => (name, bytes),
-        Job::File { name, path } => match crate::source::read_file(&path) {
-            Ok(bytes) => {
-                let n = bytes.len() as u64;
-                progress.bytes_read.fetch_add(n, Ordering::Relaxed);
-                (name, bytes)
-            }
-            Err(reason) => {
-                return Item::Unreadable {
-                    entry: name,
-                    line: None,
-                    reason,
-                };
-            }
-        },
+        Job::Record { name, bytes } => {
+            let item = analyse_bytes(source, &name, &bytes, stats);
+            (name, Ok(item))
+        }
+        Job::File { name, path } => {
+            let result = with_file(&path, |bytes| {
+                progress
+                    .bytes_read
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                analyse_bytes(source, &name, bytes, stats)
+            });
+            (name, result)
+        }
+        Job::Slice {
+            name,
+            file,
+            offset,
+            len,
+        } => {
+            let result = with_slice(&file, offset, len, |bytes| {
+                progress
+                    .bytes_read
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                analyse_bytes(source, &name, bytes, stats)
+            });
+            (name, result)
+        }
     };
-    match std::panic::catch_unwind(|| analyze_record(source, &name, &bytes)) {
+    match result {
+        Ok(Analysed::Game(row)) => Item::Game(row),
+        Ok(Analysed::Unreadable { line, reason }) => Item::Unreadable {
+            entry: name,
+            line,
+            reason,
+        },
+        Err(reason) => Item::Unreadable {
+            entry: name,
+            line: None,
+            reason,
+        },
+    }
+}
+
+/// What became of a record's bytes.
+enum Analysed {
+    /// The encoded table row.
+    Game(Vec<u8>),
+    Unreadable {
+        line: Option<usize>,
+        reason: String,
+    },
+}
+
+fn analyse_bytes(source: &str, name: &str, bytes: &[u8], stats: &mut Stats) -> Analysed {
+    match std::panic::catch_unwind(|| analyze_record(source, name, bytes)) {
         Ok(Ok(row)) => {
             stats.add_game(&row);
             let mut buf = Vec::with_capacity(1024);
             encode::encode_row(&row, &mut buf);
-            Item::Game(buf)
+            Analysed::Game(buf)
         }
-        Ok(Err(e)) => Item::Unreadable {
-            entry: name,
+        Ok(Err(e)) => Analysed::Unreadable {
             line: e.line,
             reason: e.reason,
         },
-        Err(_) => Item::Unreadable {
-            entry: name,
+        Err(_) => Analysed::Unreadable {
             line: None,
             reason: "internal error: the record reader panicked".into(),
         },

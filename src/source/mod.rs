@@ -22,6 +22,7 @@ mod zip;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use bundled::bundled_inputs;
@@ -105,6 +106,15 @@ pub enum Event {
     /// [`read_file`], so that the reading is spread over many threads. Its bytes are not
     /// counted in the reader's `bytes_read`.
     File { name: String, path: PathBuf },
+    /// A record inside a plain tar archive on disk, not read yet: whoever analyses it reads
+    /// it with [`with_slice`] (`len` bytes from `offset`), like a folder's files. Its bytes
+    /// are not counted in the reader's `bytes_read`.
+    Slice {
+        name: String,
+        file: Arc<File>,
+        offset: u64,
+        len: usize,
+    },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
     /// A file inside an archive that is not a `.csa` record (directories are not reported).
@@ -174,6 +184,13 @@ pub fn read_input(
                 return Ok(Format::Folder);
             }
             let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            let mut head = [0u8; detect::HEAD_LEN];
+            let n = read_at(&file, &mut head, 0)
+                .map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            if detect(&head[..n]) == Some(Format::Tar) {
+                tar::read_file(&name, file, bytes_read, sink)?;
+                return Ok(Format::Tar);
+            }
             read_seekable(
                 &name,
                 file_name(path),
@@ -309,6 +326,12 @@ thread_local! {
 /// Read `r` to its end through `buf` (grown as needed, never past [`MAX_ENTRY_BYTES`] + 1
 /// bytes) and return the bytes read.
 fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, String> {
+    read_into(r, buf).map(|n| buf[..n].to_vec())
+}
+
+/// Read `r` to its end into `buf` (grown as needed, never past [`MAX_ENTRY_BYTES`] + 1
+/// bytes); the number of bytes read.
+fn read_into<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<usize, String> {
     if buf.len() < FILE_BUFFER_START {
         buf.resize(FILE_BUFFER_START, 0);
     }
@@ -316,10 +339,7 @@ fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, Stri
     loop {
         if n == buf.len() {
             if n as u64 > MAX_ENTRY_BYTES {
-                return Err(format!(
-                    "entry larger than {} MiB, not a game record",
-                    MAX_ENTRY_BYTES >> 20
-                ));
+                return Err(too_large());
             }
             let grown = (2 * n).min(MAX_ENTRY_BYTES as usize + 1);
             buf.resize(grown, 0);
@@ -331,7 +351,65 @@ fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, Stri
             Err(e) => return Err(io_message(&e)),
         }
     }
-    Ok(buf[..n].to_vec())
+    Ok(n)
+}
+
+/// Why an entry past [`MAX_ENTRY_BYTES`] is not read.
+fn too_large() -> String {
+    format!(
+        "entry larger than {} MiB, not a game record",
+        MAX_ENTRY_BYTES >> 20
+    )
+}
+
+/// Read from `offset` without moving a file position (so that several threads can read
+/// one archive file at once); as many bytes as one read gives, 0 at the end of the file.
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    loop {
+        #[cfg(unix)]
+        let r = std::os::unix::fs::FileExt::read_at(file, buf, offset);
+        #[cfg(windows)]
+        let r = std::os::windows::fs::FileExt::seek_read(file, buf, offset);
+        #[cfg(not(any(unix, windows)))]
+        let r = (&*file)
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| (&*file).read(buf));
+        match r {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
+    }
+}
+
+/// Run `f` on the `len` bytes at `offset` of `file` (an [`Event::Slice`]), read into this
+/// thread's kept buffer: no allocation and no copy beyond the read itself.
+pub fn with_slice<T>(
+    file: &File,
+    offset: u64,
+    len: usize,
+    f: impl FnOnce(&[u8]) -> T,
+) -> Result<T, String> {
+    with_file_buffer(|buf| {
+        if buf.len() < len {
+            buf.resize(len.max(FILE_BUFFER_START), 0);
+        }
+        let mut n = 0;
+        while n < len {
+            match read_at(file, &mut buf[n..len], offset + n as u64) {
+                Ok(0) => return Err(format!("truncated: {n} of {len} bytes present")),
+                Ok(k) => n += k,
+                Err(e) => return Err(io_message(&e)),
+            }
+        }
+        Ok(f(&buf[..len]))
+    })
+}
+
+/// Run `f` on the bytes of the record file `path` (an [`Event::File`]), read into this
+/// thread's kept buffer: no allocation and no copy beyond the read itself.
+pub fn with_file<T>(path: &Path, f: impl FnOnce(&[u8]) -> T) -> Result<T, String> {
+    let mut file = File::open(path).map_err(|e| io_message(&e))?;
+    with_file_buffer(|buf| read_into(&mut file, buf).map(|n| f(&buf[..n])))
 }
 
 /// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`], through this
