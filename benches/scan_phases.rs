@@ -24,23 +24,11 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
     let mut records = Vec::new();
     let counter = AtomicU64::new(0);
     for input in inputs {
-        let mut sink = |e: Event| {
+        let mut sink = |e: Event<'_>| {
             match e {
-                Event::Entry { name, bytes } => records.push((name, bytes)),
+                Event::Entry { name, bytes } => records.push((name, bytes.to_vec())),
                 Event::File { name, path } => {
                     if let Ok(bytes) = floodgate_scan::source::read_file(&path) {
-                        records.push((name, bytes));
-                    }
-                }
-                Event::Slice {
-                    name,
-                    file,
-                    offset,
-                    len,
-                } => {
-                    let read =
-                        floodgate_scan::source::with_slice(&file, offset, len, <[u8]>::to_vec);
-                    if let Ok(bytes) = read {
                         records.push((name, bytes));
                     }
                 }

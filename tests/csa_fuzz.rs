@@ -47,7 +47,7 @@ fn check(bytes: &[u8]) {
             if let Some(p) = row.illegal_ply {
                 assert!(p >= 1 && p as usize <= rec.moves.len());
             }
-            let board = row.final_board.as_str();
+            let board = &*row.final_board;
             assert!(["match", "mismatch", "prelast", "missing", "unchecked"].contains(&board));
         }
         Err(_) => assert!(analyze_record("src", "e.csa", bytes).is_err()),

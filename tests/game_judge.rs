@@ -164,7 +164,7 @@ fn repetition_rule_ends_the_game_at_the_fourth_occurrence() {
 fn no_summary_and_no_moves() {
     let r = edited("toryo--", "'summary:toryo:alice win:bob lose\n", "");
     assert_eq!(r.status, "no_summary");
-    assert_eq!((r.winner.as_str(), r.judge_agrees), ("none", None));
+    assert_eq!((&*r.winner, r.judge_agrees), ("none", None));
     assert_eq!(r.judge_reason.as_deref(), Some("toryo"));
 }
 
@@ -200,7 +200,7 @@ fn bad_position_block() {
     assert_eq!(r2.final_board, "unchecked");
     assert!(r2.detail.contains("line"), "{}", r2.detail);
     // A missing row: either rejected, or read as an empty row (then the game replays).
-    assert!(["bad_position", "ok"].contains(&r.status.as_str()), "{r:?}");
+    assert!(["bad_position", "ok"].contains(&&*r.status), "{r:?}");
 }
 
 #[test]
@@ -260,11 +260,7 @@ fn empty_hand_lines_in_the_position_block_and_trailer() {
     );
     let text = replace(&text, "\n'-\n'summary", "\n'P+\n'P-\n'-\n'summary");
     let r = analyze_record("t", "t.csa", &text).unwrap();
-    assert_eq!(
-        (r.status.as_str(), r.final_board.as_str()),
-        ("ok", "match"),
-        "{r:?}"
-    );
+    assert_eq!((&*r.status, &*r.final_board), ("ok", "match"), "{r:?}");
     assert_eq!(r.judge_agrees, Some(true));
 }
 

@@ -21,7 +21,7 @@ fn game(year: Option<i64>, entering: &str, reason: Option<&str>) -> GameRow {
         final_board: "match".into(),
         owned_black: 27,
         owned_white: 27,
-        entering: entering.into(),
+        entering: entering.to_string().into(),
         judge_agrees: Some(true),
         final_sfen: Some("4k4/9/9/9/9/9/9/9/4K4 b - 1".into()),
         ..GameRow::default()

@@ -62,8 +62,12 @@ pub struct Special<'a> {
 
 impl Special<'_> {
     /// The marker in its canonical form, `%` + keyword (`%TORYO`).
-    pub fn marker(&self) -> String {
-        format!("%{}", super::text::lossy(self.keyword))
+    pub fn marker(&self) -> std::borrow::Cow<'static, str> {
+        const WRITTEN: [&str; 5] = ["%TORYO", "%KACHI", "%TIME_UP", "%SENNICHITE", "%CHUDAN"];
+        match WRITTEN.iter().find(|m| m.as_bytes()[1..] == *self.keyword) {
+            Some(m) => std::borrow::Cow::Borrowed(m),
+            None => format!("%{}", super::text::lossy(self.keyword)).into(),
+        }
     }
 }
 

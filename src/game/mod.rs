@@ -12,7 +12,7 @@ pub mod row;
 
 pub use final_board::FinalBoard;
 pub use judge::{Judgement, Outcome};
-pub use row::{COLUMNS, Cell, Column, ColumnKind, GameRow};
+pub use row::{COLUMN_COUNT, COLUMNS, Cell, Column, ColumnKind, GameRow, Text};
 
 use crate::csa::{GameId, Record, read_record, recycle};
 use crate::shogi::{Color, Position};
@@ -34,38 +34,33 @@ fn entry_stem(entry: &str) -> &str {
     base.strip_suffix(".csa").unwrap_or(base)
 }
 
-/// Fill the columns that come from the record's text alone.
-fn header_columns(row: &mut GameRow, rec: &Record<'_>, entry: &str) {
-    // The file name stands in for `$EVENT` only when the record has none.
-    let stem_id = if rec.game_id.is_none() {
-        GameId::parse(entry_stem(entry))
-    } else {
-        None
-    };
+/// The results a summary gives a player.
+const RESULT_WORDS: &[&str] = &["win", "lose", "draw", ""];
+
+/// Fill the columns that come from the record's text alone. The record's texts are moved
+/// into the row, so this comes after everything else that reads the record.
+fn header_columns(row: &mut GameRow, rec: &mut Record<'_>, entry: &str) {
+    // The parts of the id come from the file name when `$EVENT` has none; the file name
+    // stands in for `$EVENT` itself only when the record has none.
+    let id = rec
+        .game_id
+        .take()
+        .or_else(|| GameId::parse(entry_stem(entry)));
     row.game_id = rec
         .event
-        .clone()
+        .take()
         .unwrap_or_else(|| entry_stem(entry).to_string());
-    row.game_name = rec
-        .game_id
-        .as_ref()
-        .or(stem_id.as_ref())
-        .map(|g| g.game_name.clone());
-    row.start_time = rec.start_time.clone();
-    row.end_time = rec.end_time.clone();
+    row.end_time = rec.end_time.take();
     row.year = rec
         .start_time
         .as_deref()
         .and_then(|t| t.get(0..4))
         .and_then(|y| y.parse().ok())
-        .or_else(|| {
-            rec.game_id
-                .as_ref()
-                .or(stem_id.as_ref())
-                .and_then(GameId::year)
-        });
-    row.black = rec.black.clone();
-    row.white = rec.white.clone();
+        .or_else(|| id.as_ref().and_then(GameId::year));
+    row.game_name = id.map(|g| g.game_name);
+    row.start_time = rec.start_time.take();
+    row.black = rec.black.take();
+    row.white = rec.white.take();
     row.black_rate = rec.black_rate.as_ref().and_then(|r| r.rate);
     row.white_rate = rec.white_rate.as_ref().and_then(|r| r.rate);
     row.max_moves = rec.max_moves;
@@ -73,14 +68,14 @@ fn header_columns(row: &mut GameRow, rec: &Record<'_>, entry: &str) {
     row.increment = rec.increment;
     row.plies = rec.moves.len() as i64;
     row.end_marker = rec.end_marker().map(|s| s.marker());
-    if let Some(s) = rec.summary.as_ref() {
-        row.summary_reason = Some(s.reason.clone());
-        row.black_result = Some(s.black_result().to_string());
-        row.white_result = Some(s.white_result().to_string());
-    }
     row.winner = judge::summary_outcome(rec)
         .map_or("none", Outcome::name)
-        .to_string();
+        .into();
+    if let Some(s) = rec.summary.as_mut() {
+        row.summary_reason = Some(std::mem::take(&mut s.reason));
+        row.black_result = Some(row::word(s.black_result(), RESULT_WORDS));
+        row.white_result = Some(row::word(s.white_result(), RESULT_WORDS));
+    }
 }
 
 /// Fill the columns that describe the final position.
@@ -101,7 +96,7 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
         (false, true) => "white_only",
         (false, false) => "none",
     }
-    .to_string();
+    .into();
     row.final_sfen = Some(pos.to_sfen());
 }
 
@@ -109,11 +104,12 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
 ///
 /// `source` and `entry` name where the bytes came from; they are copied into the row.
 pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
-    let rec = read_record(bytes).map_err(|e| UnreadableEntry {
+    let mut rec = read_record(bytes).map_err(|e| UnreadableEntry {
         line: e.line,
         reason: e.reason,
     })?;
-    let row = analyze_read(source, entry, &rec);
+    let mut row = analyze_read(source, entry, &rec);
+    header_columns(&mut row, &mut rec, entry);
     // The next record read on this thread reuses the lists' memory.
     recycle(rec);
     Ok(row)
@@ -126,7 +122,6 @@ fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
         entry: entry.to_string(),
         ..GameRow::default()
     };
-    header_columns(&mut row, rec, entry);
     let mut details: Vec<String> = Vec::new();
 
     let start = match replay::start_position(rec) {
@@ -147,7 +142,7 @@ fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
     position_columns(&mut row, &r.last);
     if let Some(ill) = &r.illegal {
         row.illegal_ply = Some(ill.ply as i64);
-        row.illegal_kind = Some(ill.kind.clone());
+        row.illegal_kind = Some(ill.kind.clone().into());
         details.push(format!(
             "line {}: ply {} {} is illegal ({})",
             ill.line, ill.ply, ill.text, ill.kind
@@ -170,7 +165,7 @@ fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
     }
 
     let j = judge::judge(rec, &r);
-    row.judge_reason = j.reason.map(str::to_string);
+    row.judge_reason = j.reason.map(Into::into);
     row.judge_agrees = j.agrees;
     row.judge_detail = j.detail;
 

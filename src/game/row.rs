@@ -62,6 +62,30 @@ pub trait ColumnValue {
     fn cell(&self) -> Cell<'_>;
 }
 
+/// Text of a column: a fixed word of the table's vocabulary (`ok`, `match`, `black`, ...)
+/// costs no allocation; text from the record is owned.
+pub type Text = std::borrow::Cow<'static, str>;
+
+/// `s` as a column text: borrowed when it is one of `words`, owned otherwise.
+pub fn word(s: &str, words: &[&'static str]) -> Text {
+    match words.iter().find(|w| **w == s) {
+        Some(w) => Text::Borrowed(w),
+        None => Text::Owned(s.to_string()),
+    }
+}
+
+impl ColumnValue for Text {
+    const KIND: ColumnKind = ColumnKind::Str;
+    fn cell(&self) -> Cell<'_> {
+        Cell::Str(Some(self))
+    }
+}
+impl ColumnValue for Option<Text> {
+    const KIND: ColumnKind = ColumnKind::OptStr;
+    fn cell(&self) -> Cell<'_> {
+        Cell::Str(self.as_deref())
+    }
+}
 impl ColumnValue for String {
     const KIND: ColumnKind = ColumnKind::Str;
     fn cell(&self) -> Cell<'_> {
@@ -113,6 +137,9 @@ macro_rules! game_columns {
             $( #[doc = $doc] pub $name: $ty, )*
         }
 
+        /// The number of columns.
+        pub const COLUMN_COUNT: usize = COLUMNS.len();
+
         /// The columns of [`GameRow`], in order.
         pub const COLUMNS: &[Column] = &[
             $( Column { name: stringify!($name), kind: <$ty as ColumnValue>::KIND, doc: $doc }, )*
@@ -120,8 +147,8 @@ macro_rules! game_columns {
 
         impl GameRow {
             /// The cells of this row, in [`COLUMNS`] order.
-            pub fn cells(&self) -> Vec<Cell<'_>> {
-                vec![ $( ColumnValue::cell(&self.$name), )* ]
+            pub fn cells(&self) -> [Cell<'_>; COLUMN_COUNT] {
+                [ $( ColumnValue::cell(&self.$name), )* ]
             }
         }
     };
@@ -159,25 +186,25 @@ game_columns! {
     /// Number of move lines replayed (plies).
     plies: i64,
     /// The end marker (`%TORYO`, `%KACHI`, ...) or null when the record has none.
-    end_marker: Option<String>,
+    end_marker: Option<Text>,
     /// Reason of the server's `'summary` (`toryo`, `kachi`, `max_moves`, ...).
     summary_reason: Option<String>,
     /// Black's result from the summary (`win`/`lose`/`draw`), matched by name.
-    black_result: Option<String>,
+    black_result: Option<Text>,
     /// White's result from the summary.
-    white_result: Option<String>,
+    white_result: Option<Text>,
     /// Winner by the server's summary: `black`, `white`, `draw`, or `none` (no summary).
-    winner: String,
+    winner: Text,
     /// `ok`, or why not: `illegal_move`, `truncated`, `no_moves`, `no_summary`, `bad_position`, ...
-    status: String,
+    status: Text,
     /// Human-readable detail for the status (line number and cause), empty when ok.
     detail: String,
     /// First ply (1-based) whose move is illegal by our replay.
     illegal_ply: Option<i64>,
     /// Kind of that illegal move (`two_pawns`, `drop_pawn_mate`, `ignored_check`, ...).
-    illegal_kind: Option<String>,
+    illegal_kind: Option<Text>,
     /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing` (`unchecked`: no start position).
-    final_board: String,
+    final_board: Text,
     /// Black's owned points (all pieces on board and in hand; rook/bishop 5, others 1).
     owned_black: i64,
     /// White's owned points.
@@ -197,7 +224,7 @@ game_columns! {
     /// The side to move is in check in the final position.
     in_check_final: bool,
     /// Entering kings in the final position: `mutual`, `black_only`, `white_only`, `none`.
-    entering: String,
+    entering: Text,
     /// First ply after which both kings were in camp.
     first_mutual_ply: Option<i64>,
     /// SFEN of the position at `first_mutual_ply`.
@@ -211,7 +238,7 @@ game_columns! {
     /// Same for White under the 24-point rule.
     first_decl24_ply_white: Option<i64>,
     /// Our own verdict on the ending, in the server's vocabulary (`toryo`, `kachi`, ...).
-    judge_reason: Option<String>,
+    judge_reason: Option<Text>,
     /// Our verdict agrees with the server's summary (null when there is nothing to compare).
     judge_agrees: Option<bool>,
     /// Detail of the judgement: why it disagrees, or why a declaration failed (line numbers).

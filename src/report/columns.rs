@@ -5,7 +5,7 @@
 use polars::prelude::*;
 
 use super::ReportError;
-use crate::game::row::{COLUMNS, Cell, ColumnKind, GameRow};
+use crate::game::row::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
 pub const YEAR: &str = "year";
 pub const BLACK_RATE: &str = "black_rate";
@@ -104,7 +104,7 @@ pub fn typed() -> Vec<Expr> {
 
 /// A games table in memory, with the same columns and types as `games.parquet`.
 pub fn frame_from_rows(rows: &[GameRow]) -> PolarsResult<DataFrame> {
-    let cells: Vec<Vec<Cell<'_>>> = rows.iter().map(GameRow::cells).collect();
+    let cells: Vec<[Cell<'_>; COLUMN_COUNT]> = rows.iter().map(GameRow::cells).collect();
     let mut columns = Vec::with_capacity(COLUMNS.len());
     for (j, c) in COLUMNS.iter().enumerate() {
         let name = PlSmallStr::from_static(c.name);

@@ -5,7 +5,7 @@
 //! a little-endian `u32` length and UTF-8 bytes, integers as `i64`, floats as their `u64`
 //! bits, booleans as one byte. The column kinds come from [`COLUMNS`], so the bytes carry
 //! no type tags.
-use crate::game::{COLUMNS, Cell, ColumnKind, GameRow};
+use crate::game::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
 /// Append the encoded `row` to `out`.
 pub fn encode_row(row: &GameRow, out: &mut Vec<u8>) {
@@ -40,10 +40,10 @@ fn put<T>(out: &mut Vec<u8>, v: Option<T>, f: impl FnOnce(&mut Vec<u8>, T)) {
 pub struct Damaged;
 
 /// The cells of an encoded row, in [`COLUMNS`] order, borrowing from `bytes`.
-pub fn decode_row<'a>(bytes: &'a [u8], cells: &mut Vec<Cell<'a>>) -> Result<(), Damaged> {
-    cells.clear();
+pub fn decode_row(bytes: &[u8]) -> Result<[Cell<'_>; COLUMN_COUNT], Damaged> {
+    let mut cells = [Cell::Int(None); COLUMN_COUNT];
     let mut r = bytes;
-    for col in COLUMNS {
+    for (col, slot) in COLUMNS.iter().zip(&mut cells) {
         let present = take(&mut r, 1)?[0] != 0;
         let cell = match col.kind {
             ColumnKind::Str | ColumnKind::OptStr => Cell::Str(if present {
@@ -69,9 +69,13 @@ pub fn decode_row<'a>(bytes: &'a [u8], cells: &mut Vec<Cell<'a>>) -> Result<(), 
                 None
             }),
         };
-        cells.push(cell);
+        *slot = cell;
     }
-    if r.is_empty() { Ok(()) } else { Err(Damaged) }
+    if r.is_empty() {
+        Ok(cells)
+    } else {
+        Err(Damaged)
+    }
 }
 
 fn take<'a>(r: &mut &'a [u8], n: usize) -> Result<&'a [u8], Damaged> {
@@ -108,9 +112,10 @@ mod tests {
         };
         let mut bytes = Vec::new();
         encode_row(&row, &mut bytes);
-        let mut cells = Vec::new();
-        decode_row(&bytes, &mut cells).unwrap();
-        assert_eq!(cells, row.cells());
-        assert!(decode_row(&bytes[..bytes.len() - 1], &mut cells).is_err());
+        assert_eq!(decode_row(&bytes).unwrap(), row.cells());
+        assert!(decode_row(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode_row(&longer).is_err());
     }
 }

@@ -31,7 +31,7 @@ use serde::Serialize;
 pub use stats::Stats;
 
 use crate::game::analyze_record;
-use crate::source::{Event, Format, Input, SourceError, read_input, with_file, with_slice};
+use crate::source::{Event, Format, Input, SourceError, read_input, with_file};
 
 /// What to scan and where to write.
 #[derive(Debug, Clone)]
@@ -141,20 +141,19 @@ struct Work {
     /// Sequence number of the first job.
     first: u64,
     jobs: Vec<Job>,
+    /// The bytes of the batch's records, one after another ([`Job::Record`] ranges).
+    arena: Vec<u8>,
 }
 
 enum Job {
-    /// A record to analyse.
-    Record { name: String, bytes: Vec<u8> },
+    /// A record to analyse: its bytes are `arena[start..end]` of the batch.
+    Record {
+        name: String,
+        start: usize,
+        end: usize,
+    },
     /// A record file to read, then analyse (folders: the workers share the reading).
     File { name: String, path: PathBuf },
-    /// A record inside a tar file on disk, read by the worker like a folder's file.
-    Slice {
-        name: String,
-        file: Arc<std::fs::File>,
-        offset: u64,
-        len: usize,
-    },
     /// A result already known (unreadable or skipped entry), passed through in order.
     Known(Item),
 }
@@ -162,6 +161,37 @@ enum Job {
 /// Entries per batch, and bytes per batch.
 const BATCH_JOBS: usize = 64;
 const BATCH_BYTES: usize = 1 << 20;
+
+/// Batch arenas given back by the workers for the readers to fill again: their memory
+/// stays mapped and warm instead of being allocated for every batch. At most
+/// [`POOL_KEEP`] are kept, none grown past [`ARENA_KEEP`] bytes (an outsized record).
+#[derive(Default)]
+struct ArenaPool(Mutex<Vec<Vec<u8>>>);
+
+const POOL_KEEP: usize = 64;
+const ARENA_KEEP: usize = 4 * BATCH_BYTES;
+
+impl ArenaPool {
+    fn take(&self) -> Vec<u8> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default()
+    }
+
+    fn give_back(&self, mut arena: Vec<u8>) {
+        if arena.capacity() > ARENA_KEEP {
+            return;
+        }
+        arena.clear();
+        if let Ok(mut p) = self.0.lock()
+            && p.len() < POOL_KEEP
+        {
+            p.push(arena);
+        }
+    }
+}
 
 /// A result for the writer.
 enum Item {
@@ -214,20 +244,21 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     let (msg_tx, msg_rx) = sync_channel::<Msg>(jobs * 8 + 16);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let next_input = AtomicUsize::new(0);
+    let pool = ArenaPool::default();
 
     let (result, worker_stats) = std::thread::scope(|s| {
         for _ in 0..readers {
             let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
-            let next_input = &next_input;
+            let (next_input, pool) = (&next_input, &pool);
             let inputs = &config.inputs;
-            s.spawn(move || read_inputs(inputs, next_input, &work_tx, &msg_tx, progress));
+            s.spawn(move || read_inputs(inputs, next_input, &work_tx, &msg_tx, pool, progress));
         }
         drop(work_tx);
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
-                let names = &names;
-                s.spawn(move || analyse(&work_rx, &msg_tx, names, progress))
+                let (names, pool) = (&names, &pool);
+                s.spawn(move || analyse(&work_rx, &msg_tx, names, pool, progress))
             })
             .collect();
         drop(msg_tx);
@@ -283,6 +314,7 @@ fn read_inputs(
     next_input: &AtomicUsize,
     work_tx: &SyncSender<Work>,
     msg_tx: &SyncSender<Msg>,
+    pool: &ArenaPool,
     progress: &Progress,
 ) {
     loop {
@@ -294,23 +326,21 @@ fn read_inputs(
             input,
             next: 0,
             jobs: Vec::new(),
-            bytes: 0,
+            arena: pool.take(),
+            pool,
         };
-        let mut sink = |event: Event| {
+        let mut sink = |event: Event<'_>| {
             let job = match event {
-                Event::Entry { name, bytes } => Job::Record { name, bytes },
+                Event::Entry { name, bytes } => {
+                    let start = batch.arena.len();
+                    batch.arena.extend_from_slice(bytes);
+                    Job::Record {
+                        name,
+                        start,
+                        end: batch.arena.len(),
+                    }
+                }
                 Event::File { name, path } => Job::File { name, path },
-                Event::Slice {
-                    name,
-                    file,
-                    offset,
-                    len,
-                } => Job::Slice {
-                    name,
-                    file,
-                    offset,
-                    len,
-                },
                 Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
                     entry: name,
                     line: None,
@@ -340,6 +370,7 @@ fn read_inputs(
             batch.push(Job::Known(item), work_tx);
         }
         batch.flush(work_tx);
+        pool.give_back(std::mem::take(&mut batch.arena));
         let seq = batch.next;
         if msg_tx
             .send(Msg::Done {
@@ -356,23 +387,22 @@ fn read_inputs(
 }
 
 /// The batch a reader is filling.
-struct Batch {
+struct Batch<'p> {
     input: usize,
     /// Sequence number of the next job.
     next: u64,
     jobs: Vec<Job>,
-    bytes: usize,
+    arena: Vec<u8>,
+    pool: &'p ArenaPool,
 }
 
-impl Batch {
-    /// Add a job; send the batch when it is full. `false` when the workers are gone.
+impl Batch<'_> {
+    /// Add a job (its bytes already in the arena); send the batch when it is full.
+    /// `false` when the workers are gone.
     fn push(&mut self, job: Job, work_tx: &SyncSender<Work>) -> bool {
-        if let Job::Record { bytes, .. } = &job {
-            self.bytes += bytes.len();
-        }
         self.jobs.push(job);
         self.next += 1;
-        if self.jobs.len() >= BATCH_JOBS || self.bytes >= BATCH_BYTES {
+        if self.jobs.len() >= BATCH_JOBS || self.arena.len() >= BATCH_BYTES {
             self.flush(work_tx)
         } else {
             true
@@ -385,12 +415,13 @@ impl Batch {
         }
         let jobs = std::mem::take(&mut self.jobs);
         let first = self.next - jobs.len() as u64;
-        self.bytes = 0;
+        let arena = std::mem::replace(&mut self.arena, self.pool.take());
         work_tx
             .send(Work {
                 input: self.input,
                 first,
                 jobs,
+                arena,
             })
             .is_ok()
     }
@@ -401,6 +432,7 @@ fn analyse(
     work_rx: &Mutex<Receiver<Work>>,
     msg_tx: &SyncSender<Msg>,
     names: &[String],
+    pool: &ArenaPool,
     progress: &Progress,
 ) -> Stats {
     let mut stats = Stats::default();
@@ -409,14 +441,21 @@ fn analyse(
             Ok(rx) => rx.recv(),
             Err(_) => return stats,
         };
-        let Ok(Work { input, first, jobs }) = work else {
+        let Ok(Work {
+            input,
+            first,
+            jobs,
+            arena,
+        }) = work
+        else {
             return stats;
         };
         let source = names.get(input).map_or("", String::as_str);
         let items = jobs
             .into_iter()
-            .map(|job| analyse_one(source, job, &mut stats, progress))
+            .map(|job| analyse_one(source, job, &arena, &mut stats, progress))
             .collect();
+        pool.give_back(arena);
         if msg_tx
             .send(Msg::Items {
                 input,
@@ -430,31 +469,23 @@ fn analyse(
     }
 }
 
-fn analyse_one(source: &str, job: Job, stats: &mut Stats, progress: &Progress) -> Item {
-    // Records of a folder or a tar file are read into the worker's kept buffer and
-    // analysed there: no copy of the bytes, no allocation per record.
+fn analyse_one(
+    source: &str,
+    job: Job,
+    arena: &[u8],
+    stats: &mut Stats,
+    progress: &Progress,
+) -> Item {
+    // A folder's records are read into the worker's kept buffer and analysed there; an
+    // archive's are in the batch's arena: no allocation per record.
     let (name, result) = match job {
         Job::Known(item) => return item,
-        Job::Record { name, bytes } => {
-            let item = analyse_bytes(source, &name, &bytes, stats);
+        Job::Record { name, start, end } => {
+            let item = analyse_bytes(source, &name, &arena[start..end], stats);
             (name, Ok(item))
         }
         Job::File { name, path } => {
             let result = with_file(&path, |bytes| {
-                progress
-                    .bytes_read
-                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                analyse_bytes(source, &name, bytes, stats)
-            });
-            (name, result)
-        }
-        Job::Slice {
-            name,
-            file,
-            offset,
-            len,
-        } => {
-            let result = with_slice(&file, offset, len, |bytes| {
                 progress
                     .bytes_read
                     .fetch_add(bytes.len() as u64, Ordering::Relaxed);
@@ -504,5 +535,30 @@ fn analyse_bytes(source: &str, name: &str, bytes: &[u8], stats: &mut Stats) -> A
             line: None,
             reason: "internal error: the record reader panicked".into(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arena_pool_keeps_cleared_arenas_up_to_its_limits() {
+        let pool = ArenaPool::default();
+        assert_eq!(pool.take().capacity(), 0, "an empty pool gives a new arena");
+        let mut a = Vec::with_capacity(1000);
+        a.extend_from_slice(b"record bytes");
+        let at = a.as_ptr();
+        pool.give_back(a);
+        let b = pool.take();
+        assert!(b.is_empty() && b.capacity() >= 1000);
+        assert_eq!(b.as_ptr(), at, "the same memory comes back");
+        // Outsized arenas are freed, and the pool holds at most POOL_KEEP.
+        pool.give_back(Vec::with_capacity(ARENA_KEEP + 1));
+        assert_eq!(pool.take().capacity(), 0);
+        for _ in 0..POOL_KEEP + 5 {
+            pool.give_back(Vec::with_capacity(16));
+        }
+        assert_eq!(pool.0.lock().unwrap().len(), POOL_KEEP);
     }
 }

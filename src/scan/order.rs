@@ -12,7 +12,6 @@ use std::sync::mpsc::Receiver;
 use super::encode::decode_row;
 use super::writer::{CsvTable, ErrorsCsv};
 use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats};
-use crate::game::COLUMNS;
 use crate::source::SourceError;
 
 const SKIPPED_SAMPLE: usize = 100;
@@ -56,8 +55,7 @@ impl Outputs {
     fn emit(&mut self, source: &str, item: &Item) -> Result<(), ScanError> {
         match item {
             Item::Game(bytes) => {
-                let mut cells = Vec::with_capacity(COLUMNS.len());
-                decode_row(bytes, &mut cells).map_err(|e| ScanError::Internal(e.to_string()))?;
+                let cells = decode_row(bytes).map_err(|e| ScanError::Internal(e.to_string()))?;
                 self.games
                     .write_row(&cells)
                     .map_err(write_err(self.dir.join(GAMES_CSV)))?;

@@ -34,17 +34,35 @@ pub struct Stats {
     pub judge_agreed: u64,
 }
 
+/// Count one more under `key` (the key is copied only the first time it is seen).
+fn bump(counts: &mut BTreeMap<String, u64>, key: &str) {
+    match counts.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            counts.insert(key.to_string(), 1);
+        }
+    }
+}
+
 impl Stats {
     /// Count one game.
     pub fn add_game(&mut self, row: &GameRow) {
         self.entries_seen += 1;
         self.games += 1;
-        *self.games_by_status.entry(row.status.clone()).or_default() += 1;
-        let year = row
-            .year
-            .map_or_else(|| "unknown".to_string(), |y| y.to_string());
-        *self.games_by_year.entry(year).or_default() += 1;
-        *self.final_board.entry(row.final_board.clone()).or_default() += 1;
+        bump(&mut self.games_by_status, &row.status);
+        match row.year {
+            // Years are four digits: the key is formatted without allocating.
+            Some(y @ 1000..=9999) => {
+                let digits = [1000, 100, 10, 1].map(|d| b'0' + (y / d % 10) as u8);
+                bump(
+                    &mut self.games_by_year,
+                    std::str::from_utf8(&digits).unwrap_or("unknown"),
+                );
+            }
+            Some(y) => bump(&mut self.games_by_year, &y.to_string()),
+            None => bump(&mut self.games_by_year, "unknown"),
+        }
+        bump(&mut self.final_board, &row.final_board);
         if row.final_sfen.is_some() && full_set(row.game_name.as_deref()) {
             self.points54_checked += 1;
             if row.owned_black + row.owned_white != 54 {
@@ -122,9 +140,9 @@ mod tests {
         agrees: Option<bool>,
     ) -> GameRow {
         GameRow {
-            status: status.into(),
+            status: status.to_string().into(),
             year,
-            final_board: board.into(),
+            final_board: board.to_string().into(),
             owned_black: owned.0,
             owned_white: owned.1,
             final_sfen: Some("x".into()),

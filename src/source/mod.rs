@@ -22,7 +22,6 @@ mod zip;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use bundled::bundled_inputs;
@@ -99,22 +98,14 @@ impl Input {
 
 /// What a reader reports for each entry of an input.
 #[derive(Debug)]
-pub enum Event {
-    /// A record to analyse.
-    Entry { name: String, bytes: Vec<u8> },
+pub enum Event<'a> {
+    /// A record to analyse. The bytes are lent for the call: a reader reads every entry
+    /// into the same buffer, and the consumer copies what it keeps.
+    Entry { name: String, bytes: &'a [u8] },
     /// A record file of a folder, not read yet: whoever analyses it reads it with
     /// [`read_file`], so that the reading is spread over many threads. Its bytes are not
     /// counted in the reader's `bytes_read`.
     File { name: String, path: PathBuf },
-    /// A record inside a plain tar archive on disk, not read yet: whoever analyses it reads
-    /// it with [`with_slice`] (`len` bytes from `offset`), like a folder's files. Its bytes
-    /// are not counted in the reader's `bytes_read`.
-    Slice {
-        name: String,
-        file: Arc<File>,
-        offset: u64,
-        len: usize,
-    },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
     /// A file inside an archive that is not a `.csa` record (directories are not reported).
@@ -161,7 +152,7 @@ impl SourceError {
 
 /// Receives the events of one input; returning `false` asks the reader to stop early
 /// (the consumer has gone away).
-pub type Sink<'a> = dyn FnMut(Event) -> bool + 'a;
+pub type Sink<'a> = dyn FnMut(Event<'_>) -> bool + 'a;
 
 /// Read one input to its end, reporting every entry to `sink` in the input's own order
 /// (folders in sorted path order, archives in stored order).
@@ -184,13 +175,6 @@ pub fn read_input(
                 return Ok(Format::Folder);
             }
             let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
-            let mut head = [0u8; detect::HEAD_LEN];
-            let n = read_at(&file, &mut head, 0)
-                .map_err(|e| SourceError::new(&name, io_message(&e)))?;
-            if detect(&head[..n]) == Some(Format::Tar) {
-                tar::read_file(&name, file, bytes_read, sink)?;
-                return Ok(Format::Tar);
-            }
             read_seekable(
                 &name,
                 file_name(path),
@@ -207,7 +191,7 @@ pub fn read_input(
                 bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
                 if !sink(Event::Entry {
                     name: (*entry).to_string(),
-                    bytes: bytes.to_vec(),
+                    bytes,
                 }) {
                     break;
                 }
@@ -280,15 +264,10 @@ fn unreachable_folder(input: &str) -> Result<Format, SourceError> {
 
 /// A whole file (or decompressed stream) that is one record.
 fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
-    sink(match read_entry(r) {
-        Ok(bytes) => Event::Entry {
-            name: entry.to_string(),
-            bytes,
-        },
-        Err(reason) => Event::Unreadable {
-            name: entry.to_string(),
-            reason,
-        },
+    let name = entry.to_string();
+    with_entry(r, |read| match read {
+        Ok(bytes) => sink(Event::Entry { name, bytes }),
+        Err(reason) => sink(Event::Unreadable { name, reason }),
     })
 }
 
@@ -298,7 +277,7 @@ fn read_record<R: Read>(entry: &str, r: R, sink: &mut Sink<'_>) -> bool {
 /// size: no `stat` call for the size and no zeroing of a new buffer per file (a folder of
 /// records is tens of thousands of small files).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    read_entry(File::open(path).map_err(|e| io_message(&e))?)
+    with_file(path, <[u8]>::to_vec)
 }
 
 /// Run `f` with this thread's kept read buffer (dropped after use when it grew past
@@ -323,15 +302,9 @@ thread_local! {
     static FILE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Read `r` to its end through `buf` (grown as needed, never past [`MAX_ENTRY_BYTES`] + 1
-/// bytes) and return the bytes read.
-fn read_to_end_in<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<Vec<u8>, String> {
-    read_into(r, buf).map(|n| buf[..n].to_vec())
-}
-
 /// Read `r` to its end into `buf` (grown as needed, never past [`MAX_ENTRY_BYTES`] + 1
 /// bytes); the number of bytes read.
-fn read_into<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> Result<usize, String> {
+pub(crate) fn read_into<R: Read + ?Sized>(r: &mut R, buf: &mut Vec<u8>) -> Result<usize, String> {
     if buf.len() < FILE_BUFFER_START {
         buf.resize(FILE_BUFFER_START, 0);
     }
@@ -362,49 +335,6 @@ fn too_large() -> String {
     )
 }
 
-/// Read from `offset` without moving a file position (so that several threads can read
-/// one archive file at once); as many bytes as one read gives, 0 at the end of the file.
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    loop {
-        #[cfg(unix)]
-        let r = std::os::unix::fs::FileExt::read_at(file, buf, offset);
-        #[cfg(windows)]
-        let r = std::os::windows::fs::FileExt::seek_read(file, buf, offset);
-        #[cfg(not(any(unix, windows)))]
-        let r = (&*file)
-            .seek(SeekFrom::Start(offset))
-            .and_then(|_| (&*file).read(buf));
-        match r {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            r => return r,
-        }
-    }
-}
-
-/// Run `f` on the `len` bytes at `offset` of `file` (an [`Event::Slice`]), read into this
-/// thread's kept buffer: no allocation and no copy beyond the read itself.
-pub fn with_slice<T>(
-    file: &File,
-    offset: u64,
-    len: usize,
-    f: impl FnOnce(&[u8]) -> T,
-) -> Result<T, String> {
-    with_file_buffer(|buf| {
-        if buf.len() < len {
-            buf.resize(len.max(FILE_BUFFER_START), 0);
-        }
-        let mut n = 0;
-        while n < len {
-            match read_at(file, &mut buf[n..len], offset + n as u64) {
-                Ok(0) => return Err(format!("truncated: {n} of {len} bytes present")),
-                Ok(k) => n += k,
-                Err(e) => return Err(io_message(&e)),
-            }
-        }
-        Ok(f(&buf[..len]))
-    })
-}
-
 /// Run `f` on the bytes of the record file `path` (an [`Event::File`]), read into this
 /// thread's kept buffer: no allocation and no copy beyond the read itself.
 pub fn with_file<T>(path: &Path, f: impl FnOnce(&[u8]) -> T) -> Result<T, String> {
@@ -412,11 +342,14 @@ pub fn with_file<T>(path: &Path, f: impl FnOnce(&[u8]) -> T) -> Result<T, String
     with_file_buffer(|buf| read_into(&mut file, buf).map(|n| f(&buf[..n])))
 }
 
-/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`], through this
-/// thread's kept buffer (see [`read_file`]). The entry is read to its end, whatever size
-/// its container announced.
-fn read_entry<R: Read>(mut r: R) -> Result<Vec<u8>, String> {
-    with_file_buffer(|buf| read_to_end_in(&mut r, buf))
+/// Read one entry fully, refusing entries larger than [`MAX_ENTRY_BYTES`], into this
+/// thread's kept buffer, and run `f` on its bytes (or on the reason it could not be read).
+/// The entry is read to its end, whatever size its container announced.
+fn with_entry<R: Read, T>(mut r: R, f: impl FnOnce(Result<&[u8], String>) -> T) -> T {
+    with_file_buffer(|buf| match read_into(&mut r, buf) {
+        Ok(n) => f(Ok(&buf[..n])),
+        Err(reason) => f(Err(reason)),
+    })
 }
 
 /// Is this archive member a record (`*.csa`, any case)?
@@ -516,7 +449,8 @@ mod tests {
                     step,
                     interrupted: false,
                 };
-                assert_eq!(read_to_end_in(&mut r, &mut buf).unwrap(), &data[..len]);
+                let n = read_into(&mut r, &mut buf).unwrap();
+                assert_eq!(&buf[..n], &data[..len]);
             }
         }
         // The buffer grew for the largest file and stays (up to FILE_BUFFER_KEEP).
@@ -524,11 +458,11 @@ mod tests {
         // Entries over the limit are refused, entries at the limit are read.
         let mut big = Vec::new();
         let mut over = io::repeat(b'x').take(MAX_ENTRY_BYTES + 1);
-        let e = read_to_end_in(&mut over, &mut big).unwrap_err();
+        let e = read_into(&mut over, &mut big).unwrap_err();
         assert!(e.contains("larger than 64 MiB"), "{e}");
         let mut at = io::repeat(b'x').take(MAX_ENTRY_BYTES);
         assert_eq!(
-            read_to_end_in(&mut at, &mut big).unwrap().len() as u64,
+            read_into(&mut at, &mut big).unwrap() as u64,
             MAX_ENTRY_BYTES
         );
         let dir = std::env::temp_dir().join(format!("fs-read-file-{}", std::process::id()));

@@ -5,7 +5,7 @@ use std::io::{Read, Seek};
 
 use sevenz_rust2::{ArchiveReader, Password};
 
-use super::{Event, Sink, SourceError, clean_name, is_record_name, read_entry};
+use super::{Event, Sink, SourceError, clean_name, is_record_name, read_into};
 
 pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
     let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
@@ -24,14 +24,15 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
     archive.set_thread_count(1);
     // The decoder checks an entry's CRC only after the callback returns, so each entry is
     // held back until the next one starts (or the archive ends cleanly): a corrupt entry is
-    // then reported as unreadable, never analysed.
-    let mut pending: Option<Event> = None;
+    // then reported as unreadable, never analysed. The held entry's bytes stay in `held`.
+    let mut pending: Option<Held> = None;
+    let mut held: Vec<u8> = Vec::new();
     let mut last: Option<String> = None;
     let mut stopped = false;
     let mut entry_error: Option<(String, String)> = None;
     let result = archive.for_each_entries(|entry, reader| {
-        if let Some(event) = pending.take()
-            && !sink(event)
+        if let Some(h) = pending.take()
+            && !h.deliver(&held, sink)
         {
             stopped = true;
             return Ok(false);
@@ -42,11 +43,11 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
         let name = clean_name(entry.name());
         last = Some(name.clone());
         if !is_record_name(&name) {
-            pending = Some(Event::Skipped { name });
+            pending = Some(Held::Skipped(name));
             return Ok(true);
         }
-        match read_entry(reader) {
-            Ok(bytes) => pending = Some(Event::Entry { name, bytes }),
+        match read_into(reader, &mut held) {
+            Ok(n) => pending = Some(Held::Entry(name, n)),
             Err(reason) => {
                 entry_error = Some((name, reason.clone()));
                 return Err(sevenz_rust2::Error::Other(reason.into()));
@@ -59,8 +60,8 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
     }
     match result {
         Ok(()) => {
-            if let Some(event) = pending.take() {
-                sink(event);
+            if let Some(h) = pending.take() {
+                h.deliver(&held, sink);
             }
             Ok(())
         }
@@ -70,13 +71,32 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
             }
             // The failure belongs to the entry held back (its CRC or the data after it).
             match pending.take() {
-                Some(Event::Entry { name, .. }) => Err(err(Some(name), None, message(&e))),
+                Some(Held::Entry(name, _)) => Err(err(Some(name), None, message(&e))),
                 Some(other) => {
-                    sink(other);
+                    other.deliver(&held, sink);
                     Err(err(None, last, message(&e)))
                 }
                 None => Err(err(None, last, message(&e))),
             }
+        }
+    }
+}
+
+/// An entry held back until the decoder has checked it.
+enum Held {
+    /// A record (name, length of its bytes in the held buffer).
+    Entry(String, usize),
+    Skipped(String),
+}
+
+impl Held {
+    fn deliver(self, held: &[u8], sink: &mut Sink<'_>) -> bool {
+        match self {
+            Held::Entry(name, n) => sink(Event::Entry {
+                name,
+                bytes: &held[..n],
+            }),
+            Held::Skipped(name) => sink(Event::Skipped { name }),
         }
     }
 }

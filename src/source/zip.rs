@@ -4,7 +4,7 @@ use std::io::{Read, Seek};
 
 use ::zip::ZipArchive;
 
-use super::{Event, Sink, SourceError, clean_name, is_record_name, read_entry};
+use super::{Event, Sink, SourceError, clean_name, is_record_name, with_entry};
 
 pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
     let mut archive = ZipArchive::new(r).map_err(|e| SourceError {
@@ -19,32 +19,32 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
             .and_then(|n| n.ok())
             .map(|n| clean_name(&n))
             .unwrap_or_else(|| format!("#{i}"));
-        let event = match archive.by_index(i) {
-            Err(e) => Event::Unreadable {
+        let going = match archive.by_index(i) {
+            Err(e) => sink(Event::Unreadable {
                 name: listed,
                 reason: e.to_string(),
-            },
+            }),
             Ok(file) => {
                 if file.is_dir() {
                     continue;
                 }
                 if !is_record_name(&listed) {
-                    Event::Skipped { name: listed }
+                    sink(Event::Skipped { name: listed })
                 } else {
-                    match read_entry(file) {
-                        Ok(bytes) => Event::Entry {
+                    with_entry(file, |read| match read {
+                        Ok(bytes) => sink(Event::Entry {
                             name: listed,
                             bytes,
-                        },
-                        Err(reason) => Event::Unreadable {
+                        }),
+                        Err(reason) => sink(Event::Unreadable {
                             name: listed,
                             reason,
-                        },
-                    }
+                        }),
+                    })
                 }
             }
         };
-        if !sink(event) {
+        if !going {
             break;
         }
     }
