@@ -159,7 +159,9 @@ mod parquet {
     /// `games.parquet`, written one row group at a time.
     pub struct ParquetTable {
         file: Option<File>,
-        writer: Option<polars::io::parquet::write::BatchedWriter<File>>,
+        /// Buffered: the Parquet writer issues a write per page and per column chunk
+        /// (thousands of small writes per row group); the footer's flush empties the buffer.
+        writer: Option<polars::io::parquet::write::BatchedWriter<BufWriter<File>>>,
         bufs: Vec<Buf>,
         rows: usize,
     }
@@ -235,7 +237,7 @@ mod parquet {
                     .file
                     .take()
                     .ok_or_else(|| io::Error::other("parquet file already closed"))?;
-                let writer = ParquetWriter::new(file)
+                let writer = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
                     .with_compression(ParquetCompression::Zstd(None))
                     .set_parallel(true)
                     .batched(df.schema())
