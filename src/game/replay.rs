@@ -104,12 +104,12 @@ pub fn parse_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
     if text[0] != sign {
         return Err("wrong_side");
     }
-    let (m, code) = pos.parse_csa_move(text).map_err(|_| "unparsable")?;
+    let (m, fits) = pos.parse_csa_move(text).map_err(|_| "unparsable")?;
     if let Move::Normal { from, .. } = m {
-        let Some(piece) = pos.piece_at(from) else {
+        if pos.piece_at(from).is_none() {
             return Err("not_own_piece");
-        };
-        if piece.kind != code && piece.kind.promoted() != Some(code) {
+        }
+        if !fits {
             return Err("piece_mismatch");
         }
     }
@@ -153,11 +153,22 @@ struct Firsts<'a> {
     decl24: &'a mut [Option<usize>; 2],
 }
 
+/// Record what `pos`, after `ply` moves, is the first of. Nothing can be a first while no
+/// king is in the enemy camp, as in most positions: that test is made inline, the rest
+/// only when a king is there.
+#[inline(always)]
 fn note(pos: &Position, ply: usize, r: Firsts<'_>) {
     let in_camp = [
         pos.king_in_camp(Color::Black),
         pos.king_in_camp(Color::White),
     ];
+    if in_camp[0] || in_camp[1] {
+        note_in_camp(pos, ply, in_camp, r);
+    }
+}
+
+#[inline(never)]
+fn note_in_camp(pos: &Position, ply: usize, in_camp: [bool; 2], r: Firsts<'_>) {
     if r.mutual.is_none() && in_camp[0] && in_camp[1] {
         *r.mutual = Some((ply, pos.to_sfen()));
     }

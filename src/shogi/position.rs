@@ -712,10 +712,11 @@ impl Position {
             .map_err(|fault| fault.with_text(s))
     }
 
-    /// [`Position::move_from_csa`] without building an error text, also giving the piece
-    /// code as written (for callers that check it against the origin piece).
+    /// [`Position::move_from_csa`] without building an error text, also telling whether
+    /// the piece written is the one on the origin, as it is or promoted (always true for a
+    /// drop; false for an empty origin).
     #[inline(always)]
-    pub(crate) fn parse_csa_move(&self, s: &[u8]) -> Result<(Move, PieceKind), CsaMoveFault> {
+    pub(crate) fn parse_csa_move(&self, s: &[u8]) -> Result<(Move, bool), CsaMoveFault> {
         use CsaMoveFault::{BadDrop, Syntax, WrongSide};
         let &[sign, ff, fr, tf, tr, k0, k1] = s else {
             return Err(Syntax);
@@ -739,7 +740,7 @@ impl Position {
             if !kind.is_hand_kind() {
                 return Err(BadDrop);
             }
-            return Ok((Move::Drop { kind, to }, kind));
+            return Ok((Move::Drop { kind, to }, true));
         }
         if ff == 0 || fr == 0 {
             return Err(Syntax);
@@ -750,12 +751,11 @@ impl Position {
         }
         // A move names the piece after it: a different kind on the origin square means a
         // promotion when it is that kind's promoted form.
-        let on = self.board[from.index()];
-        let promote = on != 0 && {
-            let k = Piece::from_code(on).map_or(kind, |p| p.kind);
-            k != kind && k.promoted() == Some(kind)
-        };
-        Ok((Move::Normal { from, to, promote }, kind))
+        // Board codes hold the kind's index + 1 in their low four bits (0: empty).
+        let on = self.board[from.index()] & 15;
+        let written = kind as u8 + 1;
+        let promote = on != 0 && on != written && PROMOTED_KIND[usize::from(on - 1)] + 1 == written;
+        Ok((Move::Normal { from, to, promote }, on == written || promote))
     }
 
     /// CSA text of a move of the side to move (`+7776FU`); the piece is named after the move.

@@ -293,7 +293,7 @@ fn csa_moves() {
 /// pieces and pieces in hand.
 #[test]
 fn csa_move_parsing_agrees_with_a_plain_reading() {
-    fn plain(p: &Position, s: &[u8; 7]) -> Option<Move> {
+    fn plain(p: &Position, s: &[u8; 7]) -> Option<(Move, bool)> {
         let side = match s[0] {
             b'+' => Color::Black,
             b'-' => Color::White,
@@ -309,7 +309,9 @@ fn csa_move_parsing_agrees_with_a_plain_reading() {
             return None;
         }
         if (ff, fr) == (0, 0) {
-            return kind.is_hand_kind().then_some(Move::Drop { kind, to });
+            return kind
+                .is_hand_kind()
+                .then_some((Move::Drop { kind, to }, true));
         }
         let from = Square::new(ff, fr)?;
         if from == to {
@@ -318,7 +320,11 @@ fn csa_move_parsing_agrees_with_a_plain_reading() {
         let promote = p
             .piece_at(from)
             .is_some_and(|q| q.kind != kind && q.kind.promoted() == Some(kind));
-        Some(Move::Normal { from, to, promote })
+        // The written piece is the origin's, as it is or promoted.
+        let fits = p
+            .piece_at(from)
+            .is_some_and(|q| q.kind == kind || q.kind.promoted() == Some(kind));
+        Some((Move::Normal { from, to, promote }, fits))
     }
     let p = pos("ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76");
     let q = pos("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
@@ -332,7 +338,7 @@ fn csa_move_parsing_agrees_with_a_plain_reading() {
                         for &c in digits {
                             for &d in digits {
                                 let s = [sign, a, b, c, d, kind[0], kind[1]];
-                                let got = p.parse_csa_move(&s).ok().map(|(m, _)| m);
+                                let got = p.parse_csa_move(&s).ok();
                                 assert_eq!(got, plain(p, &s), "{}", String::from_utf8_lossy(&s));
                                 checked += 1;
                             }
