@@ -72,6 +72,24 @@ const KING_STEPS: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
+/// The bit of each square (`1 << sq`), read from a table: a 128-bit shift by a variable
+/// amount is a sequence of shifts and selects, a look-up one load.
+pub(crate) static BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = 1u128 << sq;
+        sq += 1;
+    }
+    t
+};
+
+/// `1 << sq` for a square index.
+#[inline(always)]
+pub(crate) fn bit(sq: usize) -> u128 {
+    BIT[sq]
+}
+
 pub(crate) static PAWN: [[u128; 81]; 2] = [step_table(&PAWN_STEPS, 0), step_table(&PAWN_STEPS, 1)];
 pub(crate) static KNIGHT: [[u128; 81]; 2] =
     [step_table(&KNIGHT_STEPS, 0), step_table(&KNIGHT_STEPS, 1)];
@@ -292,7 +310,7 @@ static SLIDES_BY_KIND: [[&[u128; 81]; 14]; 2] = {
 #[inline(always)]
 pub(crate) fn reaches(k: PieceKind, c: Color, from: usize, to: usize, occ: u128) -> bool {
     let (ci, ki) = (c as usize, k as usize);
-    let tb = 1u128 << to;
+    let tb = bit(to);
     STEPS_BY_KIND[ci][ki][from] & tb != 0
         || (SLIDES_BY_KIND[ci][ki][from] & tb != 0 && between(from, to) & occ == 0)
 }
@@ -488,6 +506,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn square_bits_are_single_shifted_bits() {
+        for sq in 0..81 {
+            assert_eq!(bit(sq), 1u128 << sq);
+        }
+        assert_eq!(BIT.iter().fold(0, |a, b| a | b), (1u128 << 81) - 1);
     }
 
     #[test]

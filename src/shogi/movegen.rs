@@ -7,7 +7,7 @@
 //! generated: king moves, and against a single checker captures and interpositions.
 //! The list is complete: every optional non-promotion is included.
 
-use super::attacks::{self, KING, KNIGHT_AREA, PAWN_AREA, ZONE, between, line};
+use super::attacks::{self, KING, KNIGHT_AREA, PAWN_AREA, ZONE, between, bit, line};
 use super::bitboard::{FULL, lsb};
 use super::moves::Sink;
 use super::{Color, Move, MoveList, PieceKind, Position, Square};
@@ -562,18 +562,18 @@ impl Position {
                 if !attacks::reaches(p.kind, us, f, t, occ) {
                     return Err(IllegalMoveKind::CannotMove);
                 }
-                if self.by_color[ui] & (1u128 << t) != 0 {
+                if self.by_color[ui] & bit(t) != 0 {
                     return Err(IllegalMoveKind::OwnPieceOnDestination);
                 }
                 if promote {
                     if !p.kind.can_promote() || !(from.in_camp_of(us) || to.in_camp_of(us)) {
                         return Err(IllegalMoveKind::BadPromotion);
                     }
-                } else if attacks::movable_area(p.kind, us) & (1u128 << t) == 0 {
+                } else if attacks::movable_area(p.kind, us) & bit(t) == 0 {
                     return Err(IllegalMoveKind::BadPromotion);
                 }
                 let ksq = self.king[ui] as usize;
-                let occ2 = (occ & !(1u128 << f)) | (1u128 << t);
+                let occ2 = (occ & !bit(f)) | bit(t);
                 let attacked = if f == ksq {
                     self.is_attacked(!us, t, occ2)
                 } else if self.checkers == 0 {
@@ -581,10 +581,10 @@ impl Position {
                     // an enemy slider can expose the king.
                     let l = line(ksq, f);
                     l != 0
-                        && l & (1u128 << t) == 0
-                        && self.slider_attackers(!us, ksq, occ2) & l & !(1u128 << t) != 0
+                        && l & bit(t) == 0
+                        && self.slider_attackers(!us, ksq, occ2) & l & !bit(t) != 0
                 } else {
-                    self.attackers_to(!us, ksq, occ2) & !(1u128 << t) != 0
+                    self.attackers_to(!us, ksq, occ2) & !bit(t) != 0
                 };
                 if attacked {
                     return Err(IllegalMoveKind::IgnoredCheck);
@@ -596,18 +596,18 @@ impl Position {
                 if !kind.is_hand_kind() || self.hands[ui].count(kind) == 0 {
                     return Err(IllegalMoveKind::NotInHand);
                 }
-                if occ & (1u128 << t) != 0 {
+                if occ & bit(t) != 0 {
                     return Err(IllegalMoveKind::DropOnOccupied);
                 }
-                if attacks::movable_area(kind, us) & (1u128 << t) == 0 {
+                if attacks::movable_area(kind, us) & bit(t) == 0 {
                     return Err(IllegalMoveKind::DropStuck);
                 }
-                if kind == PieceKind::Pawn && self.pawn_files(us) & (1u128 << t) != 0 {
+                if kind == PieceKind::Pawn && self.pawn_files(us) & bit(t) != 0 {
                     return Err(IllegalMoveKind::TwoPawns);
                 }
                 let ksq = self.king[ui] as usize;
                 // A drop never exposes the king: it matters only when in check.
-                if self.checkers != 0 && self.attackers_to(!us, ksq, occ | (1u128 << t)) != 0 {
+                if self.checkers != 0 && self.attackers_to(!us, ksq, occ | bit(t)) != 0 {
                     return Err(IllegalMoveKind::IgnoredCheck);
                 }
                 if kind == PieceKind::Pawn

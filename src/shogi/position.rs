@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::attacks::{
-    self, BISHOP_PSEUDO, GOLD, IN_ZONE, KNIGHT, PAWN, ROOK_PSEUDO, SILVER, ZONE, between, line,
+    self, BISHOP_PSEUDO, GOLD, IN_ZONE, KNIGHT, PAWN, ROOK_PSEUDO, SILVER, ZONE, between, bit, line,
 };
 use super::bitboard::{FULL, lsb};
 use super::zobrist;
@@ -522,7 +522,7 @@ impl Position {
         match m {
             Move::Normal { from, to, promote } => {
                 let (f, t) = (from.index(), to.index());
-                let (fb, tb) = (1u128 << f, 1u128 << t);
+                let (fb, tb) = (bit(f), bit(t));
                 let pc = self.board[f];
                 let kind = (pc & 15) as usize - 1;
                 let cap = self.board[t];
@@ -567,7 +567,7 @@ impl Position {
             }
             Move::Drop { kind, to } => {
                 let t = to.index();
-                let tb = 1u128 << t;
+                let tb = bit(t);
                 let hk = kind as usize;
                 let n = self.hands[ui].count_index(hk) as usize;
                 key ^= zobrist::HAND[ui][hk][n] ^ zobrist::HAND[ui][hk][n - 1];
