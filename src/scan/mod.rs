@@ -13,10 +13,11 @@
 //! only be decoded front to back, separate archives can run side by side). Entries go, 64
 //! at a time, through a bounded channel to a pool of workers that read, replay and judge
 //! each record; an archive's records travel in one arena per batch, which the worker gives
-//! back to a pool for the readers to fill again (no allocation per record); the writer puts the results back in a deterministic order, input order
-//! first and the input's own entry order within it, so the output is byte for byte the
-//! same for any number of jobs. Rows of an input that finishes ahead of its turn wait in a spill file
-//! in the output folder, not in memory: memory does not grow with the archive.
+//! back to a pool for the readers to fill again (no allocation per record). The writer
+//! puts the results back in a deterministic order, input order first and the input's own
+//! entry order within it, so the output is byte for byte the same for any number of jobs.
+//! Rows of an input that finishes ahead of its turn wait in a spill file in the output
+//! folder, not in memory: memory does not grow with the archive.
 mod encode;
 mod order;
 mod stats;

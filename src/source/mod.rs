@@ -103,7 +103,7 @@ pub enum Event<'a> {
     /// into the same buffer, and the consumer copies what it keeps.
     Entry { name: String, bytes: &'a [u8] },
     /// A record file of a folder, not read yet: whoever analyses it reads it with
-    /// [`read_file`], so that the reading is spread over many threads. Its bytes are not
+    /// [`with_file`] or [`read_file`], so that the reading is spread over many threads. Its bytes are not
     /// counted in the reader's `bytes_read`.
     File { name: String, path: PathBuf },
     /// An entry that exists but whose bytes could not be read.
@@ -312,7 +312,10 @@ pub(crate) fn read_into<R: Read + ?Sized>(r: &mut R, buf: &mut Vec<u8>) -> Resul
     loop {
         if n == buf.len() {
             if n as u64 > MAX_ENTRY_BYTES {
-                return Err(too_large());
+                return Err(format!(
+                    "entry larger than {} MiB, not a game record",
+                    MAX_ENTRY_BYTES >> 20
+                ));
             }
             let grown = (2 * n).min(MAX_ENTRY_BYTES as usize + 1);
             buf.resize(grown, 0);
@@ -325,14 +328,6 @@ pub(crate) fn read_into<R: Read + ?Sized>(r: &mut R, buf: &mut Vec<u8>) -> Resul
         }
     }
     Ok(n)
-}
-
-/// Why an entry past [`MAX_ENTRY_BYTES`] is not read.
-fn too_large() -> String {
-    format!(
-        "entry larger than {} MiB, not a game record",
-        MAX_ENTRY_BYTES >> 20
-    )
 }
 
 /// Run `f` on the bytes of the record file `path` (an [`Event::File`]), read into this
