@@ -8,8 +8,9 @@
 # Environment: GAMES (default 20000), RUNS (timed runs per measurement, median; default 3),
 # JOBS (scan --jobs, default 2), FEATURES (extra cargo flags, e.g. --no-default-features to
 # time the CSV-only build), PHASES (default 1; 0 leaves out the per-phase CPU figures, whose
-# benchmark build of the default features takes several minutes). Needs python3 (cshogi is installed if missing), 7zz (Debian
-# package 7zip), GNU tar, gzip and /usr/bin/time. Run from the repository root.
+# benchmark build of the default features takes several minutes). Needs python3 (cshogi is
+# installed if missing), 7zz (Debian package 7zip), GNU tar, gzip and /usr/bin/time. Run
+# from the repository root.
 set -euo pipefail
 
 GAMES=${GAMES:-20000}

@@ -63,10 +63,16 @@ pub struct Special<'a> {
 impl Special<'_> {
     /// The marker in its canonical form, `%` + keyword (`%TORYO`).
     pub fn marker(&self) -> std::borrow::Cow<'static, str> {
-        const WRITTEN: [&str; 5] = ["%TORYO", "%KACHI", "%TIME_UP", "%SENNICHITE", "%CHUDAN"];
-        match WRITTEN.iter().find(|m| m.as_bytes()[1..] == *self.keyword) {
-            Some(m) => std::borrow::Cow::Borrowed(m),
-            None => format!("%{}", super::text::lossy(self.keyword)).into(),
+        // The markers the server writes, by their kind; any other keyword as written.
+        match self.kind {
+            SpecialKind::Toryo => "%TORYO".into(),
+            SpecialKind::Kachi => "%KACHI".into(),
+            SpecialKind::TimeUp => "%TIME_UP".into(),
+            SpecialKind::Sennichite => "%SENNICHITE".into(),
+            SpecialKind::Chudan => "%CHUDAN".into(),
+            SpecialKind::OtherStandard | SpecialKind::Unknown => {
+                format!("%{}", super::text::lossy(self.keyword)).into()
+            }
         }
     }
 }

@@ -74,30 +74,25 @@ pub fn word(s: &str, words: &[&'static str]) -> Text {
     }
 }
 
-impl ColumnValue for Text {
-    const KIND: ColumnKind = ColumnKind::Str;
-    fn cell(&self) -> Cell<'_> {
-        Cell::Str(Some(self))
-    }
+/// Text columns: owned text (`String`) or a fixed word or owned text ([`Text`]).
+macro_rules! text_column {
+    ($($t:ty),*) => {$(
+        impl ColumnValue for $t {
+            const KIND: ColumnKind = ColumnKind::Str;
+            fn cell(&self) -> Cell<'_> {
+                Cell::Str(Some(self))
+            }
+        }
+        impl ColumnValue for Option<$t> {
+            const KIND: ColumnKind = ColumnKind::OptStr;
+            fn cell(&self) -> Cell<'_> {
+                Cell::Str(self.as_deref())
+            }
+        }
+    )*};
 }
-impl ColumnValue for Option<Text> {
-    const KIND: ColumnKind = ColumnKind::OptStr;
-    fn cell(&self) -> Cell<'_> {
-        Cell::Str(self.as_deref())
-    }
-}
-impl ColumnValue for String {
-    const KIND: ColumnKind = ColumnKind::Str;
-    fn cell(&self) -> Cell<'_> {
-        Cell::Str(Some(self))
-    }
-}
-impl ColumnValue for Option<String> {
-    const KIND: ColumnKind = ColumnKind::OptStr;
-    fn cell(&self) -> Cell<'_> {
-        Cell::Str(self.as_deref())
-    }
-}
+text_column!(String, Text);
+
 impl ColumnValue for i64 {
     const KIND: ColumnKind = ColumnKind::Int;
     fn cell(&self) -> Cell<'_> {

@@ -51,14 +51,6 @@ impl Stats {
         self.games += 1;
         bump(&mut self.games_by_status, &row.status);
         match row.year {
-            // Years are four digits: the key is formatted without allocating.
-            Some(y @ 1000..=9999) => {
-                let digits = [1000, 100, 10, 1].map(|d| b'0' + (y / d % 10) as u8);
-                bump(
-                    &mut self.games_by_year,
-                    std::str::from_utf8(&digits).unwrap_or("unknown"),
-                );
-            }
             Some(y) => bump(&mut self.games_by_year, &y.to_string()),
             None => bump(&mut self.games_by_year, "unknown"),
         }

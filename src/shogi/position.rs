@@ -605,7 +605,7 @@ impl Position {
         match m {
             Move::Normal { from, to, promote } => {
                 let (f, t) = (from.index(), to.index());
-                let (fb, tb) = (1u128 << f, 1u128 << t);
+                let (fb, tb) = (bit(f), bit(t));
                 let npc = self.board[t];
                 let nk = (npc & 15) as usize - 1;
                 let kind = if promote {
@@ -631,7 +631,7 @@ impl Position {
             }
             Move::Drop { kind, to } => {
                 let t = to.index();
-                let tb = 1u128 << t;
+                let tb = bit(t);
                 self.board[t] = 0;
                 self.by_color[ui] ^= tb;
                 self.by_kind[kind as usize] ^= tb;
