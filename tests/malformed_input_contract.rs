@@ -88,15 +88,76 @@ fn truncated_tar_gz_keeps_earlier_entries() {
 }
 
 #[test]
-fn truncated_7z_and_zip_fail_with_the_archive_named() {
-    let dir = scratch("trunc-7z-zip-in");
-    for (name, out) in [("synthetic.7z", "cut.7z"), ("synthetic.zip", "cut.zip")] {
-        let p = write(&dir, out, &truncated(name, 0.7));
-        let run = run_one(&format!("trunc-{out}"), &p);
-        assert_eq!(run.code, 1, "{out}");
-        assert!(run.stderr.contains(out), "{out}: {}", run.stderr);
-        assert_eq!(run.count("failed_inputs"), 1, "{out}");
+fn truncated_7z_fails_saying_it_is_cut_short() {
+    // A 7z archive keeps its index at the end: a partial download has no readable entry,
+    // and the message says why (anywhere in the packed data, or inside the start header).
+    let dir = scratch("trunc-7z-in");
+    for keep in [0.7, 0.0001] {
+        let p = write(&dir, "cut.7z", &truncated("synthetic.7z", keep));
+        let run = run_one("trunc-7z", &p);
+        assert_eq!(run.code, 1, "{keep}");
+        assert_eq!(run.count("failed_inputs"), 1, "{keep}");
+        assert_eq!(run.count("entries_seen"), 0, "{keep}");
+        assert!(
+            run.stderr.contains("cut.7z: the archive is cut short (")
+                && run.stderr.contains("incomplete download"),
+            "{keep}: {}",
+            run.stderr
+        );
     }
+}
+
+#[test]
+fn truncated_zip_keeps_earlier_entries_and_names_the_broken_one() {
+    // No directory at the end: the members are read from their own headers up to the cut.
+    let dir = scratch("trunc-zip-in");
+    let p = write(&dir, "cut.zip", &truncated("synthetic.zip", 0.7));
+    let run = run_one("trunc-zip", &p);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.count("failed_inputs"), 1);
+    let games = run.count("games");
+    assert!(
+        games > 30 && games < SYNTHETIC_GAMES,
+        "entries before the cut are kept: {games}"
+    );
+    let errors = run.errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0][0].ends_with("cut.zip")
+            && errors[0][1].ends_with(".csa")
+            && errors[0][3].contains("cannot read the zip directory")
+            && errors[0][3].contains(&format!("read front to back: {games} members")),
+        "{errors:?}"
+    );
+    // Cut inside the first local header: nothing to read, the input is still named.
+    let p = write(&dir, "stub.zip", &truncated("synthetic.zip", 0.00002));
+    let run = run_one("trunc-zip-stub", &p);
+    assert_eq!((run.code, run.count("entries_seen")), (1, 0));
+    assert!(run.stderr.contains("stub.zip: "), "{}", run.stderr);
+}
+
+#[test]
+fn zip_with_a_damaged_directory_is_read_from_its_local_headers() {
+    // Every member is intact, the end-of-directory record is not: all games are read,
+    // and the input is still reported as broken.
+    let dir = scratch("eocd-zip-in");
+    let mut bytes = fs::read(fixture("synthetic.zip")).unwrap();
+    let eocd = bytes
+        .windows(4)
+        .rposition(|w| w == b"PK\x05\x06")
+        .expect("end of central directory record");
+    bytes[eocd..eocd + 4].copy_from_slice(b"XXXX");
+    let p = write(&dir, "eocd.zip", &bytes);
+    let run = run_one("eocd-zip", &p);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.count("failed_inputs"), 1);
+    assert_eq!(run.count("unreadable_entries"), 0);
+    assert_eq!(run.count("games"), SYNTHETIC_GAMES);
+    assert!(
+        run.stderr.contains("up to the damaged directory"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

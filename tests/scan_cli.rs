@@ -109,6 +109,10 @@ fn unwritable_output_folder_exits_2_with_a_clear_message() {
         "{}",
         run.stderr
     );
+    // One line, the folder and the cause said once each.
+    assert_eq!(run.stderr.trim_end().lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("a-file").count(), 1, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("os error").count(), 1, "{}", run.stderr);
 }
 
 #[test]

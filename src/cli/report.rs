@@ -90,7 +90,7 @@ mod imp {
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
         }
-        report::write(&rep, out).with_context(|| format!("writing {}", out.display()))?;
+        report::write(&rep, out).context("cannot write the report")?;
         println!(
             "report: {} games -> {} tables, {} plots, {}",
             df.height(),

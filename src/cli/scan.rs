@@ -74,8 +74,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         let r = scan(&config, &progress);
         done.store(true, Ordering::Relaxed);
         r
-    })
-    .with_context(|| format!("scan into {}", a.outdir.display()))?;
+    })?;
     let elapsed = started.elapsed();
 
     for e in &report.input_errors {

@@ -24,18 +24,17 @@ pub use tables::{TABLES, TableSpec};
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    // The cause is written into the message (and so not also a `source`, or error
+    // chains would print it twice).
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// Polars failed while reading, computing or writing.
-    #[error("{context}: {source}")]
-    Polars {
-        context: String,
-        source: PolarsError,
-    },
+    #[error("{context}: {cause}")]
+    Polars { context: String, cause: PolarsError },
     /// The games table lacks a column the report needs, or has it with another type.
     #[error("games table: column `{name}`: {problem}")]
     BadColumn { name: String, problem: String },
@@ -47,12 +46,12 @@ pub enum ReportError {
 impl ReportError {
     fn polars(context: impl Into<String>) -> impl FnOnce(PolarsError) -> ReportError {
         let context = context.into();
-        move |source| ReportError::Polars { context, source }
+        move |cause| ReportError::Polars { context, cause }
     }
     fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
-        move |source| ReportError::Io {
+        move |cause| ReportError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 }
@@ -217,13 +216,13 @@ pub fn count_unreadable_entries(games_path: &Path) -> Result<Option<u64>, Report
     }
     let mut reader = csv::Reader::from_path(&path).map_err(|e| ReportError::Io {
         path: path.clone(),
-        source: std::io::Error::other(e),
+        cause: std::io::Error::other(e),
     })?;
     let mut n = 0;
     for rec in reader.records() {
         rec.map_err(|e| ReportError::Io {
             path: path.clone(),
-            source: std::io::Error::other(e),
+            cause: std::io::Error::other(e),
         })?;
         n += 1;
     }

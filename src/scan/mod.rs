@@ -122,15 +122,17 @@ impl ScanReport {
 /// A problem that stops the scan: the output cannot be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("cannot create output folder {}: {source}", path.display())]
+    // The cause is written into the message (and so not also a `source`, or error
+    // chains would print it twice).
+    #[error("cannot create output folder {}: {cause}", path.display())]
     OutputDir {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {cause}", path.display())]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{0}")]
     Internal(String),
@@ -228,9 +230,9 @@ enum Msg {
 /// `config.outdir`, and return the summary (also written to `summary.json`).
 pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, ScanError> {
     let outdir = &config.outdir;
-    std::fs::create_dir_all(outdir).map_err(|source| ScanError::OutputDir {
+    std::fs::create_dir_all(outdir).map_err(|cause| ScanError::OutputDir {
         path: outdir.clone(),
-        source,
+        cause,
     })?;
     let mut out = order::Outputs::create(outdir)?;
 
@@ -308,7 +310,7 @@ fn write_summary(outdir: &Path, summary: &Summary) -> Result<(), ScanError> {
     let mut text =
         serde_json::to_string_pretty(summary).map_err(|e| ScanError::Internal(e.to_string()))?;
     text.push('\n');
-    std::fs::write(&path, text).map_err(|source| ScanError::Write { path, source })
+    std::fs::write(&path, text).map_err(|cause| ScanError::Write { path, cause })
 }
 
 /// A reader thread: take the next unread input, read it to its end, repeat.

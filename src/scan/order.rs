@@ -27,7 +27,7 @@ pub struct Outputs {
 }
 
 fn write_err(path: PathBuf) -> impl FnOnce(io::Error) -> ScanError {
-    move |source| ScanError::Write { path, source }
+    move |cause| ScanError::Write { path, cause }
 }
 
 impl Outputs {
@@ -281,7 +281,7 @@ impl Spill {
         let damaged = || ScanError::Internal(format!("{}: damaged spill file", path.display()));
         out.into_inner().map_err(|e| ScanError::Write {
             path: path.clone(),
-            source: e.into_error(),
+            cause: e.into_error(),
         })?;
         let file = File::open(&path).map_err(write_err(path.clone()))?;
         let mut r = BufReader::with_capacity(1 << 20, file);
@@ -293,7 +293,7 @@ impl Spill {
                 Err(e) => {
                     return Err(ScanError::Write {
                         path: path.clone(),
-                        source: e,
+                        cause: e,
                     });
                 }
             }

@@ -198,16 +198,25 @@ pub fn read_input(
             }
             Ok(Format::Folder)
         }
-        Input::Embedded { name: n, bytes } => {
-            let cursor = io::Cursor::new(*bytes);
-            read_seekable(
-                &name,
-                n.rsplit('/').next().unwrap_or(n),
-                Counting::new(cursor, bytes_read),
-                sink,
-            )
-        }
+        Input::Embedded { name: n, bytes } => read_bytes(&name, n, bytes, bytes_read, sink),
     }
+}
+
+/// Read the archive or record held in `bytes` as [`read_input`] reads a file named `name`
+/// (its type detected from the content, else from the name).
+pub fn read_bytes(
+    input: &str,
+    name: &str,
+    bytes: &[u8],
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<Format, SourceError> {
+    read_seekable(
+        input,
+        name.rsplit('/').next().unwrap_or(name),
+        Counting::new(io::Cursor::new(bytes), bytes_read),
+        sink,
+    )
 }
 
 /// Detect the format of a seekable input and read it.

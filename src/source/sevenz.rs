@@ -1,25 +1,30 @@
 //! 7z archives (the form of the yearly wdoor downloads), decoded entry by entry while
 //! streaming through each compression block; nothing is unpacked to disk. A solid block
 //! can only be decoded front to back, so one archive is one decoder thread.
-use std::io::{Read, Seek};
+use std::io::{Read, Seek, SeekFrom};
 
 use sevenz_rust2::{ArchiveReader, Password};
 
 use super::{Event, Sink, SourceError, clean_name, is_record_name, read_into};
 
-pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
+pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
     let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
         input: input.to_string(),
         entry,
         after,
         message,
     };
+    let short = cut_short(&mut r);
     let mut archive = ArchiveReader::new(r, Password::empty()).map_err(|e| {
-        err(
-            None,
-            None,
-            format!("cannot read the 7z header: {}", message(&e)),
-        )
+        let message = match short {
+            Some(what) => format!(
+                "the archive is cut short ({what}): \
+                 a 7z archive keeps its index at the end, so no entry can be read \
+                 (an incomplete download?)"
+            ),
+            None => format!("cannot read the 7z header: {}", message(&e)),
+        };
+        err(None, None, message)
     })?;
     archive.set_thread_count(1);
     // The decoder checks an entry's CRC only after the callback returns, so each entry is
@@ -80,6 +85,30 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
             }
         }
     }
+}
+
+/// When a 7z archive ends before its start header does, or before the index the start
+/// header points to (a partial download), what is missing, in words. Leaves `r` at its
+/// start.
+fn cut_short<R: Read + Seek>(r: &mut R) -> Option<String> {
+    let len = r.seek(SeekFrom::End(0)).ok()?;
+    r.seek(SeekFrom::Start(0)).ok()?;
+    let mut head = Vec::with_capacity(32);
+    r.by_ref().take(32).read_to_end(&mut head).ok()?;
+    r.seek(SeekFrom::Start(0)).ok()?;
+    if !head.starts_with(&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c]) {
+        return None;
+    }
+    if head.len() < 32 {
+        return Some(format!("{len} bytes, not even its 32-byte start header"));
+    }
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&head[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let needed = 32u64.saturating_add(word(12)).saturating_add(word(20));
+    (needed > len).then(|| format!("{len} bytes; its index ends at byte {needed}"))
 }
 
 /// An entry held back until the decoder has checked it.

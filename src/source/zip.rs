@@ -1,18 +1,32 @@
 //! Zip archives, read through their central directory. A damaged entry (bad CRC, bad
 //! compressed data) is reported as unreadable and the following entries are still read.
-use std::io::{Read, Seek};
+//! An archive whose directory cannot be found (a partial download: the directory is at
+//! the end) is read front to back from the entries' own headers, so the entries before
+//! the cut are kept, and the input is still reported as broken.
+use std::io::{BufReader, Read, Seek, SeekFrom};
 
 use ::zip::ZipArchive;
+use ::zip::read::{ZipFile, read_zipfile_from_stream};
 
 use super::{Event, Sink, SourceError, clean_name, is_record_name, with_entry};
 
-pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
-    let mut archive = ZipArchive::new(r).map_err(|e| SourceError {
+pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
+    let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
         input: input.to_string(),
-        entry: None,
-        after: None,
-        message: format!("cannot read the zip directory: {e}"),
-    })?;
+        entry,
+        after,
+        message,
+    };
+    let mut archive = match ZipArchive::new(&mut r) {
+        Ok(archive) => archive,
+        Err(e) => {
+            let directory = format!("cannot read the zip directory ({e}; an incomplete download?)");
+            r.seek(SeekFrom::Start(0))
+                .map_err(|e| err(None, None, format!("{directory}; {e}")))?;
+            return read_front_to_back(BufReader::with_capacity(1 << 16, r), sink)
+                .map_err(|(entry, after, why)| err(entry, after, format!("{directory}; {why}")));
+        }
+    };
     for i in 0..archive.len() {
         let listed = archive
             .name_for_index(i)
@@ -24,29 +38,86 @@ pub fn read<R: Read + Seek>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<()
                 name: listed,
                 reason: e.to_string(),
             }),
-            Ok(file) => {
-                if file.is_dir() {
-                    continue;
-                }
-                if !is_record_name(&listed) {
-                    sink(Event::Skipped { name: listed })
-                } else {
-                    with_entry(file, |read| match read {
-                        Ok(bytes) => sink(Event::Entry {
-                            name: listed,
-                            bytes,
-                        }),
-                        Err(reason) => sink(Event::Unreadable {
-                            name: listed,
-                            reason,
-                        }),
-                    })
-                }
-            }
+            Ok(file) if file.is_dir() => continue,
+            Ok(file) => deliver(listed, file, sink),
         };
         if !going {
             break;
         }
     }
     Ok(())
+}
+
+/// Hand one archive member to `sink`: a record's bytes (or why they could not be read), or
+/// the name of a file that is not a record.
+fn deliver<R: Read>(name: String, file: ZipFile<'_, R>, sink: &mut Sink<'_>) -> bool {
+    if !is_record_name(&name) {
+        return sink(Event::Skipped { name });
+    }
+    with_entry(file, |read| match read {
+        Ok(bytes) => sink(Event::Entry { name, bytes }),
+        Err(reason) => sink(Event::Unreadable { name, reason }),
+    })
+}
+
+/// Read the members one after the other from their local headers, up to the directory or
+/// the point where the bytes stop making sense. Always an error (the archive has no
+/// readable directory): (entry being read, last entry delivered, what happened).
+fn read_front_to_back<R: Read>(
+    mut r: R,
+    sink: &mut Sink<'_>,
+) -> Result<(), (Option<String>, Option<String>, String)> {
+    let mut read = 0usize;
+    let mut last: Option<String> = None;
+    loop {
+        let file = match read_zipfile_from_stream(&mut r) {
+            Ok(Some(file)) => file,
+            Ok(None) => {
+                return Err((
+                    None,
+                    None,
+                    format!("read front to back: {read} members, up to the damaged directory"),
+                ));
+            }
+            Err(e) => {
+                return Err((
+                    None,
+                    last,
+                    format!("read front to back: {read} members, then {e}"),
+                ));
+            }
+        };
+        if file.is_dir() {
+            continue;
+        }
+        let name = clean_name(&crate::csa::lossy(file.name_raw()));
+        // The data of a member cut short fails its own read: it is the broken entry.
+        let mut failed = None;
+        let going = if is_record_name(&name) {
+            with_entry(file, |bytes| match bytes {
+                Ok(bytes) => sink(Event::Entry {
+                    name: name.clone(),
+                    bytes,
+                }),
+                Err(reason) => {
+                    failed = Some(reason);
+                    true
+                }
+            })
+        } else {
+            sink(Event::Skipped { name: name.clone() })
+        };
+        if let Some(reason) = failed {
+            return Err((
+                Some(name),
+                None,
+                format!("read front to back: {read} members, then {reason}"),
+            ));
+        }
+        read += 1;
+        last = Some(name);
+        if !going {
+            return Ok(());
+        }
+    }
 }
