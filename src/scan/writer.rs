@@ -9,7 +9,7 @@ use crate::game::{COLUMNS, Cell};
 
 /// Rows of a Parquet row group.
 #[cfg(feature = "report")]
-pub const ROW_GROUP: usize = 8 * 1024;
+pub const ROW_GROUP: usize = 32 * 1024;
 
 /// A CSV table of the per-game rows.
 ///
@@ -147,8 +147,6 @@ mod parquet {
     use super::*;
     use crate::game::ColumnKind;
     use polars::prelude::*;
-    use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-    use std::thread::JoinHandle;
 
     enum Buf {
         /// Text goes straight into the column's buffer (no `String` per cell).
@@ -158,15 +156,14 @@ mod parquet {
         Bool(Vec<Option<bool>>),
     }
 
-    /// `games.parquet`, written one row group at a time. The rows are gathered into
-    /// columns here; each full row group is encoded, compressed and written by a thread
-    /// of its own, so that the caller goes on taking rows meanwhile.
+    /// `games.parquet`, written one row group at a time.
     pub struct ParquetTable {
+        file: Option<File>,
+        /// Buffered: the Parquet writer issues a write per page and per column chunk
+        /// (thousands of small writes per row group); the footer's flush empties the buffer.
+        writer: Option<polars::io::parquet::write::BatchedWriter<BufWriter<File>>>,
         bufs: Vec<Buf>,
         rows: usize,
-        /// Row groups for the encoding thread (at most one waiting).
-        groups: Option<SyncSender<DataFrame>>,
-        encoder: Option<JoinHandle<io::Result<()>>>,
     }
 
     fn io_err(e: PolarsError) -> io::Error {
@@ -176,15 +173,11 @@ mod parquet {
     impl ParquetTable {
         pub fn create(path: &Path) -> io::Result<ParquetTable> {
             let file = File::create(path)?;
-            let (groups, rx) = sync_channel::<DataFrame>(1);
-            let encoder = std::thread::Builder::new()
-                .name("parquet".into())
-                .spawn(move || encode(file, rx))?;
             Ok(ParquetTable {
+                file: Some(file),
+                writer: None,
                 bufs: Self::empty_bufs(),
                 rows: 0,
-                groups: Some(groups),
-                encoder: Some(encoder),
             })
         }
 
@@ -196,11 +189,9 @@ mod parquet {
                         PlSmallStr::from_static(c.name),
                         ROW_GROUP,
                     )),
-                    ColumnKind::Int | ColumnKind::OptInt => Buf::Int(Vec::with_capacity(ROW_GROUP)),
-                    ColumnKind::OptFloat => Buf::Float(Vec::with_capacity(ROW_GROUP)),
-                    ColumnKind::Bool | ColumnKind::OptBool => {
-                        Buf::Bool(Vec::with_capacity(ROW_GROUP))
-                    }
+                    ColumnKind::Int | ColumnKind::OptInt => Buf::Int(Vec::new()),
+                    ColumnKind::OptFloat => Buf::Float(Vec::new()),
+                    ColumnKind::Bool | ColumnKind::OptBool => Buf::Bool(Vec::new()),
                 })
                 .collect()
         }
@@ -223,7 +214,6 @@ mod parquet {
             }
         }
 
-        /// Hand the gathered rows to the encoding thread as one row group.
         fn flush(&mut self) -> io::Result<()> {
             let bufs = std::mem::replace(&mut self.bufs, Self::empty_bufs());
             let columns: Vec<Column> = COLUMNS
@@ -242,59 +232,32 @@ mod parquet {
                 .collect();
             let df = DataFrame::new(self.rows, columns).map_err(io_err)?;
             self.rows = 0;
-            let sent = self.groups.as_ref().is_some_and(|g| g.send(df).is_ok());
-            if sent {
-                Ok(())
-            } else {
-                // The encoder stopped: its own error says why.
-                self.join()
-                    .and(Err(io::Error::other("the Parquet encoder stopped")))
+            if self.writer.is_none() {
+                let file = self
+                    .file
+                    .take()
+                    .ok_or_else(|| io::Error::other("parquet file already closed"))?;
+                let writer = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
+                    .with_compression(ParquetCompression::Zstd(None))
+                    .set_parallel(true)
+                    .batched(df.schema())
+                    .map_err(io_err)?;
+                self.writer = Some(writer);
+            }
+            match &mut self.writer {
+                Some(w) if df.height() > 0 => w.write_batch(&df).map_err(io_err),
+                _ => Ok(()),
             }
         }
 
-        /// Close the queue and wait for the encoder's outcome.
-        fn join(&mut self) -> io::Result<()> {
-            self.groups = None;
-            match self.encoder.take().map(JoinHandle::join) {
-                Some(Ok(result)) => result,
-                Some(Err(_)) => Err(io::Error::other("the Parquet encoder failed")),
+        pub fn finish(mut self) -> io::Result<()> {
+            if self.rows > 0 || self.writer.is_none() {
+                self.flush()?;
+            }
+            match &mut self.writer {
+                Some(w) => w.finish().map(|_| ()).map_err(io_err),
                 None => Ok(()),
             }
-        }
-
-        /// Send the last rows (none for an empty table: its schema is still written) and
-        /// wait for the file to be complete.
-        pub fn finish(mut self) -> io::Result<()> {
-            self.flush()?;
-            self.join()
-        }
-    }
-
-    /// The encoding thread: write each row group as it comes (the first one sets the
-    /// schema; an empty one is written only as the schema of an empty table), then the
-    /// footer once the queue is closed.
-    fn encode(file: File, groups: Receiver<DataFrame>) -> io::Result<()> {
-        let mut file = Some(file);
-        let mut writer = None;
-        for df in groups {
-            if let Some(file) = file.take() {
-                writer = Some(
-                    ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
-                        .with_compression(ParquetCompression::Zstd(None))
-                        .set_parallel(true)
-                        .batched(df.schema())
-                        .map_err(io_err)?,
-                );
-            }
-            if let Some(w) = writer.as_mut()
-                && df.height() > 0
-            {
-                w.write_batch(&df).map_err(io_err)?;
-            }
-        }
-        match writer.as_mut() {
-            Some(w) => w.finish().map(|_| ()).map_err(io_err),
-            None => Ok(()),
         }
     }
 }
