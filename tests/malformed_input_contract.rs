@@ -129,6 +129,28 @@ fn truncated_zip_keeps_earlier_entries_and_names_the_broken_one() {
             && errors[0][3].contains(&format!("read front to back: {games} members")),
         "{errors:?}"
     );
+    // Cut right after a member: the records before it are all read, none is unreadable.
+    let bytes = fs::read(fixture("synthetic.zip")).unwrap();
+    let members = zip_members(&bytes);
+    let cut = 40;
+    let records = members[..cut]
+        .iter()
+        .filter(|m| m.0.ends_with(".csa"))
+        .count() as u64;
+    let p = write(&dir, "edge.zip", &bytes[..members[cut - 1].2]);
+    let run = run_one("trunc-zip-edge", &p);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        (run.count("games"), run.count("unreadable_entries")),
+        (records, 0)
+    );
+    assert!(
+        run.stderr.contains(&format!(
+            "read front to back: {records} members, then the file ends"
+        )),
+        "{}",
+        run.stderr
+    );
     // Cut inside the first local header: nothing to read, the input is still named.
     let p = write(&dir, "stub.zip", &truncated("synthetic.zip", 0.00002));
     let run = run_one("trunc-zip-stub", &p);
@@ -176,25 +198,32 @@ fn corrupt_7z_data_is_reported_never_analysed_silently() {
     assert!(run.count("games") < SYNTHETIC_GAMES);
 }
 
-#[test]
-fn corrupt_zip_entry_is_unreadable_and_the_others_are_read() {
-    let dir = scratch("corrupt-zip-in");
-    let mut bytes = fs::read(fixture("synthetic.zip")).unwrap();
-    // Walk the local headers to the first record: its data starts after 30 bytes, the
-    // name and the extra field; a folder entry has no data.
+/// The members of a zip written without data descriptors, from their local headers:
+/// (name, where the data starts, where it ends). A header is 30 bytes, then the name and
+/// the extra field; a folder member has no data.
+fn zip_members(bytes: &[u8]) -> Vec<(String, usize, usize)> {
+    let le16 = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
+    let mut members = Vec::new();
     let mut at = 0;
-    let (first_name, data) = loop {
-        let le16 = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
-        assert_eq!(&bytes[at..at + 4], b"PK\x03\x04");
+    while bytes[at..at + 4] == *b"PK\x03\x04" {
         let compressed = u32::from_le_bytes(bytes[at + 18..at + 22].try_into().unwrap()) as usize;
         let (name_len, extra_len) = (le16(at + 26), le16(at + 28));
         let name = String::from_utf8(bytes[at + 30..at + 30 + name_len].to_vec()).unwrap();
         let data = at + 30 + name_len + extra_len;
-        if name.ends_with(".csa") {
-            break (name, data);
-        }
+        members.push((name, data, data + compressed));
         at = data + compressed;
-    };
+    }
+    members
+}
+
+#[test]
+fn corrupt_zip_entry_is_unreadable_and_the_others_are_read() {
+    let dir = scratch("corrupt-zip-in");
+    let mut bytes = fs::read(fixture("synthetic.zip")).unwrap();
+    let (first_name, data, _) = zip_members(&bytes)
+        .into_iter()
+        .find(|m| m.0.ends_with(".csa"))
+        .unwrap();
     for b in &mut bytes[data + 20..data + 40] {
         *b ^= 0xff;
     }

@@ -80,10 +80,18 @@ fn read_front_to_back<R: Read>(
                 ));
             }
             Err(e) => {
+                let what = match &e {
+                    ::zip::result::ZipError::Io(io)
+                        if io.kind() == std::io::ErrorKind::UnexpectedEof =>
+                    {
+                        "the file ends".to_string()
+                    }
+                    other => other.to_string(),
+                };
                 return Err((
                     None,
                     last,
-                    format!("read front to back: {read} members, then {e}"),
+                    format!("read front to back: {read} members, then {what}"),
                 ));
             }
         };
