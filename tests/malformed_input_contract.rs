@@ -52,23 +52,37 @@ fn truncated(name: &str, keep: f64) -> Vec<u8> {
     bytes[..(bytes.len() as f64 * keep) as usize].to_vec()
 }
 
-#[test]
-fn truncated_tar_keeps_earlier_entries_and_names_the_broken_one() {
-    let dir = scratch("trunc-tar-in");
-    let p = write(&dir, "cut.tar", &truncated("synthetic.tar", 0.5));
-    let run = run_one("trunc-tar", &p);
+/// Scan `fixture` cut to `keep` of its length (as `out`): the run fails (exit 1), the
+/// games before the cut are kept, and the one error names the archive and the record being
+/// read at the cut. The run, its game count and that error.
+fn cut_keeps_earlier_entries(
+    test: &str,
+    fixture: &str,
+    out: &str,
+    keep: f64,
+) -> (Run, u64, [String; 4]) {
+    let dir = scratch(&format!("{test}-in"));
+    let p = write(&dir, out, &truncated(fixture, keep));
+    let run = run_one(test, &p);
     assert_eq!(run.code, 1);
     let games = run.count("games");
     assert!(
         games > 30 && games < SYNTHETIC_GAMES,
         "entries before the cut are kept: {games}"
     );
-    let errors = run.errors();
+    let mut errors = run.errors();
     assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = errors.remove(0);
     assert!(
-        errors[0][0].ends_with("cut.tar") && errors[0][1].ends_with(".csa"),
-        "{errors:?}"
+        error[0].ends_with(out) && error[1].ends_with(".csa"),
+        "{error:?}"
     );
+    (run, games, error)
+}
+
+#[test]
+fn truncated_tar_keeps_earlier_entries_and_names_the_broken_one() {
+    let (run, _, _) = cut_keeps_earlier_entries("trunc-tar", "synthetic.tar", "cut.tar", 0.5);
     assert!(
         run.stderr.contains("cut.tar: ") && run.stderr.contains(".csa: "),
         "{}",
@@ -110,25 +124,15 @@ fn truncated_7z_fails_saying_it_is_cut_short() {
 #[test]
 fn truncated_zip_keeps_earlier_entries_and_names_the_broken_one() {
     // No directory at the end: the members are read from their own headers up to the cut.
-    let dir = scratch("trunc-zip-in");
-    let p = write(&dir, "cut.zip", &truncated("synthetic.zip", 0.7));
-    let run = run_one("trunc-zip", &p);
-    assert_eq!(run.code, 1);
+    let (run, games, error) =
+        cut_keeps_earlier_entries("trunc-zip", "synthetic.zip", "cut.zip", 0.7);
     assert_eq!(run.count("failed_inputs"), 1);
-    let games = run.count("games");
     assert!(
-        games > 30 && games < SYNTHETIC_GAMES,
-        "entries before the cut are kept: {games}"
+        error[3].contains("cannot read the zip directory")
+            && error[3].contains(&format!("read front to back: {games} members")),
+        "{error:?}"
     );
-    let errors = run.errors();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0][0].ends_with("cut.zip")
-            && errors[0][1].ends_with(".csa")
-            && errors[0][3].contains("cannot read the zip directory")
-            && errors[0][3].contains(&format!("read front to back: {games} members")),
-        "{errors:?}"
-    );
+    let dir = scratch("trunc-zip-in");
     // Cut right after a member: the records before it are all read, none is unreadable.
     let bytes = fs::read(fixture("synthetic.zip")).unwrap();
     let members = zip_members(&bytes);

@@ -14,18 +14,20 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
         after,
         message,
     };
-    let short = cut_short(&mut r);
-    let mut archive = ArchiveReader::new(r, Password::empty()).map_err(|e| {
-        let message = match short {
-            Some(what) => format!(
-                "the archive is cut short ({what}): \
-                 a 7z archive keeps its index at the end, so no entry can be read \
-                 (an incomplete download?)"
-            ),
-            None => format!("cannot read the 7z header: {}", message(&e)),
-        };
-        err(None, None, message)
-    })?;
+    let mut archive = match ArchiveReader::new(&mut r, Password::empty()) {
+        Ok(archive) => archive,
+        Err(e) => {
+            let message = match cut_short(&mut r) {
+                Some(what) => format!(
+                    "the archive is cut short ({what}): \
+                     a 7z archive keeps its index at the end, so no entry can be read \
+                     (an incomplete download?)"
+                ),
+                None => format!("cannot read the 7z header: {}", message(&e)),
+            };
+            return Err(err(None, None, message));
+        }
+    };
     archive.set_thread_count(1);
     // The decoder checks an entry's CRC only after the callback returns, so each entry is
     // held back until the next one starts (or the archive ends cleanly): a corrupt entry is
@@ -88,14 +90,12 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
 }
 
 /// When a 7z archive ends before its start header does, or before the index the start
-/// header points to (a partial download), what is missing, in words. Leaves `r` at its
-/// start.
+/// header points to (a partial download), what is missing, in words.
 fn cut_short<R: Read + Seek>(r: &mut R) -> Option<String> {
     let len = r.seek(SeekFrom::End(0)).ok()?;
     r.seek(SeekFrom::Start(0)).ok()?;
     let mut head = Vec::with_capacity(32);
     r.by_ref().take(32).read_to_end(&mut head).ok()?;
-    r.seek(SeekFrom::Start(0)).ok()?;
     if !head.starts_with(&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c]) {
         return None;
     }
