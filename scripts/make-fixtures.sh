@@ -22,7 +22,7 @@ OUT=fixtures/synthetic
 STAMP='2026-11-29 00:00:00Z'
 
 python3 -c 'import cshogi' 2>/dev/null || pip install cshogi
-rm -rf "$OUT/records" "$OUT"/synthetic.*
+rm -rf "$OUT/records" "$OUT"/synthetic.* "$OUT"/synthetic-blocks.7z
 mkdir -p "$OUT"
 python3 "$GEN" --style server -n "$GAMES" --seed "$SEED" -j 2 -o "$OUT/records"
 
@@ -33,6 +33,8 @@ tar --sort=name --mtime="$STAMP" --owner=0 --group=0 --numeric-owner --format=us
 gzip -9 -n -c "$OUT/synthetic.tar" > "$OUT/synthetic.tar.gz"
 ( cd "$OUT/records" && 7zz a -bd -bso0 -t7z -m0=lzma2 -mx=9 -ms=on -mtm=off -mtc=off -mta=off \
     ../synthetic.7z $(ls -1) )
+( cd "$OUT/records" && 7zz a -bd -bso0 -t7z -m0=lzma2 -mx=9 -ms=10f -mtm=off -mtc=off -mta=off \
+    ../synthetic-blocks.7z $(ls -1) )
 ( cd "$OUT/records" && 7zz a -bd -bso0 -tzip -mx=9 -mtm=off -mtc=off -mta=off \
     ../synthetic.zip $(ls -1) )
 ls -l "$OUT"

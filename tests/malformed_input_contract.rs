@@ -202,6 +202,68 @@ fn corrupt_7z_data_is_reported_never_analysed_silently() {
     assert!(run.count("games") < SYNTHETIC_GAMES);
 }
 
+#[test]
+fn a_corrupt_block_of_a_7z_loses_only_its_own_entries() {
+    // A 7z of 15 blocks (10 records each): damage the packed data of some blocks. The entry
+    // each failed in is named and the run fails, but every other block is read all the same.
+    let path = fixture("synthetic-blocks.7z");
+    let archive =
+        sevenz_rust2::Archive::read(&mut fs::File::open(&path).unwrap(), &Default::default())
+            .unwrap();
+    assert_eq!(archive.blocks.len(), 15);
+    let start = 32 + archive.pack_pos() as usize;
+    let sizes = archive.pack_sizes();
+    let block_of = &archive.stream_map.file_block_index;
+    for damaged in [vec![7], vec![3, 11]] {
+        let mut bytes = fs::read(&path).unwrap();
+        for &k in &damaged {
+            let at = start + sizes[..k].iter().sum::<u64>() as usize + sizes[k] as usize / 2;
+            for b in &mut bytes[at..at + 16] {
+                *b ^= 0x5a;
+            }
+        }
+        let test = format!("corrupt-blocks-{damaged:?}");
+        let p = write(&scratch(&format!("{test}-in")), "blocks.7z", &bytes);
+        let run = run_one(&test, &p);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(run.stderr.contains("blocks.7z: "), "{}", run.stderr);
+        let games = run.count("games");
+        let lost = 10 * damaged.len() as u64;
+        assert!(
+            (SYNTHETIC_GAMES - lost..SYNTHETIC_GAMES).contains(&games),
+            "{damaged:?}: {games} games"
+        );
+        // Every entry of the other blocks, before and after a damaged one, has its row;
+        // each entry named unreadable is one of a damaged block's, in archive order.
+        let rows: std::collections::HashSet<String> =
+            csv::Reader::from_path(run.out.join("games.csv"))
+                .unwrap()
+                .records()
+                .map(|r| r.unwrap()[1].to_string())
+                .collect();
+        for (file, block) in archive.files.iter().zip(block_of) {
+            if let Some(b) = block
+                && !damaged.contains(b)
+            {
+                assert!(
+                    rows.contains(file.name()),
+                    "{damaged:?}: {} of block {b}",
+                    file.name()
+                );
+            }
+        }
+        let named: Vec<Option<usize>> = run
+            .errors()
+            .iter()
+            .map(|e| {
+                let i = archive.files.iter().position(|f| f.name() == e[1]);
+                i.and_then(|i| block_of[i])
+            })
+            .collect();
+        assert_eq!(named, damaged.iter().map(|&k| Some(k)).collect::<Vec<_>>());
+    }
+}
+
 /// The members of a zip written without data descriptors, from their local headers:
 /// (name, where the data starts, where it ends). A header is 30 bytes, then the name and
 /// the extra field; a folder member has no data.

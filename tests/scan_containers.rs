@@ -21,6 +21,7 @@ fn every_container_gives_the_same_table() {
         "synthetic.tar",
         "synthetic.tar.gz",
         "synthetic.7z",
+        "synthetic-blocks.7z",
         "synthetic.zip",
     ] {
         let run = scan(&dir.join(name), &["-q", fixture(name).to_str().unwrap()]);
@@ -93,13 +94,15 @@ fn format_is_recognised_by_content_not_name() {
 #[test]
 fn one_job_and_four_jobs_write_identical_files() {
     let dir = scratch("jobs");
-    // Several inputs read side by side, one of them with an unreadable entry, so that
-    // the ordering across inputs and the errors file are exercised too.
+    // Several inputs read side by side, one of them with an unreadable entry and one a 7z
+    // of several blocks read in parts side by side, so that the ordering across inputs and
+    // parts and the errors file are exercised too.
     let empty = dir.join("empty.csa");
     std::fs::write(&empty, b"").unwrap();
     let inputs = [
         fixture("synthetic.7z"),
         empty,
+        fixture("synthetic-blocks.7z"),
         fixture("synthetic.tar.gz"),
         fixture("records"),
         fixture("synthetic.zip"),
@@ -112,7 +115,7 @@ fn one_job_and_four_jobs_write_identical_files() {
         let run = scan(&dir.join(format!("j{jobs}")), &a);
         assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
         run.assert_counted_once();
-        assert_eq!(run.count("entries_seen"), 4 * SYNTHETIC_GAMES + 1);
+        assert_eq!(run.count("entries_seen"), 5 * SYNTHETIC_GAMES + 1);
         runs.push(run);
     }
     let mut files = vec!["games.csv", "errors.csv", "summary.json"];
@@ -133,7 +136,8 @@ fn one_job_and_four_jobs_write_identical_files() {
         .collect();
     let mut firsts: Vec<&String> = sources.iter().collect();
     firsts.dedup();
-    assert_eq!(firsts.len(), 4, "each input's rows are contiguous");
+    assert_eq!(firsts.len(), 5, "each input's rows are contiguous");
     assert_eq!(firsts[0], args[0]);
-    assert_eq!(firsts[3], args[4]);
+    assert_eq!(firsts[1], args[2]);
+    assert_eq!(firsts[4], args[5]);
 }

@@ -1,22 +1,24 @@
 //! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
 //!
 //! ```text
-//! readers (one input each) --batches of entries--> workers (analyze_record)
+//! readers (one part each) --batches of entries--> workers (analyze_record)
 //!        |                                                 | batches of rows / errors
-//!        '------------------ end of input -----------> ordered writer --> games.csv,
+//!        '------------------ end of part ------------> ordered writer --> games.csv,
 //!                                                                 games.parquet, errors.csv
 //! ```
 //!
 //! Record files of a folder are only listed by the reader thread and read by the workers,
 //! so that opening twenty thousand small files is shared out like the analysis.
-//! Several inputs are read at the same time, one per reader thread (a solid 7z block can
-//! only be decoded front to back, separate archives can run side by side). Entries go, 64
+//! Several inputs are read at the same time, one per reader thread. An input is read as
+//! one part, except a 7z file of several compression blocks: a solid block can only be
+//! decoded front to back, but separate blocks can, so such an archive is read in parts
+//! (runs of blocks), side by side like separate archives. Entries go, 64
 //! at a time, through a bounded channel to a pool of workers that read, replay and judge
 //! each record; an archive's records travel in one arena per batch, which the worker gives
 //! back to a pool for the readers to fill again (no allocation per record). The writer
-//! puts the results back in a deterministic order, input order first and the input's own
-//! entry order within it, so the output is byte for byte the same for any number of jobs.
-//! Rows of an input that finishes ahead of its turn wait in a spill file in the output
+//! puts the results back in a deterministic order, input order first, then part order and
+//! each part's own entry order, so the output is byte for byte the same for any number of
+//! jobs. Rows of a part that finishes ahead of its turn wait in a spill file in the output
 //! folder, not in memory: memory does not grow with the archive.
 mod encode;
 mod order;
@@ -33,7 +35,7 @@ use serde::Serialize;
 pub use stats::Stats;
 
 use crate::game::analyze_record;
-use crate::source::{Event, Format, Input, SourceError, read_input, with_file};
+use crate::source::{Event, Format, Input, Part, SourceError, parts, read_part, with_file};
 
 /// What to scan and where to write.
 #[derive(Debug, Clone)]
@@ -138,10 +140,10 @@ pub enum ScanError {
     Internal(String),
 }
 
-/// Consecutive entries of one input, handed to a worker together (one channel message
-/// and one wake-up for many records).
+/// Consecutive entries of one part of an input, handed to a worker together (one channel
+/// message and one wake-up for many records).
 struct Work {
-    input: usize,
+    part: usize,
     /// Sequence number of the first job.
     first: u64,
     jobs: Vec<Job>,
@@ -213,13 +215,13 @@ enum Item {
 enum Msg {
     /// Results of one [`Work`] batch, in order from sequence number `first`.
     Items {
-        input: usize,
+        part: usize,
         first: u64,
         items: Vec<Item>,
     },
-    /// An input is read to its end: `total` items were sent for it.
+    /// A part is read to its end: `total` items were sent for it.
     Done {
-        input: usize,
+        part: usize,
         total: u64,
         format: Option<Format>,
         failure: Option<SourceError>,
@@ -241,34 +243,47 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     } else {
         config.jobs
     };
-    let n = config.inputs.len();
-    let readers = n.clamp(1, jobs.max(1));
     let names: Vec<String> = config.inputs.iter().map(Input::name).collect();
+    // Each input in its parts (one, but for a 7z file of several blocks), in order.
+    let planned: Vec<Vec<Part>> = {
+        use rayon::prelude::*;
+        config.inputs.par_iter().map(parts).collect()
+    };
+    let parts: Vec<(usize, Part)> = planned
+        .into_iter()
+        .enumerate()
+        .flat_map(|(input, ps)| ps.into_iter().map(move |p| (input, p)))
+        .collect();
+    let part_input: Vec<usize> = parts.iter().map(|(input, _)| *input).collect();
+    let part_names: Vec<String> = part_input.iter().map(|&i| names[i].clone()).collect();
+    let readers = parts.len().clamp(1, jobs.max(1));
 
     let (work_tx, work_rx) = sync_channel::<Work>(jobs * 4);
     let (msg_tx, msg_rx) = sync_channel::<Msg>(jobs * 8 + 16);
     let work_rx = Arc::new(Mutex::new(work_rx));
-    let next_input = AtomicUsize::new(0);
+    let next_part = AtomicUsize::new(0);
     let pool = ArenaPool::default();
 
     let (result, worker_stats) = std::thread::scope(|s| {
         for _ in 0..readers {
             let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
-            let (next_input, pool) = (&next_input, &pool);
-            let inputs = &config.inputs;
-            s.spawn(move || read_inputs(inputs, next_input, &work_tx, &msg_tx, pool, progress));
+            let (next_part, pool) = (&next_part, &pool);
+            let (inputs, parts) = (&config.inputs, &parts);
+            s.spawn(move || {
+                read_parts(inputs, parts, next_part, &work_tx, &msg_tx, pool, progress)
+            });
         }
         drop(work_tx);
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
-                let (names, pool) = (&names, &pool);
+                let (names, pool) = (&part_names, &pool);
                 s.spawn(move || analyse(&work_rx, &msg_tx, names, pool, progress))
             })
             .collect();
         drop(msg_tx);
         // The writer owns the receiving end: if it stops early, dropping it stops the rest.
-        let result = order::write_in_order(msg_rx, &names, &mut out, progress);
+        let result = order::write_in_order(msg_rx, &names, &part_input, &mut out, progress);
         let mut stats = Stats::default();
         for w in workers {
             match w.join() {
@@ -313,22 +328,24 @@ fn write_summary(outdir: &Path, summary: &Summary) -> Result<(), ScanError> {
     std::fs::write(&path, text).map_err(|cause| ScanError::Write { path, cause })
 }
 
-/// A reader thread: take the next unread input, read it to its end, repeat.
-fn read_inputs(
+/// A reader thread: take the next unread part of an input, read it to its end, repeat.
+fn read_parts(
     inputs: &[Input],
-    next_input: &AtomicUsize,
+    parts: &[(usize, Part)],
+    next_part: &AtomicUsize,
     work_tx: &SyncSender<Work>,
     msg_tx: &SyncSender<Msg>,
     pool: &ArenaPool,
     progress: &Progress,
 ) {
     loop {
-        let input = next_input.fetch_add(1, Ordering::Relaxed);
-        let Some(source) = inputs.get(input) else {
+        let part = next_part.fetch_add(1, Ordering::Relaxed);
+        let Some((input, piece)) = parts.get(part) else {
             return;
         };
+        let source = &inputs[*input];
         let mut batch = Batch {
-            input,
+            part,
             next: 0,
             jobs: Vec::new(),
             arena: pool.take(),
@@ -355,13 +372,14 @@ fn read_inputs(
             };
             batch.push(job, work_tx)
         };
-        let result = read_input(source, &progress.bytes_read, &mut sink);
+        let result = read_part(source, piece, &progress.bytes_read, &mut sink);
         let (format, failure) = match result {
             Ok(format) => (Some(format), None),
             Err(e) => (None, Some(e)),
         };
         if let Some(SourceError {
             entry: Some(entry),
+            reported: false,
             message,
             ..
         }) = &failure
@@ -379,7 +397,7 @@ fn read_inputs(
         let seq = batch.next;
         if msg_tx
             .send(Msg::Done {
-                input,
+                part,
                 total: seq,
                 format,
                 failure,
@@ -393,7 +411,7 @@ fn read_inputs(
 
 /// The batch a reader is filling.
 struct Batch<'p> {
-    input: usize,
+    part: usize,
     /// Sequence number of the next job.
     next: u64,
     jobs: Vec<Job>,
@@ -423,7 +441,7 @@ impl Batch<'_> {
         let arena = std::mem::replace(&mut self.arena, self.pool.take());
         work_tx
             .send(Work {
-                input: self.input,
+                part: self.part,
                 first,
                 jobs,
                 arena,
@@ -447,7 +465,7 @@ fn analyse(
             Err(_) => return stats,
         };
         let Ok(Work {
-            input,
+            part,
             first,
             jobs,
             arena,
@@ -455,20 +473,13 @@ fn analyse(
         else {
             return stats;
         };
-        let source = names.get(input).map_or("", String::as_str);
+        let source = names.get(part).map_or("", String::as_str);
         let items = jobs
             .into_iter()
             .map(|job| analyse_one(source, job, &arena, &mut stats, progress))
             .collect();
         pool.give_back(arena);
-        if msg_tx
-            .send(Msg::Items {
-                input,
-                first,
-                items,
-            })
-            .is_err()
-        {
+        if msg_tx.send(Msg::Items { part, first, items }).is_err() {
             return stats;
         }
     }

@@ -1,7 +1,8 @@
-//! The ordered writer: puts results back in input order, then entry order, whatever order
-//! the workers finish in. Results of the input whose turn it is are written at once; those
-//! of later inputs (read at the same time by other reader threads) wait in a spill file in
-//! the output folder until their turn, so memory stays bounded by the channel sizes.
+//! The ordered writer: puts results back in input order, then part and entry order,
+//! whatever order the workers finish in. Results of the part whose turn it is are written
+//! at once; those of later parts (read at the same time by other reader threads) wait in a
+//! spill file in the output folder until their turn, so memory stays bounded by the
+//! channel sizes.
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -96,118 +97,125 @@ impl Outputs {
     }
 }
 
-/// Where one input stands.
+/// Where one part of an input stands.
 #[derive(Default)]
-struct InputState {
+struct PartState {
     /// Next sequence number to pass on.
     next: u64,
-    /// Number of items of this input, once its reader is done.
+    /// Number of items of this part, once its reader is done.
     total: Option<u64>,
     /// Items that arrived ahead of `next`.
     pending: BTreeMap<u64, Item>,
-    /// Items in order, waiting for this input's turn.
+    /// Items in order, waiting for this part's turn.
     spill: Option<Spill>,
     failure: Option<SourceError>,
-    summary: InputSummary,
 }
 
-impl InputState {
+impl PartState {
     fn finished(&self) -> bool {
         self.total == Some(self.next)
     }
 }
 
-/// Receive every result and write them in order. Returns the per-input summaries, the
-/// counts of unreadable entries and skipped files, and the input errors.
+/// Receive every result and write them in order. `names` are the inputs' names,
+/// `part_input` the input of each part (in order). Returns the per-input summaries, the
+/// counts of unreadable entries and skipped files, and the errors of the parts that could
+/// not be read to their end.
 pub fn write_in_order(
     rx: Receiver<Msg>,
     names: &[String],
+    part_input: &[usize],
     out: &mut Outputs,
     progress: &Progress,
 ) -> Result<(Vec<InputSummary>, Stats, Vec<SourceError>), ScanError> {
-    let mut states: Vec<InputState> = names
+    let mut summaries: Vec<InputSummary> = names
         .iter()
-        .map(|n| InputState {
-            summary: InputSummary {
-                source: n.clone(),
-                ..InputSummary::default()
-            },
-            ..InputState::default()
+        .map(|n| InputSummary {
+            source: n.clone(),
+            ..InputSummary::default()
         })
         .collect();
+    let mut states: Vec<PartState> = part_input.iter().map(|_| PartState::default()).collect();
     let mut stats = Stats::default();
     let mut current = 0;
     while current < states.len() {
         let Ok(msg) = rx.recv() else {
-            // Every sender is gone before every input was done: a thread stopped unexpectedly.
-            for (k, st) in states.iter_mut().enumerate().skip(current) {
-                st.summary
+            // Every sender is gone before every part was done: a thread stopped unexpectedly.
+            for &i in &part_input[current..] {
+                summaries[i]
                     .error
-                    .get_or_insert_with(|| format!("{}: reading stopped unexpectedly", names[k]));
+                    .get_or_insert_with(|| format!("{}: reading stopped unexpectedly", names[i]));
             }
             break;
         };
-        let input = match msg {
-            Msg::Items {
-                input,
-                first,
-                items,
-            } => {
-                let st = &mut states[input];
+        let part = match msg {
+            Msg::Items { part, first, items } => {
+                let st = &mut states[part];
+                let summary = &mut summaries[part_input[part]];
                 for (seq, item) in (first..).zip(items) {
                     match &item {
                         Item::Game(_) => {
-                            st.summary.entries += 1;
-                            st.summary.games += 1;
+                            summary.entries += 1;
+                            summary.games += 1;
                             progress.games.fetch_add(1, Ordering::Relaxed);
                             progress.entries.fetch_add(1, Ordering::Relaxed);
                         }
                         Item::Unreadable { .. } => {
-                            st.summary.entries += 1;
-                            st.summary.unreadable += 1;
+                            summary.entries += 1;
+                            summary.unreadable += 1;
                             stats.add_unreadable();
                             progress.entries.fetch_add(1, Ordering::Relaxed);
                         }
                         Item::Skipped(_) => {
-                            st.summary.skipped += 1;
+                            summary.skipped += 1;
                             stats.skipped_files += 1;
                         }
                     }
                     st.pending.insert(seq, item);
                 }
-                input
+                part
             }
             Msg::Done {
-                input,
+                part,
                 total,
                 format,
                 failure,
             } => {
-                let st = &mut states[input];
+                let st = &mut states[part];
                 st.total = Some(total);
-                st.summary.format = format.map(|f| f.name());
-                st.summary.error = failure.as_ref().map(ToString::to_string);
+                let summary = &mut summaries[part_input[part]];
+                // An input's container is known when any of its parts was read; its error
+                // lists every part that failed.
+                summary.format = summary.format.or(format.map(|f| f.name()));
+                if let Some(f) = &failure {
+                    summary.error = Some(match summary.error.take() {
+                        None => f.to_string(),
+                        Some(e) => format!("{e}; {}", f.reason()),
+                    });
+                }
                 st.failure = failure;
-                input
+                part
             }
         };
-        // Pass on what is now in order for this input.
-        let st = &mut states[input];
+        // Pass on what is now in order for this part.
+        let st = &mut states[part];
+        let name = &names[part_input[part]];
         while let Some(item) = st.pending.remove(&st.next) {
             st.next += 1;
-            if input == current {
-                out.emit(&names[input], &item)?;
+            if part == current {
+                out.emit(name, &item)?;
             } else {
                 let spill = match &mut st.spill {
                     Some(s) => s,
-                    None => st.spill.insert(Spill::create(&out.dir, input)?),
+                    None => st.spill.insert(Spill::create(&out.dir, part)?),
                 };
                 spill.push(&item)?;
             }
         }
-        // Move the turn on past every finished input.
+        // Move the turn on past every finished part.
         while current < states.len() && states[current].finished() {
             let st = &mut states[current];
+            let name = &names[part_input[current]];
             if let Some(SourceError { entry: None, .. }) = &st.failure {
                 let e = st
                     .failure
@@ -215,21 +223,18 @@ pub fn write_in_order(
                     .map(SourceError::reason)
                     .unwrap_or_default();
                 out.errors
-                    .write(&names[current], "", None, &e)
+                    .write(name, "", None, &e)
                     .map_err(write_err(out.dir.join(ERRORS_CSV)))?;
             }
             current += 1;
             if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
-                spill.replay(|item| out.emit(&names[current], &item))?;
+                let name = &names[part_input[current]];
+                spill.replay(|item| out.emit(name, &item))?;
             }
         }
     }
     let errors = states.iter_mut().filter_map(|s| s.failure.take()).collect();
-    Ok((
-        states.into_iter().map(|s| s.summary).collect(),
-        stats,
-        errors,
-    ))
+    Ok((summaries, stats, errors))
 }
 
 /// Items of one input in order, on disk until the input's turn.
@@ -239,8 +244,8 @@ struct Spill {
 }
 
 impl Spill {
-    fn create(dir: &Path, input: usize) -> Result<Spill, ScanError> {
-        let path = dir.join(format!(".spill-{}-{input}.tmp", std::process::id()));
+    fn create(dir: &Path, part: usize) -> Result<Spill, ScanError> {
+        let path = dir.join(format!(".spill-{}-{part}.tmp", std::process::id()));
         let file = File::create(&path).map_err(write_err(path.clone()))?;
         Ok(Spill {
             out: BufWriter::with_capacity(1 << 20, file),

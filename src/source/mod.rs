@@ -6,6 +6,8 @@
 //!
 //! The container is recognised by its first bytes, not by its name: a `.7z` renamed to
 //! `.dat` is still read as a 7z archive. A file that is no archive is read as one record.
+//! A 7z file of several compression blocks can also be read in parts ([`parts`],
+//! [`read_part`]), which separate threads decode side by side.
 //!
 //! Every entry read is reported exactly once, as an [`Event::Entry`] (bytes to analyse),
 //! an [`Event::Unreadable`] (with the reason) or an [`Event::Skipped`] (a file inside an
@@ -118,8 +120,11 @@ pub enum Event<'a> {
 pub struct SourceError {
     /// The input, as named on the command line.
     pub input: String,
-    /// The entry being read when the input broke (it was not delivered).
+    /// The entry being read when the input broke (it was not delivered as an entry).
     pub entry: Option<String>,
+    /// Whether `entry` was already reported as an [`Event::Unreadable`] in its place (a
+    /// reader that goes on past the break does so); if not, the consumer counts it.
+    pub reported: bool,
     /// The last entry delivered before the input broke, when no entry was being read.
     pub after: Option<String>,
     /// What went wrong.
@@ -144,6 +149,7 @@ impl SourceError {
         SourceError {
             input: input.to_string(),
             entry: None,
+            reported: false,
             after: None,
             message: message.into(),
         }
@@ -153,6 +159,66 @@ impl SourceError {
 /// Receives the events of one input; returning `false` asks the reader to stop early
 /// (the consumer has gone away).
 pub type Sink<'a> = dyn FnMut(Event<'_>) -> bool + 'a;
+
+/// A part of an input that can be read on its own, at the same time as the others: the
+/// whole input, or a run of compression blocks of a 7z file (see [`parts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part(PartKind);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PartKind {
+    Whole,
+    SevenZ(sevenz::Blocks),
+}
+
+/// How `input` is read: in one part, or, when it is a 7z file of several compression
+/// blocks, in parts (runs of blocks, at most about [`sevenz::MAX_PARTS`]) that separate
+/// threads can decode side by side. Reading every part with [`read_part`], each in its own order and
+/// the parts in the order given, delivers the entries [`read_input`] delivers.
+pub fn parts(input: &Input) -> Vec<Part> {
+    let whole = vec![Part(PartKind::Whole)];
+    let Input::Path(path) = input else {
+        return whole;
+    };
+    let Ok(mut file) = File::open(path) else {
+        return whole;
+    };
+    let mut head = Vec::with_capacity(detect::HEAD_LEN);
+    if (&mut file)
+        .take(detect::HEAD_LEN as u64)
+        .read_to_end(&mut head)
+        .is_err()
+        || detect(&head) != Some(Format::SevenZ)
+    {
+        return whole;
+    }
+    match sevenz::plan(io::BufReader::new(file)) {
+        Some(blocks) => blocks
+            .into_iter()
+            .map(|b| Part(PartKind::SevenZ(b)))
+            .collect(),
+        None => whole,
+    }
+}
+
+/// Read one part of `input` (one of [`parts`]) to its end, as [`read_input`] reads a whole
+/// input. An error names the input; entries of other parts are not affected by it.
+pub fn read_part(
+    input: &Input,
+    part: &Part,
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<Format, SourceError> {
+    match (&part.0, input) {
+        (PartKind::SevenZ(blocks), Input::Path(path)) => {
+            let name = input.name();
+            let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            sevenz::read_part(&name, blocks, Counting::new(file, bytes_read), sink)
+                .map(|()| Format::SevenZ)
+        }
+        _ => read_input(input, bytes_read, sink),
+    }
+}
 
 /// Read one input to its end, reporting every entry to `sink` in the input's own order
 /// (folders in sorted path order, archives in stored order).
@@ -387,18 +453,26 @@ fn io_message(e: &io::Error) -> String {
 struct Counting<'a, R> {
     inner: R,
     count: &'a AtomicU64,
+    /// Bytes read while set are not counted (an index that several parts read).
+    paused: bool,
 }
 
 impl<'a, R> Counting<'a, R> {
     fn new(inner: R, count: &'a AtomicU64) -> Self {
-        Counting { inner, count }
+        Counting {
+            inner,
+            count,
+            paused: false,
+        }
     }
 }
 
 impl<R: Read> Read for Counting<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        if !self.paused {
+            self.count.fetch_add(n as u64, Ordering::Relaxed);
+        }
         Ok(n)
     }
 }
@@ -476,6 +550,138 @@ mod tests {
         assert_eq!(read_file(&path).unwrap(), data);
         assert!(read_file(&dir.join("missing.csa")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/synthetic")
+            .join(name)
+    }
+
+    /// Every event of reading `input` part by part, parts in order, as (kind, name, bytes).
+    fn events(input: &Input, parts: &[Part]) -> Vec<(&'static str, String, Vec<u8>)> {
+        let count = AtomicU64::new(0);
+        let mut got = Vec::new();
+        let mut sink = |e: Event<'_>| {
+            got.push(match e {
+                Event::Entry { name, bytes } => ("entry", name, bytes.to_vec()),
+                Event::File { name, .. } => ("file", name, Vec::new()),
+                Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
+                Event::Skipped { name } => ("skipped", name, Vec::new()),
+            });
+            true
+        };
+        for part in parts {
+            read_part(input, part, &count, &mut sink).unwrap();
+        }
+        got
+    }
+
+    #[test]
+    fn a_7z_of_several_blocks_is_read_in_parts_that_together_read_it_whole() {
+        // 150 records, 10 to a block: 15 blocks, in runs of about equal size.
+        let input = Input::Path(fixture("synthetic-blocks.7z"));
+        let split = parts(&input);
+        assert!((2..=sevenz::MAX_PARTS).contains(&split.len()), "{split:?}");
+        let mut next = 0;
+        for (i, part) in split.iter().enumerate() {
+            let PartKind::SevenZ(b) = &part.0 else {
+                panic!("part {i} is not a run of blocks: {part:?}");
+            };
+            assert_eq!(b.blocks.start, next, "parts follow each other");
+            assert!(b.blocks.end > b.blocks.start);
+            assert_eq!(
+                b.last,
+                i + 1 == split.len(),
+                "only the last part ends the archive"
+            );
+            next = b.blocks.end;
+        }
+        assert_eq!(next, 15, "every block in a part");
+        let whole = [Part(PartKind::Whole)];
+        let by_parts = events(&input, &split);
+        assert_eq!(by_parts.len(), 150);
+        assert_eq!(by_parts, events(&input, &whole));
+        // The same entries, byte for byte, as the archive of one solid block.
+        let solid = Input::Path(fixture("synthetic.7z"));
+        assert_eq!(by_parts, events(&solid, &whole));
+        // One block, or no 7z at all: one part, the whole input.
+        for name in [
+            "synthetic.7z",
+            "synthetic.tar",
+            "synthetic.zip",
+            "records",
+            "missing.7z",
+        ] {
+            assert_eq!(parts(&Input::Path(fixture(name))), whole, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_part_goes_on_past_its_damaged_blocks() {
+        // Blocks 3 and 11 damaged, read as one part: each entry a block fails in is
+        // reported unreadable in its place, the other blocks are read, the first failure is
+        // returned and the second counted in its message.
+        let path = fixture("synthetic-blocks.7z");
+        let archive =
+            sevenz_rust2::Archive::read(&mut File::open(&path).unwrap(), &Default::default())
+                .unwrap();
+        let start = 32 + archive.pack_pos() as usize;
+        let sizes = archive.pack_sizes();
+        let mut bytes = std::fs::read(&path).unwrap();
+        for k in [3, 11] {
+            let at = start + sizes[..k].iter().sum::<u64>() as usize + sizes[k] as usize / 2;
+            for b in &mut bytes[at..at + 16] {
+                *b ^= 0x5a;
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("fs-damaged-7z-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let damaged = dir.join("d.7z");
+        std::fs::write(&damaged, &bytes).unwrap();
+        let input = Input::Path(damaged);
+        let part = Part(PartKind::SevenZ(sevenz::Blocks::new(0..15, true)));
+        let count = AtomicU64::new(0);
+        let mut got = Vec::new();
+        let mut sink = |e: Event<'_>| {
+            got.push(match e {
+                Event::Entry { name, .. } => (name, true),
+                Event::Unreadable { name, .. } => (name, false),
+                other => panic!("{other:?}"),
+            });
+            true
+        };
+        let e = read_part(&input, &part, &count, &mut sink).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(e.reported, "{e:?}");
+        assert!(
+            e.message.ends_with(" (and 1 more blocks that failed)"),
+            "{e}"
+        );
+        let block = |name: &str| {
+            let i = archive.files.iter().position(|f| f.name() == name).unwrap();
+            archive.stream_map.file_block_index[i].unwrap()
+        };
+        let unreadable: Vec<&String> = got.iter().filter(|g| !g.1).map(|g| &g.0).collect();
+        assert_eq!(unreadable.len(), 2, "{got:?}");
+        assert_eq!(e.entry.as_ref(), Some(unreadable[0]));
+        assert_eq!((block(unreadable[0]), block(unreadable[1])), (3, 11));
+        // In archive order, and every entry of the sound blocks delivered.
+        let blocks: Vec<usize> = got.iter().map(|g| block(&g.0)).collect();
+        assert!(blocks.is_sorted(), "{blocks:?}");
+        for b in (0..15).filter(|b| ![3, 11].contains(b)) {
+            assert_eq!(blocks.iter().filter(|&&x| x == b).count(), 10, "block {b}");
+        }
+    }
+
+    #[test]
+    fn a_7z_with_a_block_more_than_it_was_planned_for_is_refused() {
+        // The archive changed between planning and reading: a clear error, not a panic.
+        let input = Input::Path(fixture("synthetic-blocks.7z"));
+        let part = Part(PartKind::SevenZ(sevenz::Blocks::new(14..16, true)));
+        let count = AtomicU64::new(0);
+        let e = read_part(&input, &part, &count, &mut |_| true).unwrap_err();
+        assert!(e.to_string().contains("changed while it was read"), "{e}");
     }
 
     #[test]

@@ -1,20 +1,104 @@
 //! 7z archives (the form of the yearly wdoor downloads), decoded entry by entry while
 //! streaming through each compression block; nothing is unpacked to disk. A solid block
-//! can only be decoded front to back, so one archive is one decoder thread.
+//! can only be decoded front to back, but separate blocks are independent: an archive of
+//! several blocks is read in parts ([`plan`]), which separate threads decode side by side.
 use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use sevenz_rust2::{ArchiveReader, Password};
+use sevenz_rust2::{Archive, ArchiveEntry, BlockDecoder, Password};
 
-use super::{Event, Sink, SourceError, clean_name, is_record_name, read_into};
+use super::{Counting, Event, Sink, SourceError, clean_name, is_record_name, read_into};
 
+/// Most parts an archive is read in. A part may have to read the archive's index again
+/// (see [`Blocks`]), and an archive made without solid compression has one block per file:
+/// its blocks are gathered into at most about this many runs of about equal unpacked size.
+pub const MAX_PARTS: usize = 16;
+
+/// A run of blocks of a 7z archive, read as one part of it. The index of a yearly archive
+/// (a hundred thousand entries) takes tens of megabytes, so it is not kept for every
+/// input planned: the parts of an archive share it while any of them is being read, and
+/// read it again when none is.
+#[derive(Clone)]
+pub struct Blocks {
+    pub(super) blocks: Range<usize>,
+    /// The last part also delivers the entries stored without data (empty files), which
+    /// the archive lists apart from every block.
+    pub(super) last: bool,
+    index: Arc<Mutex<Weak<Archive>>>,
+}
+
+impl PartialEq for Blocks {
+    fn eq(&self, other: &Blocks) -> bool {
+        (&self.blocks, self.last) == (&other.blocks, other.last)
+    }
+}
+
+impl Eq for Blocks {}
+
+impl std::fmt::Debug for Blocks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Blocks")
+            .field("blocks", &self.blocks)
+            .field("last", &self.last)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+impl Blocks {
+    pub(super) fn new(blocks: Range<usize>, last: bool) -> Blocks {
+        Blocks {
+            blocks,
+            last,
+            index: Arc::default(),
+        }
+    }
+}
+
+/// The parts of a 7z archive of several blocks, in archive order: every block in exactly
+/// one part, consecutive blocks gathered into at most about [`MAX_PARTS`] runs of about
+/// equal unpacked size. `None` when the archive's index cannot be read (reading it whole
+/// then says why) or when it has a single block.
+pub fn plan<R: Read + Seek>(mut r: R) -> Option<Vec<Blocks>> {
+    let archive = Archive::read(&mut r, &Password::empty()).ok()?;
+    let sizes: Vec<u64> = archive.blocks.iter().map(|b| b.get_unpack_size()).collect();
+    let total = sizes.iter().fold(0u64, |t, &s| t.saturating_add(s));
+    let target = total.div_ceil(MAX_PARTS as u64).max(1);
+    let mut runs = Vec::new();
+    let mut start = 0;
+    let mut size = 0u64;
+    for (b, &block) in sizes.iter().enumerate() {
+        size = size.saturating_add(block);
+        if size >= target {
+            runs.push(start..b + 1);
+            start = b + 1;
+            size = 0;
+        }
+    }
+    if start < sizes.len() {
+        runs.push(start..sizes.len());
+    }
+    if runs.len() < 2 {
+        return None;
+    }
+    let n = runs.len();
+    let index = Arc::new(Mutex::new(Weak::new()));
+    Some(
+        runs.into_iter()
+            .enumerate()
+            .map(|(i, blocks)| Blocks {
+                blocks,
+                last: i + 1 == n,
+                index: Arc::clone(&index),
+            })
+            .collect(),
+    )
+}
+
+/// Read a whole 7z archive.
 pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
-    let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
-        input: input.to_string(),
-        entry,
-        after,
-        message,
-    };
-    let mut archive = match ArchiveReader::new(&mut r, Password::empty()) {
+    let archive = match Archive::read(&mut r, &Password::empty()) {
         Ok(archive) => archive,
         Err(e) => {
             let message = match cut_short(&mut r) {
@@ -25,66 +109,212 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
                 ),
                 None => format!("cannot read the 7z header: {}", message(&e)),
             };
-            return Err(err(None, None, message));
+            return Err(input_error(input, message));
         }
     };
-    archive.set_thread_count(1);
-    // The decoder checks an entry's CRC only after the callback returns, so each entry is
-    // held back until the next one starts (or the archive ends cleanly): a corrupt entry is
-    // then reported as unreadable, never analysed. The held entry's bytes stay in `held`.
-    let mut pending: Option<Held> = None;
-    let mut held: Vec<u8> = Vec::new();
-    let mut last: Option<String> = None;
-    let mut stopped = false;
-    let mut entry_error: Option<(String, String)> = None;
-    let result = archive.for_each_entries(|entry, reader| {
-        if let Some(h) = pending.take()
-            && !h.deliver(&held, sink)
+    read_blocks(input, &archive, 0..archive.blocks.len(), true, r, sink)
+}
+
+fn input_error(input: &str, message: String) -> SourceError {
+    SourceError {
+        input: input.to_string(),
+        entry: None,
+        reported: false,
+        after: None,
+        message,
+    }
+}
+
+/// Read one part of a 7z archive planned by [`plan`] from `r`, the archive from its start.
+/// The index is not counted in `r`'s bytes: every part may read it.
+pub fn read_part<R: Read + Seek>(
+    input: &str,
+    part: &Blocks,
+    mut r: Counting<'_, R>,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
+    let archive = {
+        let mut shared = part.index.lock().unwrap_or_else(PoisonError::into_inner);
+        match shared.upgrade() {
+            Some(archive) => archive,
+            None => {
+                r.paused = true;
+                let archive = Archive::read(&mut r, &Password::empty()).map_err(|e| {
+                    input_error(
+                        input,
+                        format!("cannot read the 7z header again: {}", message(&e)),
+                    )
+                })?;
+                r.paused = false;
+                let archive = Arc::new(archive);
+                *shared = Arc::downgrade(&archive);
+                archive
+            }
+        }
+    };
+    if part.blocks.end > archive.blocks.len() {
+        return Err(input_error(
+            input,
+            "the archive changed while it was read".into(),
+        ));
+    }
+    read_blocks(input, &archive, part.blocks.clone(), part.last, r, sink)
+}
+
+/// Read the entries of `blocks`, then, when `last`, the entries without data. A block that
+/// fails loses the entries after the failure, not those of the next blocks: the entry it
+/// failed in is reported unreadable in its place and the reading goes on; the first
+/// failure is returned at the end.
+fn read_blocks<R: Read + Seek>(
+    input: &str,
+    archive: &Archive,
+    blocks: Range<usize>,
+    last: bool,
+    mut r: R,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
+    let password = Password::empty();
+    let mut reading = Reading {
+        pending: None,
+        held: Vec::new(),
+        last: None,
+        stopped: false,
+        entry_error: None,
+    };
+    let mut first: Option<SourceError> = None;
+    let mut more = 0;
+    for b in blocks {
+        let decoder = BlockDecoder::new(1, b, archive, &password, &mut r);
+        let result =
+            decoder.for_each_entries(&mut |entry, reader| Ok(reading.entry(entry, reader, sink)));
+        if reading.stopped {
+            return Ok(());
+        }
+        let failure = match result {
+            Err(e) => reading.failure(input, message(&e), sink),
+            Ok(_) if reading.entry_error.is_some() => reading.failure(input, String::new(), sink),
+            // The block ended cleanly: its last entry is checked.
+            Ok(_) => {
+                if !reading.deliver(sink) {
+                    return Ok(());
+                }
+                continue;
+            }
+        };
+        let mut failure = failure;
+        if let Some(name) = &failure.entry {
+            failure.reported = true;
+            let reason = failure.message.clone();
+            if !sink(Event::Unreadable {
+                name: name.clone(),
+                reason,
+            }) {
+                return Ok(());
+            }
+        }
+        if first.is_none() {
+            first = Some(failure);
+        } else {
+            more += 1;
+        }
+    }
+    if last {
+        let empty = archive
+            .files
+            .iter()
+            .zip(&archive.stream_map.file_block_index)
+            .filter(|(_, block)| block.is_none());
+        for (entry, _) in empty {
+            let _ = reading.entry(entry, &mut [0u8; 0].as_slice(), sink);
+            if reading.stopped || !reading.deliver(sink) {
+                return Ok(());
+            }
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(mut e) => {
+            if more > 0 {
+                e.message
+                    .push_str(&format!(" (and {more} more blocks that failed)"));
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The state of a reading through the blocks. The decoder checks an entry's CRC only after
+/// the callback returns, so each entry is held back until the next one starts (or its
+/// block ends cleanly): a corrupt entry is then reported as unreadable, never analysed.
+/// The held entry's bytes stay in `held`.
+struct Reading {
+    pending: Option<Held>,
+    held: Vec<u8>,
+    /// The last entry met.
+    last: Option<String>,
+    /// The consumer has gone away.
+    stopped: bool,
+    /// An entry whose bytes could not be read (name, reason).
+    entry_error: Option<(String, String)>,
+}
+
+impl Reading {
+    /// Pass on the held entry, if any; `false` when the consumer has gone away.
+    fn deliver(&mut self, sink: &mut Sink<'_>) -> bool {
+        if let Some(h) = self.pending.take()
+            && !h.deliver(&self.held, sink)
         {
-            stopped = true;
-            return Ok(false);
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// The decoder's callback: pass on the entry before, hold this one back. `false` to
+    /// stop (the consumer has gone away, or this entry's bytes cannot be read).
+    fn entry(&mut self, entry: &ArchiveEntry, reader: &mut dyn Read, sink: &mut Sink<'_>) -> bool {
+        if !self.deliver(sink) {
+            return false;
         }
         if entry.is_directory() {
-            return Ok(true);
+            return true;
         }
         let name = clean_name(entry.name());
-        last = Some(name.clone());
+        self.last = Some(name.clone());
         if !is_record_name(&name) {
-            pending = Some(Held::Skipped(name));
-            return Ok(true);
+            self.pending = Some(Held::Skipped(name));
+            return true;
         }
-        match read_into(reader, &mut held) {
-            Ok(n) => pending = Some(Held::Entry(name, n)),
+        match read_into(reader, &mut self.held) {
+            Ok(n) => self.pending = Some(Held::Entry(name, n)),
             Err(reason) => {
-                entry_error = Some((name, reason.clone()));
-                return Err(sevenz_rust2::Error::Other(reason.into()));
+                self.entry_error = Some((name, reason));
+                return false;
             }
         }
-        Ok(true)
-    });
-    if stopped {
-        return Ok(());
+        true
     }
-    match result {
-        Ok(()) => {
-            if let Some(h) = pending.take() {
-                h.deliver(&held, sink);
-            }
-            Ok(())
+
+    /// The error that ended a block (the decoder's `message`, unless an entry could not be
+    /// read), given to the entry it belongs to.
+    fn failure(&mut self, input: &str, message: String, sink: &mut Sink<'_>) -> SourceError {
+        let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
+            input: input.to_string(),
+            entry,
+            reported: false,
+            after,
+            message,
+        };
+        if let Some((name, reason)) = self.entry_error.take() {
+            return err(Some(name), None, reason);
         }
-        Err(e) => {
-            if let Some((name, reason)) = entry_error {
-                return Err(err(Some(name), None, reason));
+        // The failure belongs to the entry held back (its CRC or the data after it).
+        match self.pending.take() {
+            Some(Held::Entry(name, _)) => err(Some(name), None, message),
+            Some(other) => {
+                other.deliver(&self.held, sink);
+                err(None, self.last.clone(), message)
             }
-            // The failure belongs to the entry held back (its CRC or the data after it).
-            match pending.take() {
-                Some(Held::Entry(name, _)) => Err(err(Some(name), None, message(&e))),
-                Some(other) => {
-                    other.deliver(&held, sink);
-                    Err(err(None, last, message(&e)))
-                }
-                None => Err(err(None, last, message(&e))),
-            }
+            None => err(None, self.last.clone(), message),
         }
     }
 }

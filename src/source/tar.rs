@@ -30,6 +30,7 @@ pub fn read_stream<R: Read>(
     let err = |message: String| SourceError {
         input: input.to_string(),
         entry: None,
+        reported: false,
         after: None,
         message,
     };
@@ -122,6 +123,7 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
         input: input.to_string(),
         after: if entry.is_none() { after.clone() } else { None },
         entry,
+        reported: false,
         message,
     };
     let entries = archive

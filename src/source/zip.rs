@@ -14,6 +14,7 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
     let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
         input: input.to_string(),
         entry,
+        reported: false,
         after,
         message,
     };
