@@ -6,7 +6,7 @@
 //! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights;
 //!   [`guard`]: its mate guard.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
-//! - [`usi`]: the protocol; [`bench`]: the fixed benchmark.
+//! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
 pub mod bench;
 pub mod board;

@@ -1,6 +1,6 @@
 //! The per-game table: one row per game read, its columns defined once.
 //!
-//! The [`game_columns!`] invocation below is the single definition of the table. It
+//! The `game_columns!` invocation below is the single definition of the table. It
 //! generates the [`GameRow`] struct, the [`COLUMNS`] metadata (name, type, meaning) used
 //! by the CSV and Parquet writers, the README table and the report reader, and
 //! [`GameRow::cells`] for writers that go column by column.

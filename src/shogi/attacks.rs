@@ -315,7 +315,7 @@ pub(crate) fn reaches(k: PieceKind, c: Color, from: usize, to: usize, occ: u128)
         || (SLIDES_BY_KIND[ci][ki][from] & tb != 0 && between(from, to) & occ == 0)
 }
 
-/// Public form of [`piece_attacks`] for callers outside the core.
+/// Public form of `piece_attacks` for callers outside the core.
 pub fn attacks_from(
     k: PieceKind,
     c: Color,

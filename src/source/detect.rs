@@ -37,7 +37,7 @@ impl Format {
 
 const SEVENZ_MAGIC: &[u8] = b"7z\xBC\xAF\x27\x1C";
 
-/// The container whose signature starts `head` (give at least [`HEAD_LEN`] bytes when
+/// The container whose signature starts `head` (give at least `HEAD_LEN` bytes when
 /// available), or `None` for anything else (read as a record).
 pub fn detect(head: &[u8]) -> Option<Format> {
     if head.starts_with(SEVENZ_MAGIC) {

@@ -172,9 +172,9 @@ enum PartKind {
 }
 
 /// How `input` is read: in one part, or, when it is a 7z file of several compression
-/// blocks, in parts (runs of blocks, at most about [`sevenz::MAX_PARTS`]) that separate
-/// threads can decode side by side. Reading every part with [`read_part`], each in its own order and
-/// the parts in the order given, delivers the entries [`read_input`] delivers.
+/// blocks, in parts (runs of blocks, at most about 16) that separate threads can decode
+/// side by side. Reading every part with [`read_part`], the parts in the order given,
+/// delivers the entries [`read_input`] delivers, in the same order.
 pub fn parts(input: &Input) -> Vec<Part> {
     let whole = vec![Part(PartKind::Whole)];
     let Input::Path(path) = input else {
