@@ -146,11 +146,21 @@ impl SourceError {
     }
 
     fn new(input: &str, message: impl Into<String>) -> SourceError {
+        SourceError::at(input, None, None, message)
+    }
+
+    /// An error while reading `entry`, or after entry `after` (not yet reported).
+    fn at(
+        input: &str,
+        entry: Option<String>,
+        after: Option<String>,
+        message: impl Into<String>,
+    ) -> SourceError {
         SourceError {
             input: input.to_string(),
-            entry: None,
+            entry,
             reported: false,
-            after: None,
+            after,
             message: message.into(),
         }
     }

@@ -109,20 +109,10 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
                 ),
                 None => format!("cannot read the 7z header: {}", message(&e)),
             };
-            return Err(input_error(input, message));
+            return Err(SourceError::new(input, message));
         }
     };
     read_blocks(input, &archive, 0..archive.blocks.len(), true, r, sink)
-}
-
-fn input_error(input: &str, message: String) -> SourceError {
-    SourceError {
-        input: input.to_string(),
-        entry: None,
-        reported: false,
-        after: None,
-        message,
-    }
 }
 
 /// Read one part of a 7z archive planned by [`plan`] from `r`, the archive from its start.
@@ -140,7 +130,7 @@ pub fn read_part<R: Read + Seek>(
             None => {
                 r.paused = true;
                 let archive = Archive::read(&mut r, &Password::empty()).map_err(|e| {
-                    input_error(
+                    SourceError::new(
                         input,
                         format!("cannot read the 7z header again: {}", message(&e)),
                     )
@@ -153,9 +143,9 @@ pub fn read_part<R: Read + Seek>(
         }
     };
     if part.blocks.end > archive.blocks.len() {
-        return Err(input_error(
+        return Err(SourceError::new(
             input,
-            "the archive changed while it was read".into(),
+            "the archive changed while it was read",
         ));
     }
     read_blocks(input, &archive, part.blocks.clone(), part.last, r, sink)
@@ -190,7 +180,7 @@ fn read_blocks<R: Read + Seek>(
         if reading.stopped {
             return Ok(());
         }
-        let failure = match result {
+        let mut failure = match result {
             Err(e) => reading.failure(input, message(&e), sink),
             Ok(_) if reading.entry_error.is_some() => reading.failure(input, String::new(), sink),
             // The block ended cleanly: its last entry is checked.
@@ -201,7 +191,6 @@ fn read_blocks<R: Read + Seek>(
                 continue;
             }
         };
-        let mut failure = failure;
         if let Some(name) = &failure.entry {
             failure.reported = true;
             let reason = failure.message.clone();
@@ -297,13 +286,7 @@ impl Reading {
     /// The error that ended a block (the decoder's `message`, unless an entry could not be
     /// read), given to the entry it belongs to.
     fn failure(&mut self, input: &str, message: String, sink: &mut Sink<'_>) -> SourceError {
-        let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
-            input: input.to_string(),
-            entry,
-            reported: false,
-            after,
-            message,
-        };
+        let err = |entry, after, message| SourceError::at(input, entry, after, message);
         if let Some((name, reason)) = self.entry_error.take() {
             return err(Some(name), None, reason);
         }

@@ -27,13 +27,7 @@ pub fn read_stream<R: Read>(
     r: R,
     sink: &mut Sink<'_>,
 ) -> Result<Format, SourceError> {
-    let err = |message: String| SourceError {
-        input: input.to_string(),
-        entry: None,
-        reported: false,
-        after: None,
-        message,
-    };
+    let err = |message: String| SourceError::new(input, message);
     let (head, r) = peek(r).map_err(|e| err(io_message(&e)))?;
     if head.starts_with(&[0x1f, 0x8b]) {
         let (inner, gz) =
@@ -119,12 +113,9 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
         pos: 0,
     });
     let mut last: Option<String> = None;
-    let fail = |entry: Option<String>, after: &Option<String>, message: String| SourceError {
-        input: input.to_string(),
-        after: if entry.is_none() { after.clone() } else { None },
-        entry,
-        reported: false,
-        message,
+    let fail = |entry: Option<String>, after: &Option<String>, message: String| {
+        let after = if entry.is_none() { after.clone() } else { None };
+        SourceError::at(input, entry, after, message)
     };
     let entries = archive
         .entries_with_seek()

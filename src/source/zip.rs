@@ -11,13 +11,7 @@ use ::zip::read::{ZipFile, read_zipfile_from_stream};
 use super::{Event, Sink, SourceError, clean_name, is_record_name, with_entry};
 
 pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
-    let err = |entry: Option<String>, after: Option<String>, message: String| SourceError {
-        input: input.to_string(),
-        entry,
-        reported: false,
-        after,
-        message,
-    };
+    let err = |entry, after, message| SourceError::at(input, entry, after, message);
     let mut archive = match ZipArchive::new(&mut r) {
         Ok(archive) => archive,
         Err(e) => {
