@@ -25,20 +25,26 @@ pub struct GameId {
 impl GameId {
     /// Split an id into its parts; `None` when it has fewer than five `+`-separated parts.
     pub fn parse(id: &str) -> Option<GameId> {
-        let parts: Vec<&str> = id.split('+').collect();
-        if parts.len() < 5 || parts.iter().any(|p| p.is_empty()) {
+        let (event, rest) = id.split_once('+')?;
+        let (game_name, rest) = rest.split_once('+')?;
+        let (rest, timestamp) = rest.rsplit_once('+')?;
+        // With more than five parts the extra `+` belongs to a name; keep the outer fields
+        // fixed and give the middle to the names.
+        let (black, white) = rest.rsplit_once('+')?;
+        if [event, game_name, white, timestamp]
+            .iter()
+            .any(|p| p.is_empty())
+            || black.split('+').any(str::is_empty)
+        {
             return None;
         }
-        let n = parts.len();
         Some(GameId {
             id: id.to_string(),
-            event: parts[0].to_string(),
-            game_name: parts[1].to_string(),
-            // With more than five parts the extra `+` belongs to a name; keep the
-            // outer fields fixed and give the middle to the names.
-            black: parts[2..n - 2].join("+"),
-            white: parts[n - 2].to_string(),
-            timestamp: parts[n - 1].to_string(),
+            event: event.to_string(),
+            game_name: game_name.to_string(),
+            black: black.to_string(),
+            white: white.to_string(),
+            timestamp: timestamp.to_string(),
         })
     }
 
@@ -92,6 +98,12 @@ mod tests {
         assert_eq!(g.year(), Some(2025));
         assert!(GameId::parse("wdoor+x+y").is_none());
         assert!(GameId::parse("a++b+c+d").is_none());
+        assert!(GameId::parse("a+b+c+d").is_none());
+        assert!(GameId::parse("a+b+c+d+").is_none());
+        assert!(GameId::parse("a+b+c++d+e").is_none());
+        // A name with a `+` in it: the middle parts.
+        let g = GameId::parse("wdoor+g+al+ice+bob+2025").unwrap();
+        assert_eq!((g.black.as_str(), g.white.as_str()), ("al+ice", "bob"));
     }
 
     #[test]

@@ -108,13 +108,54 @@ impl<'a> Lines<'a> {
         Some((self.no, t))
     }
 
+    /// When the next line is a move exactly as the server writes it (`+7776FU`, seven
+    /// bytes and `\n`), consume it, and the plain time line after it if there is one (see
+    /// [`Lines::next_plain_time`]): the line number of the move, its seven bytes, and the
+    /// time. The two lines of nearly every ply are taken with a few tests on their bytes,
+    /// instead of a newline search and a classification each. Anything else is left for
+    /// [`Iterator::next`].
+    #[inline]
+    pub(crate) fn next_server_move(&mut self) -> Option<(usize, &'a [u8], Option<i64>)> {
+        let r = self.rest?;
+        let head = r.first_chunk::<8>()?;
+        if !(matches!(head[0], b'+' | b'-')
+            && head[1..5].iter().all(u8::is_ascii_digit)
+            && head[5..7].iter().all(u8::is_ascii_uppercase)
+            && head[7] == b'\n')
+        {
+            return None;
+        }
+        self.no += 1;
+        let no = self.no;
+        let (text, after) = r.split_at(8);
+        self.rest = Some(after);
+        let time = match after {
+            [b'T', digits @ ..] => plain_time_line(digits),
+            _ => None,
+        };
+        let time = time.map(|(t, rest)| {
+            self.no += 1;
+            self.rest = rest;
+            t
+        });
+        Some((no, &text[..7], time))
+    }
+
     /// When the next line is an engine's comment (`'*...`), consume and return it.
     #[inline]
     pub(crate) fn next_engine_comment(&mut self) -> Option<(usize, &'a [u8])> {
-        match self.rest? {
-            [b'\'', b'*', ..] => self.next(),
-            _ => None,
+        let r = self.rest?;
+        if !r.starts_with(b"'*") {
+            return None;
         }
+        // Most are long (the engine's line of play): searched 16 bytes at a time at once.
+        let (line, rest) = match newline_from(r, 2) {
+            Some(i) => (&r[..i], Some(&r[i + 1..])),
+            None => (r, None),
+        };
+        self.rest = rest;
+        self.no += 1;
+        Some((self.no, line.strip_suffix(b"\r").unwrap_or(line)))
     }
 }
 
@@ -141,6 +182,45 @@ fn split_line(r: &[u8]) -> (&[u8], Option<&[u8]>) {
     (line.strip_suffix(b"\r").unwrap_or(line), rest)
 }
 
+/// The value of a time line whose text after `T` (`bytes`, up to the end of the record) is
+/// a plain number ([`plain_number`]), and what follows the line (`None` when it is the last
+/// line), as [`Lines`] splits and strips it.
+#[inline]
+fn plain_time_line(bytes: &[u8]) -> Option<(i64, Option<&[u8]>)> {
+    // Most moves take under ten seconds, nearly all under a hundred.
+    match *bytes {
+        [d, b'\n', ref rest @ ..] if d.is_ascii_digit() => {
+            return Some((i64::from(d - b'0'), Some(rest)));
+        }
+        [d, e, b'\n', ref rest @ ..] if d.is_ascii_digit() && e.is_ascii_digit() => {
+            return Some((i64::from(d - b'0') * 10 + i64::from(e - b'0'), Some(rest)));
+        }
+        _ => {}
+    }
+    let mut n = 0i64;
+    let mut len = 0;
+    while let Some(&b) = bytes.get(len) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if len == 18 {
+            return None;
+        }
+        n = n * 10 + i64::from(d);
+        len += 1;
+    }
+    if len == 0 {
+        return None;
+    }
+    let rest = match &bytes[len..] {
+        [] | [b'\r'] => None,
+        [b'\n', rest @ ..] | [b'\r', b'\n', rest @ ..] => Some(rest),
+        _ => return None,
+    };
+    Some((n, rest))
+}
+
 /// A plain run of 1 to 18 ASCII digits as a number (no sign, no spaces: what nearly every
 /// `T` line holds); `None` for anything else.
 #[inline]
@@ -161,7 +241,7 @@ pub(crate) fn plain_number(bytes: &[u8]) -> Option<i64> {
 
 /// Index of the first `\n`. Most record lines are short (`T3`, `+7776FU`): the first
 /// eight bytes are tested as one word, which finds the end of those at once; a longer
-/// line (an engine's comment, typically 50-200 bytes) is searched with `memchr`.
+/// line (an engine's comment, typically 50-200 bytes) is searched 16 bytes at a time.
 #[inline]
 fn find_newline(r: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -176,7 +256,38 @@ fn find_newline(r: &[u8]) -> Option<usize> {
     if zero != 0 {
         return Some((zero.trailing_zeros() / 8) as usize);
     }
-    memchr::memchr(b'\n', &r[8..]).map(|i| i + 8)
+    newline_from(r, 8)
+}
+
+/// Index of the first `\n` of `r` at or after `from`, 16 bytes at a time with SSE2 (part
+/// of every x86_64 processor): for the length of a comment line, about half the
+/// instructions of a call to `memchr`, whose setup pays off on longer texts.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn newline_from(r: &[u8], from: usize) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut i = from;
+    while let Some(chunk) = r.get(i..i + 16) {
+        // SAFETY: SSE2 is enabled for this build (the `cfg` above), and `chunk` holds 16
+        // readable bytes for a load with no alignment needs.
+        let bits = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)))
+        };
+        if bits != 0 {
+            return Some(i + bits.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    memchr::memchr(b'\n', r.get(i..)?).map(|k| i + k)
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline]
+fn newline_from(r: &[u8], from: usize) -> Option<usize> {
+    memchr::memchr(b'\n', r.get(from..)?).map(|k| from + k)
 }
 
 #[cfg(test)]
@@ -211,7 +322,13 @@ mod tests {
 
     #[test]
     fn newline_search_agrees_with_a_plain_scan() {
-        let text = b"0123456789abcdef\n01\n\n0123456\n01234567\n012345678\nxyz";
+        // Lines around 8 bytes (one word) and around 16-byte steps past it.
+        let mut text = b"0123456789abcdef\n01\n\n0123456\n01234567\n012345678\nxyz".to_vec();
+        for n in [23, 24, 25, 39, 40, 41, 70] {
+            text.extend((0..n).map(|i| b'a' + (i % 26) as u8));
+            text.push(b'\n');
+        }
+        text.extend_from_slice(&[b'z'; 50]);
         for start in 0..text.len() {
             for end in start..=text.len() {
                 let r = &text[start..end];
@@ -245,6 +362,83 @@ mod tests {
         l.next();
         assert_eq!(l.next_plain_time(), None);
         assert_eq!(l.next(), Some((2, &b"T9999999999999999999"[..])));
+    }
+
+    #[test]
+    fn server_moves_are_taken_with_their_time_like_the_general_path() {
+        // Every line shape the fast path must take or leave, in every order and with
+        // the record cut at every byte: the lines, their numbers and the times it yields
+        // are those of `next` and `next_plain_time`.
+        let shapes: [&[u8]; 17] = [
+            b"+7776FU\n",
+            b"-0055KA\n",
+            b"+7776FU\r\n",
+            b"+7776FU,T12\n",
+            b"+7776F\n",
+            b"+77a6FU\n",
+            b"T12\n",
+            b"T7\n",
+            b"T123\n",
+            b"T4x\n",
+            b"T0\r\n",
+            b"T-1\n",
+            b"T3.5\n",
+            b"T\n",
+            b"T9999999999999999999\n",
+            b"'** 30 -3334FU\n",
+            b"\n",
+        ];
+        let mut text = Vec::new();
+        for (i, a) in shapes.iter().enumerate() {
+            for b in &shapes[i % 3..] {
+                text.extend_from_slice(a);
+                text.extend_from_slice(b);
+            }
+        }
+        for end in 0..=text.len() {
+            let r = &text[..end];
+            let mut plain = lines(r);
+            let mut want = Vec::new();
+            while let Some((no, line)) = plain.next() {
+                // Taken by the fast path: a move of seven bytes, no `\r`, then `\n`.
+                let end = plain_end(r, no);
+                let start = if no == 1 { 0 } else { plain_end(r, no - 1) + 1 };
+                let time = if is_move_text(line) && end - start == 7 && end < r.len() {
+                    plain.next_plain_time().map(|(_, t)| t)
+                } else {
+                    None
+                };
+                want.push((no, line, time));
+            }
+            let mut fast = lines(r);
+            let mut got = Vec::new();
+            loop {
+                if let Some((no, text, time)) = fast.next_server_move() {
+                    got.push((no, text, time));
+                    continue;
+                }
+                match fast.next() {
+                    Some((no, line)) => got.push((no, line, None)),
+                    None => break,
+                }
+            }
+            assert_eq!(got, want, "cut at {end}");
+            assert_eq!(fast.line_no(), plain.line_no());
+        }
+    }
+
+    /// The offset in `r` just after line `no` (1-based) ends, on its `\n` if it has one.
+    fn plain_end(r: &[u8], no: usize) -> usize {
+        let mut seen = 0;
+        for (i, &b) in r.iter().enumerate() {
+            if b == b'\n' {
+                seen += 1;
+                if seen == no {
+                    return i;
+                }
+            }
+        }
+        r.len()
     }
 
     #[test]

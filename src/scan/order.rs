@@ -31,6 +31,15 @@ fn write_err(path: PathBuf) -> impl FnOnce(io::Error) -> ScanError {
     move |cause| ScanError::Write { path, cause }
 }
 
+/// [`write_err`] for the file `name` of `dir`, its path joined only on an error (the
+/// writers are called once a row).
+fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanError + 'a {
+    move |cause| ScanError::Write {
+        path: dir.join(name),
+        cause,
+    }
+}
+
 impl Outputs {
     pub fn create(dir: &Path) -> Result<Outputs, ScanError> {
         let open = |name: &str| (dir.join(name), write_err(dir.join(name)));
@@ -59,11 +68,11 @@ impl Outputs {
                 let cells = decode_row(bytes).map_err(|e| ScanError::Internal(e.to_string()))?;
                 self.games
                     .write_row(&cells)
-                    .map_err(write_err(self.dir.join(GAMES_CSV)))?;
+                    .map_err(file_err(&self.dir, GAMES_CSV))?;
                 #[cfg(feature = "report")]
                 self.parquet
                     .write_row(&cells)
-                    .map_err(write_err(self.dir.join(super::GAMES_PARQUET)))?;
+                    .map_err(file_err(&self.dir, super::GAMES_PARQUET))?;
             }
             Item::Unreadable {
                 entry,
@@ -72,7 +81,7 @@ impl Outputs {
             } => {
                 self.errors
                     .write(source, entry, *line, reason)
-                    .map_err(write_err(self.dir.join(ERRORS_CSV)))?;
+                    .map_err(file_err(&self.dir, ERRORS_CSV))?;
             }
             Item::Skipped(name) => {
                 if self.skipped_sample.len() < SKIPPED_SAMPLE {
@@ -86,14 +95,14 @@ impl Outputs {
     pub fn finish(self) -> Result<(), ScanError> {
         self.games
             .finish()
-            .map_err(write_err(self.dir.join(GAMES_CSV)))?;
+            .map_err(file_err(&self.dir, GAMES_CSV))?;
         #[cfg(feature = "report")]
         self.parquet
             .finish()
-            .map_err(write_err(self.dir.join(super::GAMES_PARQUET)))?;
+            .map_err(file_err(&self.dir, super::GAMES_PARQUET))?;
         self.errors
             .finish()
-            .map_err(write_err(self.dir.join(ERRORS_CSV)))
+            .map_err(file_err(&self.dir, ERRORS_CSV))
     }
 }
 
@@ -224,7 +233,7 @@ pub fn write_in_order(
                     .unwrap_or_default();
                 out.errors
                     .write(name, "", None, &e)
-                    .map_err(write_err(out.dir.join(ERRORS_CSV)))?;
+                    .map_err(file_err(&out.dir, ERRORS_CSV))?;
             }
             current += 1;
             if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
@@ -275,9 +284,11 @@ impl Spill {
                 put_bytes(&mut rec, name.as_bytes());
             }
         }
-        self.out
-            .write_all(&rec)
-            .map_err(write_err(self.path.clone()))
+        let path = &self.path;
+        self.out.write_all(&rec).map_err(|cause| ScanError::Write {
+            path: path.clone(),
+            cause,
+        })
     }
 
     /// Hand back every item in order, then delete the file.
