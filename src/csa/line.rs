@@ -197,22 +197,11 @@ fn plain_time_line(bytes: &[u8]) -> Option<(i64, Option<&[u8]>)> {
         }
         _ => {}
     }
-    let mut n = 0i64;
-    let mut len = 0;
-    while let Some(&b) = bytes.get(len) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        if len == 18 {
-            return None;
-        }
-        n = n * 10 + i64::from(d);
-        len += 1;
-    }
-    if len == 0 {
-        return None;
-    }
+    let len = bytes
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(bytes.len());
+    let n = plain_number(&bytes[..len])?;
     let rest = match &bytes[len..] {
         [] | [b'\r'] => None,
         [b'\n', rest @ ..] | [b'\r', b'\n', rest @ ..] => Some(rest),
