@@ -101,11 +101,17 @@ impl<'a> Lines<'a> {
     /// line number. Anything else is left for [`Iterator::next`].
     #[inline]
     pub(crate) fn next_plain_time(&mut self) -> Option<(usize, i64)> {
-        let (line, rest) = split_line(self.rest?);
-        let t = plain_number(line.strip_prefix(b"T")?)?;
+        let t = self.take_plain_time(self.rest?)?;
+        Some((self.no, t))
+    }
+
+    /// [`Lines::next_plain_time`] on `r`, the rest of the record.
+    #[inline(always)]
+    fn take_plain_time(&mut self, r: &'a [u8]) -> Option<i64> {
+        let (t, rest) = plain_time_line(r.strip_prefix(b"T")?)?;
         self.rest = rest;
         self.no += 1;
-        Some((self.no, t))
+        Some(t)
     }
 
     /// When the next line is a move exactly as the server writes it (`+7776FU`, seven
@@ -129,15 +135,7 @@ impl<'a> Lines<'a> {
         let no = self.no;
         let (text, after) = r.split_at(8);
         self.rest = Some(after);
-        let time = match after {
-            [b'T', digits @ ..] => plain_time_line(digits),
-            _ => None,
-        };
-        let time = time.map(|(t, rest)| {
-            self.no += 1;
-            self.rest = rest;
-            t
-        });
+        let time = self.take_plain_time(after);
         Some((no, &text[..7], time))
     }
 
@@ -183,8 +181,9 @@ fn split_line(r: &[u8]) -> (&[u8], Option<&[u8]>) {
 }
 
 /// The value of a time line whose text after `T` (`bytes`, up to the end of the record) is
-/// a plain number ([`plain_number`]), and what follows the line (`None` when it is the last
-/// line), as [`Lines`] splits and strips it.
+/// a plain number ([`plain_number`]) and one optional `\r`, and what follows the line
+/// (`None` when it is the last line), as [`Lines`] splits and strips it; read in place,
+/// without a newline search.
 #[inline]
 fn plain_time_line(bytes: &[u8]) -> Option<(i64, Option<&[u8]>)> {
     // Most moves take under ten seconds, nearly all under a hundred.

@@ -27,12 +27,16 @@ pub struct Outputs {
     pub skipped_sample: Vec<String>,
 }
 
-fn write_err(path: PathBuf) -> impl FnOnce(io::Error) -> ScanError {
-    move |cause| ScanError::Write { path, cause }
+/// The error of a failed write to `path`, the path copied only on an error (the writers
+/// are called once a row).
+fn write_err(path: &Path) -> impl FnOnce(io::Error) -> ScanError + '_ {
+    move |cause| ScanError::Write {
+        path: path.to_path_buf(),
+        cause,
+    }
 }
 
-/// [`write_err`] for the file `name` of `dir`, its path joined only on an error (the
-/// writers are called once a row).
+/// [`write_err`] for the file `name` of `dir`, joined only on an error.
 fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanError + 'a {
     move |cause| ScanError::Write {
         path: dir.join(name),
@@ -42,16 +46,11 @@ fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanE
 
 impl Outputs {
     pub fn create(dir: &Path) -> Result<Outputs, ScanError> {
-        let open = |name: &str| (dir.join(name), write_err(dir.join(name)));
-        let (p, e) = open(GAMES_CSV);
-        let games = CsvTable::create(&p).map_err(e)?;
+        let games = CsvTable::create(&dir.join(GAMES_CSV)).map_err(file_err(dir, GAMES_CSV))?;
         #[cfg(feature = "report")]
-        let parquet = {
-            let (p, e) = open(super::GAMES_PARQUET);
-            super::writer::ParquetTable::create(&p).map_err(e)?
-        };
-        let (p, e) = open(ERRORS_CSV);
-        let errors = ErrorsCsv::create(&p).map_err(e)?;
+        let parquet = super::writer::ParquetTable::create(&dir.join(super::GAMES_PARQUET))
+            .map_err(file_err(dir, super::GAMES_PARQUET))?;
+        let errors = ErrorsCsv::create(&dir.join(ERRORS_CSV)).map_err(file_err(dir, ERRORS_CSV))?;
         Ok(Outputs {
             dir: dir.to_path_buf(),
             games,
@@ -255,7 +254,7 @@ struct Spill {
 impl Spill {
     fn create(dir: &Path, part: usize) -> Result<Spill, ScanError> {
         let path = dir.join(format!(".spill-{}-{part}.tmp", std::process::id()));
-        let file = File::create(&path).map_err(write_err(path.clone()))?;
+        let file = File::create(&path).map_err(write_err(&path))?;
         Ok(Spill {
             out: BufWriter::with_capacity(1 << 20, file),
             path,
@@ -284,11 +283,7 @@ impl Spill {
                 put_bytes(&mut rec, name.as_bytes());
             }
         }
-        let path = &self.path;
-        self.out.write_all(&rec).map_err(|cause| ScanError::Write {
-            path: path.clone(),
-            cause,
-        })
+        self.out.write_all(&rec).map_err(write_err(&self.path))
     }
 
     /// Hand back every item in order, then delete the file.
@@ -299,7 +294,7 @@ impl Spill {
             path: path.clone(),
             cause: e.into_error(),
         })?;
-        let file = File::open(&path).map_err(write_err(path.clone()))?;
+        let file = File::open(&path).map_err(write_err(&path))?;
         let mut r = BufReader::with_capacity(1 << 20, file);
         loop {
             let mut kind = [0u8; 1];
