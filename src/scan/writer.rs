@@ -41,11 +41,8 @@ impl CsvTable {
     }
 
     pub fn finish(self) -> io::Result<()> {
-        self.out
-            .into_inner()
-            .map_err(|e| e.into_error())?
-            .sync_all()
-            .or(Ok(()))
+        self.out.into_inner().map_err(|e| e.into_error())?;
+        Ok(())
     }
 }
 
