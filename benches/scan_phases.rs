@@ -1,7 +1,9 @@
-//! Where a scan's CPU time goes, one phase at a time, on records already in memory:
-//! reading the record text, replaying it through the core, the whole per-game analysis
-//! (replay, final board, judge, row), and the row encoded for the writer. No files and no
-//! threads, so the figures are the per-game work itself (microseconds of CPU a game).
+//! Where a scan's CPU time goes, one phase at a time: taking the records out of the input
+//! (a folder's files opened, read and closed one by one, or an archive's entries read out
+//! of it) and nothing else; then, on records already in memory, reading the record text,
+//! replaying it through the core, and the whole per-game analysis (replay, final board,
+//! judge, row). One thread, so the figures are the per-game work itself (microseconds of
+//! CPU a game, the kernel's part included).
 //!
 //! `cargo bench --bench scan_phases --no-default-features [-- INPUT]`: INPUT is any scan
 //! input (folder, `.tar`, `.7z`, ...); without it, the fixtures built into the binary,
@@ -17,7 +19,7 @@ mod clock;
 use clock::timed;
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyze_record, replay};
-use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
+use floodgate_scan::source::{Event, Input, bundled_inputs, read_input, with_file};
 
 /// Every record of `inputs`, as (entry name, bytes).
 fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
@@ -43,6 +45,29 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
     records
 }
 
+/// Take every record out of `inputs` as a scan does (a folder's files through the scan's
+/// own file reader), analysing nothing: the bytes read.
+fn input_only(inputs: &[Input]) -> usize {
+    let counter = AtomicU64::new(0);
+    let mut total = 0usize;
+    for input in inputs {
+        let mut sink = |e: Event<'_>| {
+            match e {
+                Event::Entry { bytes, .. } => total += black_box(bytes).len(),
+                Event::File { path, .. } => {
+                    total += with_file(&path, |b| black_box(b).len()).unwrap_or(0)
+                }
+                Event::Unreadable { .. } | Event::Skipped { .. } => {}
+            }
+            true
+        };
+        if let Err(e) = read_input(input, &counter, &mut sink) {
+            eprintln!("{e}");
+        }
+    }
+    total
+}
+
 /// Median CPU seconds of `runs` runs of `f` over all records.
 fn time(runs: usize, records: &[(String, Vec<u8>)], f: impl Fn(&str, &[u8]) -> usize) -> f64 {
     let mut secs: Vec<f64> = (0..runs)
@@ -66,10 +91,12 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
-    let mut records = match &arg {
-        Some(path) => load(&[Input::from_arg(path)]),
-        None => load(&bundled_inputs()),
+    let inputs = match &arg {
+        Some(path) => vec![Input::from_arg(path)],
+        None => bundled_inputs(),
     };
+    let mut records = load(&inputs);
+    let input_records = records.len().max(1);
     if arg.is_none() {
         let base = records.clone();
         while records.len() < 20_000 {
@@ -83,6 +110,15 @@ fn main() {
         bytes as f64 / 1e6
     );
 
+    // Taken out of the input once per run (the bundled records are counted once, however
+    // often they are repeated below).
+    let read_input_secs = {
+        let mut secs: Vec<f64> = (0..runs)
+            .map(|_| timed(&mut || input_only(&inputs)).0)
+            .collect();
+        secs.sort_by(f64::total_cmp);
+        secs[secs.len() / 2]
+    };
     let read = time(runs, &records, |_, b| {
         read_record(b).map_or(0, |r| r.moves.len())
     });
@@ -98,6 +134,12 @@ fn main() {
     });
     println!("| phase | CPU us / game | games/s on one core |");
     println!("|---|---|---|");
+    let per = read_input_secs / input_records as f64;
+    println!(
+        "| take the records out of the input (nothing analysed) | {:.2} | {:.0} |",
+        per * 1e6,
+        1.0 / per
+    );
     for (phase, secs) in [
         ("read the record", read),
         ("read + replay", replayed),
