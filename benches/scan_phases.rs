@@ -1,6 +1,6 @@
 //! Where a scan's CPU time goes, one phase at a time: taking the records out of the input
-//! (a folder's files opened, read and closed one by one, or an archive's entries read out
-//! of it) and nothing else; then, on records already in memory, reading the record text,
+//! (a folder's files opened, read and closed one by one, a `.tar` file's records read
+//! where they lie, or an archive's entries read out of it) and nothing else; then, on records already in memory, reading the record text,
 //! replaying it through the core, and the whole per-game analysis (replay, final board,
 //! judge, row). One thread, so the figures are the per-game work itself (microseconds of
 //! CPU a game, the kernel's part included).
@@ -19,7 +19,7 @@ mod clock;
 use clock::timed;
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyze_record, replay};
-use floodgate_scan::source::{Event, Input, bundled_inputs, read_input, with_file};
+use floodgate_scan::source::{Event, Input, bundled_inputs, read_input, with_file, with_span};
 
 /// Every record of `inputs`, as (entry name, bytes).
 fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
@@ -31,6 +31,16 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
                 Event::Entry { name, bytes } => records.push((name, bytes.to_vec())),
                 Event::File { name, path } => {
                     if let Ok(bytes) = floodgate_scan::source::read_file(&path) {
+                        records.push((name, bytes));
+                    }
+                }
+                Event::Span {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => {
+                    if let Ok(bytes) = with_span(&file, offset, len, <[u8]>::to_vec) {
                         records.push((name, bytes));
                     }
                 }
@@ -57,8 +67,32 @@ fn input_only(inputs: &[Input]) -> usize {
                 Event::File { path, .. } => {
                     total += with_file(&path, |b| black_box(b).len()).unwrap_or(0)
                 }
+                Event::Span {
+                    file, offset, len, ..
+                } => total += with_span(&file, offset, len, |b| black_box(b).len()).unwrap_or(0),
                 Event::Unreadable { .. } | Event::Skipped { .. } => {}
             }
+            true
+        };
+        if let Err(e) = read_input(input, &counter, &mut sink) {
+            eprintln!("{e}");
+        }
+    }
+    total
+}
+
+/// The reader thread's share of [`input_only`]: a folder's files and a `.tar` file's
+/// records only listed (the workers read them), other archives' entries read out.
+fn reader_only(inputs: &[Input]) -> usize {
+    let counter = AtomicU64::new(0);
+    let mut total = 0usize;
+    for input in inputs {
+        let mut sink = |e: Event<'_>| {
+            total += match e {
+                Event::Entry { bytes, .. } => black_box(bytes).len(),
+                Event::File { .. } | Event::Span { .. } => 1,
+                Event::Unreadable { .. } | Event::Skipped { .. } => 0,
+            };
             true
         };
         if let Err(e) = read_input(input, &counter, &mut sink) {
@@ -112,13 +146,13 @@ fn main() {
 
     // Taken out of the input once per run (the bundled records are counted once, however
     // often they are repeated below).
-    let read_input_secs = {
-        let mut secs: Vec<f64> = (0..runs)
-            .map(|_| timed(&mut || input_only(&inputs)).0)
-            .collect();
+    let median_of_runs = |f: &dyn Fn() -> usize| {
+        let mut secs: Vec<f64> = (0..runs).map(|_| timed(&mut || f()).0).collect();
         secs.sort_by(f64::total_cmp);
         secs[secs.len() / 2]
     };
+    let reader_secs = median_of_runs(&|| reader_only(&inputs));
+    let read_input_secs = median_of_runs(&|| input_only(&inputs));
     let read = time(runs, &records, |_, b| {
         read_record(b).map_or(0, |r| r.moves.len())
     });
@@ -134,12 +168,19 @@ fn main() {
     });
     println!("| phase | CPU us / game | games/s on one core |");
     println!("|---|---|---|");
-    let per = read_input_secs / input_records as f64;
-    println!(
-        "| take the records out of the input (nothing analysed) | {:.2} | {:.0} |",
-        per * 1e6,
-        1.0 / per
-    );
+    for (phase, secs) in [
+        (
+            "take the records out of the input (nothing analysed)",
+            read_input_secs,
+        ),
+        (
+            "the reader thread's part of it (files and `.tar` records only listed)",
+            reader_secs,
+        ),
+    ] {
+        let per = secs / input_records as f64;
+        println!("| {phase} | {:.2} | {:.0} |", per * 1e6, 1.0 / per);
+    }
     for (phase, secs) in [
         ("read the record", read),
         ("read + replay", replayed),

@@ -8,7 +8,9 @@
 //! ```
 //!
 //! Record files of a folder are only listed by the reader thread and read by the workers,
-//! so that opening twenty thousand small files is shared out like the analysis.
+//! so that opening twenty thousand small files is shared out like the analysis; so are the
+//! records of an uncompressed `.tar` file, which the reader lists from their headers and
+//! the workers read where they lie.
 //! Several inputs are read at the same time, one per reader thread. An input is read as
 //! one part, except a 7z file of several compression blocks: a solid block can only be
 //! decoded front to back, but separate blocks can, so such an archive is read in parts
@@ -35,7 +37,9 @@ use serde::Serialize;
 pub use stats::Stats;
 
 use crate::game::analyze_record;
-use crate::source::{Event, Format, Input, Part, SourceError, parts, read_part, with_file};
+use crate::source::{
+    Event, Format, Input, Part, SourceError, parts, read_part, with_file, with_span,
+};
 
 /// What to scan and where to write.
 #[derive(Debug, Clone)]
@@ -160,6 +164,13 @@ enum Job {
     },
     /// A record file to read, then analyse (folders: the workers share the reading).
     File { name: String, path: PathBuf },
+    /// A record lying in an uncompressed tar file, to read, then analyse (the same).
+    Span {
+        name: String,
+        file: Arc<std::fs::File>,
+        offset: u64,
+        len: u64,
+    },
     /// A result already known (unreadable or skipped entry), passed through in order.
     Known(Item),
 }
@@ -363,6 +374,17 @@ fn read_parts(
                     }
                 }
                 Event::File { name, path } => Job::File { name, path },
+                Event::Span {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => Job::Span {
+                    name,
+                    file,
+                    offset,
+                    len,
+                },
                 Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
                     entry: name,
                     line: None,
@@ -505,6 +527,18 @@ fn analyse_one(
                 progress
                     .bytes_read
                     .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                analyse_bytes(source, &name, bytes, stats)
+            });
+            (name, result)
+        }
+        Job::Span {
+            name,
+            file,
+            offset,
+            len,
+        } => {
+            progress.bytes_read.fetch_add(len, Ordering::Relaxed);
+            let result = with_span(&file, offset, len, |bytes| {
                 analyse_bytes(source, &name, bytes, stats)
             });
             (name, result)

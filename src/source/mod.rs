@@ -10,8 +10,10 @@
 //! [`read_part`]), which separate threads decode side by side.
 //!
 //! Every entry read is reported exactly once, as an [`Event::Entry`] (bytes to analyse),
-//! an [`Event::Unreadable`] (with the reason) or an [`Event::Skipped`] (a file inside an
-//! archive whose name does not end in `.csa`). A container that breaks part way through
+//! an [`Event::File`] or an [`Event::Span`] (a folder's record file, or a record lying in an
+//! uncompressed `.tar` file, for whoever analyses it to read), an [`Event::Unreadable`]
+//! (with the reason) or an [`Event::Skipped`] (a file inside an archive whose name does not
+//! end in `.csa`). A container that breaks part way through
 //! keeps the entries already delivered and returns a [`SourceError`] naming the input and
 //! the entry where it broke.
 mod bundled;
@@ -24,6 +26,7 @@ mod zip;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use bundled::bundled_inputs;
@@ -108,6 +111,16 @@ pub enum Event<'a> {
     /// [`with_file`] or [`read_file`], so that the reading is spread over many threads. Its bytes are not
     /// counted in the reader's `bytes_read`.
     File { name: String, path: PathBuf },
+    /// A record stored as it is inside an uncompressed `.tar` file, not read yet: its `len`
+    /// bytes start at `offset` of `file`. Like a folder's [`Event::File`], whoever analyses
+    /// it reads it ([`with_span`]), so that the reading is spread over many threads, and
+    /// counts its bytes; the reader counts the rest of the archive (headers, padding).
+    Span {
+        name: String,
+        file: Arc<File>,
+        offset: u64,
+        len: u64,
+    },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
     /// A file inside an archive that is not a `.csa` record (directories are not reported).
@@ -250,7 +263,10 @@ pub fn read_input(
                 dir::read_dir(path, sink);
                 return Ok(Format::Folder);
             }
-            let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            let mut file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            if tar::is_plain_tar(&mut file).map_err(|e| SourceError::new(&name, io_message(&e)))? {
+                return tar::read_tar_file(&name, file, bytes_read, sink).map(|()| Format::Tar);
+            }
             read_seekable(
                 &name,
                 file_name(path),
@@ -397,10 +413,7 @@ pub(crate) fn read_into<R: Read + ?Sized>(r: &mut R, buf: &mut Vec<u8>) -> Resul
     loop {
         if n == buf.len() {
             if n as u64 > MAX_ENTRY_BYTES {
-                return Err(format!(
-                    "entry larger than {} MiB, not a game record",
-                    MAX_ENTRY_BYTES >> 20
-                ));
+                return Err(too_large());
             }
             let grown = (2 * n).min(MAX_ENTRY_BYTES as usize + 1);
             buf.resize(grown, 0);
@@ -430,6 +443,62 @@ fn with_entry<R: Read, T>(mut r: R, f: impl FnOnce(Result<&[u8], String>) -> T) 
         Ok(n) => f(Ok(&buf[..n])),
         Err(reason) => f(Err(reason)),
     })
+}
+
+/// Run `f` on the bytes of an archive member named by an [`Event::Span`], read into this
+/// thread's kept buffer; the reason when they cannot all be read (the file was cut short
+/// or changed since it was listed) or when the member is larger than [`MAX_ENTRY_BYTES`].
+pub fn with_span<T>(
+    file: &File,
+    offset: u64,
+    len: u64,
+    f: impl FnOnce(&[u8]) -> T,
+) -> Result<T, String> {
+    if len > MAX_ENTRY_BYTES {
+        return Err(too_large());
+    }
+    with_file_buffer(|buf| {
+        let want = len as usize;
+        if buf.len() < want {
+            buf.resize(want.max(FILE_BUFFER_START), 0);
+        }
+        let mut n = 0;
+        while n < want {
+            match read_at(file, &mut buf[n..want], offset + n as u64) {
+                Ok(0) => return Err(format!("truncated: {n} of {len} bytes present")),
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_message(&e)),
+            }
+        }
+        Ok(f(&buf[..want]))
+    })
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// Elsewhere no span is ever handed out ([`tar::is_plain_tar`]).
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "reading at an offset is not supported here",
+    ))
+}
+
+fn too_large() -> String {
+    format!(
+        "entry larger than {} MiB, not a game record",
+        MAX_ENTRY_BYTES >> 20
+    )
 }
 
 /// Is this archive member a record (`*.csa`, any case)?
@@ -576,6 +645,16 @@ mod tests {
             got.push(match e {
                 Event::Entry { name, bytes } => ("entry", name, bytes.to_vec()),
                 Event::File { name, .. } => ("file", name, Vec::new()),
+                Event::Span {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => (
+                    "span",
+                    name,
+                    with_span(&file, offset, len, <[u8]>::to_vec).unwrap(),
+                ),
                 Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
                 Event::Skipped { name } => ("skipped", name, Vec::new()),
             });

@@ -1,12 +1,16 @@
 //! Tar archives and gzip streams, read front to back without seeking: `.tar`, `.tar.gz`,
 //! `.tgz`, a gzip-compressed single record, and the tar stream on standard input.
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::read::MultiGzDecoder;
 
 use super::detect::{HEAD_LEN, looks_like_tar};
 use super::{
-    Event, Format, Sink, SourceError, clean_name, io_message, is_record_name, read_record,
+    Event, Format, Sink, SourceError, clean_name, detect, io_message, is_record_name, read_record,
     with_entry,
 };
 
@@ -112,6 +116,43 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
         inner: BufReader::with_capacity(1 << 18, r),
         pos: 0,
     });
+    let ControlFlow::Continue(last) =
+        each_entry(input, &mut archive, sink, |entry, name, sink| {
+            let size = entry.size();
+            with_entry(entry, |read| match read {
+                Ok(bytes) if (bytes.len() as u64) < size => {
+                    Err(cut_short(bytes.len() as u64, size))
+                }
+                Ok(bytes) => Ok(sink(Event::Entry { name, bytes })),
+                Err(reason) => Err(reason),
+            })
+        })?
+    else {
+        return Ok(());
+    };
+    // Read what follows the end-of-archive blocks so that a gzip trailer (CRC, length) is
+    // checked too.
+    io::copy(&mut archive.into_inner(), &mut io::sink())
+        .map_err(|e| SourceError::at(input, None, last, io_message(&e)))?;
+    Ok(())
+}
+
+/// The archive ended inside a record: nothing after it can be read.
+fn cut_short(present: u64, size: u64) -> String {
+    format!("truncated: {present} of {size} bytes present")
+}
+
+/// Go through the entries of a tar archive: folders and extension headers passed over,
+/// members that are not records reported as skipped, and each record given to `record`
+/// (with its name), which tells whether to go on or why the archive cannot be read past
+/// it. Stops early (`Break`) when the sink wants no more; at the end of the archive, the
+/// name of the last entry reported.
+fn each_entry<R: Read + Seek>(
+    input: &str,
+    archive: &mut tar::Archive<R>,
+    sink: &mut Sink<'_>,
+    mut record: impl FnMut(tar::Entry<'_, R>, String, &mut Sink<'_>) -> Result<bool, String>,
+) -> Result<ControlFlow<(), Option<String>>, SourceError> {
     let mut last: Option<String> = None;
     let fail = |entry: Option<String>, after: &Option<String>, message: String| {
         let after = if entry.is_none() { after.clone() } else { None };
@@ -130,37 +171,115 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
         }
         if !kind.is_file() || !is_record_name(&name) {
             if !sink(Event::Skipped { name: name.clone() }) {
-                return Ok(());
+                return Ok(ControlFlow::Break(()));
             }
             last = Some(name);
             continue;
         }
-        let size = entry.size();
-        let going = with_entry(entry, |read| match read {
-            Ok(bytes) if (bytes.len() as u64) < size => {
-                // The archive ended inside this entry: nothing after it can be read.
-                Err(format!(
-                    "truncated: {} of {size} bytes present",
-                    bytes.len()
-                ))
-            }
-            Ok(bytes) => Ok(sink(Event::Entry {
-                name: name.clone(),
-                bytes,
-            })),
-            Err(reason) => Err(reason),
-        })
-        .map_err(|reason| fail(Some(name.clone()), &last, reason))?;
+        let going = record(entry, name.clone(), sink)
+            .map_err(|reason| fail(Some(name.clone()), &last, reason))?;
         if !going {
-            return Ok(());
+            return Ok(ControlFlow::Break(()));
         }
         last = Some(name);
     }
-    // Read what follows the end-of-archive blocks so that a gzip trailer (CRC, length) is
-    // checked too.
-    io::copy(&mut archive.into_inner(), &mut io::sink())
-        .map_err(|e| fail(None, &last, io_message(&e)))?;
+    Ok(ControlFlow::Continue(last))
+}
+
+/// Is `file` a regular file holding an uncompressed tar archive, one whose records can
+/// be read where they lie ([`read_tar_file`])? Leaves the file at its start.
+pub fn is_plain_tar(file: &mut File) -> io::Result<bool> {
+    if !cfg!(any(unix, windows)) || !file.metadata()?.is_file() {
+        return Ok(false);
+    }
+    let mut head = Vec::with_capacity(HEAD_LEN);
+    file.take(HEAD_LEN as u64).read_to_end(&mut head)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(detect(&head) == Some(Format::Tar))
+}
+
+/// An uncompressed tar file on disk, read as [`read_tar`] reads a stream, except that its
+/// records are not read here: each is reported as an [`Event::Span`] (where its bytes
+/// lie), for whoever analyses it to read, as a folder's files are. This thread reads only
+/// the 512-byte headers and seeks past the records, so it does not copy the archive
+/// through memory twice over; the bytes it does not hand out (headers, padding, the end
+/// blocks) it counts in `bytes_read` itself.
+pub fn read_tar_file(
+    input: &str,
+    file: File,
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
+    let len = file
+        .metadata()
+        .map_err(|e| SourceError::new(input, io_message(&e)))?
+        .len();
+    let file = Arc::new(file);
+    let mut archive = tar::Archive::new(Bounded {
+        file: &file,
+        pos: 0,
+        len,
+    });
+    // Bytes of the archive accounted for: counted here, or handed out in a span.
+    let mut counted = 0u64;
+    let read = each_entry(input, &mut archive, sink, |entry, name, sink| {
+        let (offset, size) = (entry.raw_file_position(), entry.size());
+        if offset.saturating_add(size) > len {
+            return Err(cut_short(len.saturating_sub(offset), size));
+        }
+        bytes_read.fetch_add(offset.saturating_sub(counted), Ordering::Relaxed);
+        counted = offset + size;
+        Ok(sink(Event::Span {
+            name,
+            file: Arc::clone(&file),
+            offset,
+            len: size,
+        }))
+    })?;
+    if read.is_continue() {
+        bytes_read.fetch_add(len.saturating_sub(counted), Ordering::Relaxed);
+    }
     Ok(())
+}
+
+/// A tar file read at its own position (the file's cursor is left alone: the workers read
+/// the same file at their offsets), whose seeks forward past its end fail as a stream's do
+/// ([`Forward`]): an archive cut inside an entry's padding is cut short.
+struct Bounded<'a> {
+    file: &'a File,
+    pos: u64,
+    len: u64,
+}
+
+impl Read for Bounded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = super::read_at(self.file, buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Bounded<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let target = match to {
+            SeekFrom::Current(d) if d >= 0 => self.pos.saturating_add(d as u64),
+            SeekFrom::Start(p) if p >= self.pos => p,
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "a tar archive is read forwards",
+                ));
+            }
+        };
+        if target > self.len {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the archive ends inside an entry",
+            ));
+        }
+        self.pos = target;
+        Ok(target)
+    }
 }
 
 #[cfg(test)]
@@ -231,5 +350,168 @@ mod tests {
             assert_eq!(name, &format!("d/{i}.csa"));
             assert_eq!(bytes, &bodies[i]);
         }
+    }
+
+    /// A tar of record members (some padded, one under a name too long for the header, one
+    /// empty), a folder, a non-record file and a link.
+    fn sample_tar() -> Vec<u8> {
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut dir = tar::Header::new_gnu();
+        dir.set_entry_type(tar::EntryType::Directory);
+        dir.set_size(0);
+        dir.set_mode(0o755);
+        dir.set_cksum();
+        builder.append_data(&mut dir, "d/", io::empty()).unwrap();
+        let long = format!("d/{}/long.csa", "x".repeat(120));
+        let names: Vec<String> = (0..5)
+            .map(|i| format!("d/{i}.csa"))
+            .chain([long, "d/notes.txt".into(), "d/empty.csa".into()])
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            let body = if name.ends_with("empty.csa") {
+                Vec::new()
+            } else {
+                format!("V2\n'entry {i}\n").repeat(3 + 41 * i).into_bytes()
+            };
+            let mut h = tar::Header::new_gnu();
+            h.set_size(body.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            builder.append_data(&mut h, name, body.as_slice()).unwrap();
+        }
+        let mut link = tar::Header::new_gnu();
+        link.set_entry_type(tar::EntryType::Symlink);
+        link.set_size(0);
+        link.set_mode(0o777);
+        builder
+            .append_link(&mut link, "d/link.csa", "0.csa")
+            .unwrap();
+        builder.into_inner().unwrap()
+    }
+
+    /// What reading `bytes` gives: every event as (kind, name, bytes or reason; a span's
+    /// bytes read where it points), the bytes counted as read, and the error's parts.
+    type Outcome = (
+        Vec<(&'static str, String, Vec<u8>)>,
+        u64,
+        Option<(Option<String>, Option<String>, String)>,
+    );
+
+    fn outcome(read: impl FnOnce(&AtomicU64, &mut Sink<'_>) -> Result<(), SourceError>) -> Outcome {
+        let counted = AtomicU64::new(0);
+        let mut got = Vec::new();
+        let mut sink = |e: Event<'_>| {
+            got.push(match e {
+                Event::Entry { name, bytes } => ("entry", name, bytes.to_vec()),
+                Event::Span {
+                    name,
+                    file,
+                    offset,
+                    len,
+                } => {
+                    counted.fetch_add(len, Ordering::Relaxed);
+                    let bytes = super::super::with_span(&file, offset, len, <[u8]>::to_vec);
+                    ("entry", name, bytes.unwrap())
+                }
+                Event::File { name, .. } => ("file", name, Vec::new()),
+                Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
+                Event::Skipped { name } => ("skipped", name, Vec::new()),
+            });
+            true
+        };
+        let error = read(&counted, &mut sink)
+            .err()
+            .map(|e| (e.entry, e.after, e.message));
+        (got, counted.into_inner(), error)
+    }
+
+    /// A tar file read where its records lie gives the events, the errors and the byte count
+    /// that the same bytes read as a stream give: whole, and cut at every 512-byte block
+    /// and inside headers, records and padding.
+    #[test]
+    fn a_tar_file_read_in_place_reads_like_the_stream() {
+        let tar = sample_tar();
+        let dir = std::env::temp_dir().join(format!("fs-tar-spans-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.tar");
+        let mut cuts: Vec<usize> = (0..=tar.len()).step_by(512).collect();
+        cuts.extend((0..tar.len()).step_by(97));
+        cuts.push(tar.len());
+        let mut whole = None;
+        let mut messages = Vec::new();
+        for cut in cuts {
+            let bytes = &tar[..cut];
+            let stream = outcome(|counted, sink| {
+                read_tar("t.tar", super::super::Counting::new(bytes, counted), sink)
+            });
+            std::fs::write(&path, bytes).unwrap();
+            let mut file = File::open(&path).unwrap();
+            if cut < HEAD_LEN.min(tar.len()) && !is_plain_tar(&mut file).unwrap() {
+                // Too short to be recognised as a tar file: not read in place at all.
+                continue;
+            }
+            assert!(is_plain_tar(&mut file).unwrap(), "cut {cut}");
+            let in_place = outcome(|counted, sink| read_tar_file("t.tar", file, counted, sink));
+            assert_eq!(in_place.0, stream.0, "events, cut at {cut}");
+            assert_eq!(in_place.2, stream.2, "error, cut at {cut}");
+            match &in_place.2 {
+                None => assert_eq!(in_place.1, cut as u64, "every byte counted, cut at {cut}"),
+                Some((_, _, message)) => messages.push(message.clone()),
+            }
+            if cut == tar.len() {
+                whole = Some(in_place);
+            }
+        }
+        // The cuts fell inside a record, inside a header, and inside a record's padding.
+        for kind in [
+            "bytes present",
+            "bad tar header",
+            "the archive ends inside an entry",
+        ] {
+            assert!(
+                messages.iter().any(|m| m.contains(kind)),
+                "{kind}: {messages:?}"
+            );
+        }
+        let (events, _, error) = whole.unwrap();
+        assert_eq!(error, None);
+        let kinds: Vec<(&str, &str)> = events.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+        assert_eq!(kinds.len(), 9, "{kinds:?}");
+        assert!(kinds[..5].iter().all(|(k, _)| *k == "entry"), "{kinds:?}");
+        assert!(
+            kinds[5].1.ends_with("/long.csa") && kinds[5].1.len() > 120,
+            "{kinds:?}"
+        );
+        assert_eq!(kinds[6], ("skipped", "d/notes.txt"));
+        assert_eq!(kinds[7], ("entry", "d/empty.csa"));
+        assert_eq!(kinds[8], ("skipped", "d/link.csa"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A record read where it lies fails with a reason, never short, when the file no longer
+    /// holds it (cut after it was listed), and is refused past the size limit.
+    #[test]
+    fn a_span_past_the_end_of_its_file_is_truncated() {
+        let dir = std::env::temp_dir().join(format!("fs-tar-span-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.tar");
+        std::fs::write(&path, vec![7u8; 3000]).unwrap();
+        let file = File::open(&path).unwrap();
+        use super::super::with_span as span;
+        assert_eq!(
+            span(&file, 1000, 2000, <[u8]>::to_vec).unwrap(),
+            vec![7u8; 2000]
+        );
+        assert_eq!(
+            span(&file, 1000, 2500, <[u8]>::len).unwrap_err(),
+            "truncated: 2000 of 2500 bytes present"
+        );
+        assert_eq!(
+            span(&file, 5000, 1, <[u8]>::len).unwrap_err(),
+            "truncated: 0 of 1 bytes present"
+        );
+        let e = span(&file, 0, super::super::MAX_ENTRY_BYTES + 1, <[u8]>::len).unwrap_err();
+        assert!(e.contains("larger than 64 MiB"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
