@@ -21,84 +21,65 @@ use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyze_record, replay};
 use floodgate_scan::source::{Event, Input, bundled_inputs, read_input, with_file, with_span};
 
-/// Every record of `inputs`, as (entry name, bytes).
-fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
-    let mut records = Vec::new();
+/// Run `f` on every event of reading `inputs` as a scan reads them.
+fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
     let counter = AtomicU64::new(0);
     for input in inputs {
         let mut sink = |e: Event<'_>| {
-            match e {
-                Event::Entry { name, bytes } => records.push((name, bytes.to_vec())),
-                Event::File { name, path } => {
-                    if let Ok(bytes) = floodgate_scan::source::read_file(&path) {
-                        records.push((name, bytes));
-                    }
-                }
-                Event::Span {
-                    name,
-                    file,
-                    offset,
-                    len,
-                } => {
-                    if let Ok(bytes) = with_span(&file, offset, len, <[u8]>::to_vec) {
-                        records.push((name, bytes));
-                    }
-                }
-                Event::Unreadable { .. } | Event::Skipped { .. } => {}
-            }
+            f(e);
             true
         };
         if let Err(e) = read_input(input, &counter, &mut sink) {
             eprintln!("{e}");
         }
     }
+}
+
+/// `f` on the bytes of the record an event names, read as a worker reads them (a folder's
+/// file, a `.tar` file's record where it lies); `None` for an event that is no record or a
+/// record that cannot be read.
+fn record<T>(e: Event<'_>, f: impl FnOnce(&[u8]) -> T) -> Option<(String, T)> {
+    match e {
+        Event::Entry { name, bytes } => Some((name, f(bytes))),
+        Event::File { name, path } => with_file(&path, f).ok().map(|v| (name, v)),
+        Event::Span {
+            name,
+            file,
+            offset,
+            len,
+        } => with_span(&file, offset, len, f).ok().map(|v| (name, v)),
+        Event::Unreadable { .. } | Event::Skipped { .. } => None,
+    }
+}
+
+/// Every record of `inputs`, as (entry name, bytes).
+fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
+    let mut records = Vec::new();
+    each_event(inputs, |e| records.extend(record(e, <[u8]>::to_vec)));
     records
 }
 
 /// Take every record out of `inputs` as a scan does (a folder's files through the scan's
 /// own file reader), analysing nothing: the bytes read.
 fn input_only(inputs: &[Input]) -> usize {
-    let counter = AtomicU64::new(0);
     let mut total = 0usize;
-    for input in inputs {
-        let mut sink = |e: Event<'_>| {
-            match e {
-                Event::Entry { bytes, .. } => total += black_box(bytes).len(),
-                Event::File { path, .. } => {
-                    total += with_file(&path, |b| black_box(b).len()).unwrap_or(0)
-                }
-                Event::Span {
-                    file, offset, len, ..
-                } => total += with_span(&file, offset, len, |b| black_box(b).len()).unwrap_or(0),
-                Event::Unreadable { .. } | Event::Skipped { .. } => {}
-            }
-            true
-        };
-        if let Err(e) = read_input(input, &counter, &mut sink) {
-            eprintln!("{e}");
-        }
-    }
+    each_event(inputs, |e| {
+        total += record(e, |b| black_box(b).len()).map_or(0, |(_, n)| n);
+    });
     total
 }
 
 /// The reader thread's share of [`input_only`]: a folder's files and a `.tar` file's
 /// records only listed (the workers read them), other archives' entries read out.
 fn reader_only(inputs: &[Input]) -> usize {
-    let counter = AtomicU64::new(0);
     let mut total = 0usize;
-    for input in inputs {
-        let mut sink = |e: Event<'_>| {
-            total += match e {
-                Event::Entry { bytes, .. } => black_box(bytes).len(),
-                Event::File { .. } | Event::Span { .. } => 1,
-                Event::Unreadable { .. } | Event::Skipped { .. } => 0,
-            };
-            true
+    each_event(inputs, |e| {
+        total += match e {
+            Event::Entry { bytes, .. } => black_box(bytes).len(),
+            Event::File { .. } | Event::Span { .. } => 1,
+            Event::Unreadable { .. } | Event::Skipped { .. } => 0,
         };
-        if let Err(e) = read_input(input, &counter, &mut sink) {
-            eprintln!("{e}");
-        }
-    }
+    });
     total
 }
 

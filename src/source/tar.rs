@@ -83,23 +83,11 @@ impl<R: Read> Read for Forward<R> {
 
 impl<R: Read> Seek for Forward<R> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let target = match to {
-            SeekFrom::Current(d) if d >= 0 => self.pos.saturating_add(d as u64),
-            SeekFrom::Start(p) if p >= self.pos => p,
-            _ => {
-                return Err(io::Error::new(
-                    io::ErrorKind::Unsupported,
-                    "a stream cannot seek backwards",
-                ));
-            }
-        };
+        let target = forward_target(self.pos, to)?;
         while self.pos < target {
             let buf = self.inner.fill_buf()?;
             if buf.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the archive ends inside an entry",
-                ));
+                return Err(ends_inside_an_entry());
             }
             let n = buf
                 .len()
@@ -109,6 +97,26 @@ impl<R: Read> Seek for Forward<R> {
         }
         Ok(self.pos)
     }
+}
+
+/// Where a seek from `pos` lands: the tar reader only ever skips forward.
+fn forward_target(pos: u64, to: SeekFrom) -> io::Result<u64> {
+    match to {
+        SeekFrom::Current(d) if d >= 0 => Ok(pos.saturating_add(d as u64)),
+        SeekFrom::Start(p) if p >= pos => Ok(p),
+        _ => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a stream cannot seek backwards",
+        )),
+    }
+}
+
+/// A skip past the end of the archive.
+fn ends_inside_an_entry() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the archive ends inside an entry",
+    )
 }
 
 fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
@@ -261,21 +269,9 @@ impl Read for Bounded<'_> {
 
 impl Seek for Bounded<'_> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let target = match to {
-            SeekFrom::Current(d) if d >= 0 => self.pos.saturating_add(d as u64),
-            SeekFrom::Start(p) if p >= self.pos => p,
-            _ => {
-                return Err(io::Error::new(
-                    io::ErrorKind::Unsupported,
-                    "a tar archive is read forwards",
-                ));
-            }
-        };
+        let target = forward_target(self.pos, to)?;
         if target > self.len {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the archive ends inside an entry",
-            ));
+            return Err(ends_inside_an_entry());
         }
         self.pos = target;
         Ok(target)
