@@ -117,7 +117,8 @@ print(f"- peak RSS of any scan: {peak:.0f} MB (target < 300 MB)")
 PY
 
 # 4. Where the CPU time of one game goes (one thread): the records taken out of the folder
-# and out of the .tar, then each phase of the analysis on records in memory.
+# and out of the .tar, then each phase of the analysis on records in memory, and the floors
+# of reading and of replay (the least those two phases could cost).
 if [ "${PHASES:-1}" != 0 ]; then
     for input in corpus corpus.tar; do
         echo
