@@ -311,18 +311,21 @@ pub fn read_bytes(
     )
 }
 
-/// Detect the format of a seekable input and read it.
+/// Detect the format of a seekable input and read it. The first bytes, looked at for the
+/// format and then read again from the start, are counted once.
 fn read_seekable<R: Read + Seek>(
     input: &str,
     file_name: &str,
-    mut r: R,
+    mut r: Counting<'_, R>,
     sink: &mut Sink<'_>,
 ) -> Result<Format, SourceError> {
     let mut head = Vec::with_capacity(detect::HEAD_LEN);
+    r.paused = true;
     (&mut r)
         .take(detect::HEAD_LEN as u64)
         .read_to_end(&mut head)
         .map_err(|e| SourceError::new(input, io_message(&e)))?;
+    r.paused = false;
     r.seek(SeekFrom::Start(0))
         .map_err(|e| SourceError::new(input, io_message(&e)))?;
     let format = match detect(&head) {
@@ -343,16 +346,25 @@ fn read_seekable<R: Read + Seek>(
             None => Format::Record,
         },
     };
-    match format {
+    let read = match format {
         Format::Folder => unreachable_folder(input),
         Format::Record => {
-            read_record(file_name, r, sink);
+            read_record(file_name, &mut r, sink);
             Ok(Format::Record)
         }
-        Format::Tar | Format::Gzip => tar::read_stream(input, file_name, r, sink),
-        Format::SevenZ => sevenz::read(input, r, sink).map(|()| Format::SevenZ),
-        Format::Zip => zip::read(input, r, sink).map(|()| Format::Zip),
+        Format::Tar | Format::Gzip => tar::read_stream(input, file_name, &mut r, sink),
+        Format::SevenZ => sevenz::read(input, &mut r, sink).map(|()| Format::SevenZ),
+        Format::Zip => zip::read(input, &mut r, sink).map(|()| Format::Zip),
+    };
+    // An archive read to its end counts its whole length, also the parts its reader went
+    // past without reading (a zip member's local header, found through the directory).
+    if read.is_ok()
+        && let Ok(end) = r.seek(SeekFrom::End(0))
+    {
+        r.count
+            .fetch_add(end.saturating_sub(r.counted), Ordering::Relaxed);
     }
+    read
 }
 
 fn unreachable_folder(input: &str) -> Result<Format, SourceError> {
@@ -532,6 +544,8 @@ fn io_message(e: &io::Error) -> String {
 struct Counting<'a, R> {
     inner: R,
     count: &'a AtomicU64,
+    /// What this reader added to `count`.
+    counted: u64,
     /// Bytes read while set are not counted (an index that several parts read).
     paused: bool,
 }
@@ -541,6 +555,7 @@ impl<'a, R> Counting<'a, R> {
         Counting {
             inner,
             count,
+            counted: 0,
             paused: false,
         }
     }
@@ -551,6 +566,7 @@ impl<R: Read> Read for Counting<'_, R> {
         let n = self.inner.read(buf)?;
         if !self.paused {
             self.count.fetch_add(n as u64, Ordering::Relaxed);
+            self.counted += n as u64;
         }
         Ok(n)
     }
@@ -583,6 +599,48 @@ mod tests {
             out[..n].copy_from_slice(&self.data[..n]);
             self.data = &self.data[n..];
             Ok(n)
+        }
+    }
+
+    /// The bytes counted as read (the progress bar's position) in reading `input`, a span's
+    /// bytes counted where a worker would read them; and the events' count.
+    fn counted(
+        read: impl FnOnce(&AtomicU64, &mut Sink<'_>) -> Result<Format, SourceError>,
+    ) -> (u64, usize) {
+        let count = AtomicU64::new(0);
+        let mut events = 0;
+        let mut sink = |e: Event<'_>| {
+            if let Event::Span { len, .. } = e {
+                count.fetch_add(len, Ordering::Relaxed);
+            }
+            events += 1;
+            true
+        };
+        read(&count, &mut sink).expect("the fixture reads");
+        (count.into_inner(), events)
+    }
+
+    /// Every archive is counted as read once, byte for byte, from a file or from memory:
+    /// the bytes looked at to tell its format are not counted a second time when it is read
+    /// from the start.
+    #[test]
+    fn every_byte_of_an_archive_is_counted_once() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/synthetic");
+        for name in [
+            "synthetic.tar",
+            "synthetic.tar.gz",
+            "synthetic.zip",
+            "synthetic.7z",
+            "synthetic-blocks.7z",
+        ] {
+            let path = dir.join(name);
+            let bytes = std::fs::read(&path).unwrap();
+            let len = bytes.len() as u64;
+            let from_file = counted(|c, sink| read_input(&Input::Path(path.clone()), c, sink));
+            let in_memory = counted(|c, sink| read_bytes("fixture", name, &bytes, c, sink));
+            assert!(from_file.1 > 100, "{name}: {from_file:?}");
+            assert_eq!(from_file, (len, from_file.1), "{name}, from the file");
+            assert_eq!(in_memory, (len, from_file.1), "{name}, from memory");
         }
     }
 
