@@ -602,8 +602,8 @@ mod tests {
         }
     }
 
-    /// The bytes counted as read (the progress bar's position) in reading `input`, a span's
-    /// bytes counted where a worker would read them; and the events' count.
+    /// The bytes `read` counts as read (the progress bar's position), a span's bytes counted
+    /// where a worker would read them; and the number of events.
     fn counted(
         read: impl FnOnce(&AtomicU64, &mut Sink<'_>) -> Result<Format, SourceError>,
     ) -> (u64, usize) {
@@ -622,7 +622,7 @@ mod tests {
 
     /// Every archive is counted as read once, byte for byte, from a file or from memory:
     /// the bytes looked at to tell its format are not counted a second time when it is read
-    /// from the start.
+    /// from the start, and a zip's local headers, which its reader seeks past, are counted.
     #[test]
     fn every_byte_of_an_archive_is_counted_once() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/synthetic");
