@@ -26,7 +26,7 @@ use clock::timed;
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyze_record, replay};
 use floodgate_scan::shogi::{Move, Position};
-use floodgate_scan::source::{Event, Input, bundled_inputs, read_input, with_file, with_span};
+use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
 
 /// Run `f` on every event of reading `inputs` as a scan reads them.
 fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
@@ -46,17 +46,8 @@ fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
 /// file, a `.tar` file's record where it lies); `None` for an event that is no record or a
 /// record that cannot be read.
 fn record<T>(e: Event<'_>, f: impl FnOnce(&[u8]) -> T) -> Option<(String, T)> {
-    match e {
-        Event::Entry { name, bytes } => Some((name, f(bytes))),
-        Event::File { name, path } => with_file(&path, f).ok().map(|v| (name, v)),
-        Event::Span {
-            name,
-            file,
-            offset,
-            len,
-        } => with_span(&file, offset, len, f).ok().map(|v| (name, v)),
-        Event::Unreadable { .. } | Event::Skipped { .. } => None,
-    }
+    let v = e.with_record(f)?.ok()?;
+    Some((e.name().to_string(), v))
 }
 
 /// Every record of `inputs`, as (entry name, bytes).

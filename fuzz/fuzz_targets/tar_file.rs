@@ -9,13 +9,12 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use floodgate_scan::source::{
-    Event, Format, Input, SourceError, read_bytes, read_input, with_file, with_span,
-};
+use floodgate_scan::source::{Event, Format, Input, SourceError, read_bytes, read_input};
 use libfuzzer_sys::fuzz_target;
 
-/// One event as comparable values: kind, entry name, and the record's bytes or the reason.
-type Seen = (&'static str, String, Vec<u8>);
+/// One event as comparable values: the entry's name, and the record's bytes or why they
+/// could not be read (`None` for a file that is no record).
+type Seen = (String, Option<Result<Vec<u8>, String>>);
 
 /// What one way of reading gave: the events, the bytes counted, and the format or the
 /// error's parts other than the input's name (which differs between the two ways).
@@ -31,29 +30,12 @@ fn outcome(
     let counted = AtomicU64::new(0);
     let mut events = Vec::new();
     let mut sink = |e: Event<'_>| {
-        events.push(match e {
-            Event::Entry { name, bytes } => ("entry", name, bytes.to_vec()),
-            Event::Span {
-                name,
-                file,
-                offset,
-                len,
-            } => {
-                // A span's bytes are not counted by the reader: the worker that reads
-                // them counts them, as here.
-                counted.fetch_add(len, Ordering::Relaxed);
-                match with_span(&file, offset, len, <[u8]>::to_vec) {
-                    Ok(bytes) => ("entry", name, bytes),
-                    Err(reason) => ("unreadable", name, reason.into_bytes()),
-                }
-            }
-            Event::File { name, path } => match with_file(&path, <[u8]>::to_vec) {
-                Ok(bytes) => ("entry", name, bytes),
-                Err(reason) => ("unreadable", name, reason.into_bytes()),
-            },
-            Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
-            Event::Skipped { name } => ("skipped", name, Vec::new()),
-        });
+        // A span's bytes are not counted by the reader: the worker that reads them counts
+        // them, as here.
+        if let Event::Span { len, .. } = e {
+            counted.fetch_add(len, Ordering::Relaxed);
+        }
+        events.push((e.name().to_string(), e.with_record(<[u8]>::to_vec)));
         true
     };
     let result = read(&counted, &mut sink).map_err(|e| {

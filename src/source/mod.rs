@@ -127,6 +127,34 @@ pub enum Event<'a> {
     Skipped { name: String },
 }
 
+impl Event<'_> {
+    /// The entry's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Event::Entry { name, .. }
+            | Event::File { name, .. }
+            | Event::Span { name, .. }
+            | Event::Unreadable { name, .. }
+            | Event::Skipped { name } => name,
+        }
+    }
+
+    /// `f` on the bytes of the record this event names, read as a worker reads them (lent
+    /// by the reader, a folder's file, or a span of a `.tar` file); why they cannot be read,
+    /// for an unreadable record; `None` for a file that is no record.
+    pub fn with_record<T>(&self, f: impl FnOnce(&[u8]) -> T) -> Option<Result<T, String>> {
+        match self {
+            Event::Entry { bytes, .. } => Some(Ok(f(bytes))),
+            Event::File { path, .. } => Some(with_file(path, f)),
+            Event::Span {
+                file, offset, len, ..
+            } => Some(with_span(file, *offset, *len, f)),
+            Event::Unreadable { reason, .. } => Some(Err(reason.clone())),
+            Event::Skipped { .. } => None,
+        }
+    }
+}
+
 /// An input that could not be read to its end.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{input}: {}{message}", context(entry, after))]

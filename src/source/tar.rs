@@ -397,21 +397,16 @@ mod tests {
         let counted = AtomicU64::new(0);
         let mut got = Vec::new();
         let mut sink = |e: Event<'_>| {
-            got.push(match e {
-                Event::Entry { name, bytes } => ("entry", name, bytes.to_vec()),
-                Event::Span {
-                    name,
-                    file,
-                    offset,
-                    len,
-                } => {
-                    counted.fetch_add(len, Ordering::Relaxed);
-                    let bytes = super::super::with_span(&file, offset, len, <[u8]>::to_vec);
-                    ("entry", name, bytes.unwrap())
+            if let Event::Span { len, .. } = e {
+                counted.fetch_add(len, Ordering::Relaxed);
+            }
+            got.push(match (e.with_record(<[u8]>::to_vec), &e) {
+                (Some(Ok(bytes)), _) => ("entry", e.name().to_string(), bytes),
+                (Some(Err(reason)), Event::Unreadable { .. }) => {
+                    ("unreadable", e.name().to_string(), reason.into_bytes())
                 }
-                Event::File { name, .. } => ("file", name, Vec::new()),
-                Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
-                Event::Skipped { name } => ("skipped", name, Vec::new()),
+                (Some(Err(reason)), _) => panic!("{}: {reason}", e.name()),
+                (None, _) => ("skipped", e.name().to_string(), Vec::new()),
             });
             true
         };
