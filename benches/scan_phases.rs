@@ -1,6 +1,6 @@
 //! Where a scan's CPU time goes, one phase at a time: taking the records out of the input
-//! (a folder's files opened, read and closed one by one, a `.tar` file's records read
-//! where they lie, or an archive's entries read out of it) and nothing else; then, on
+//! (a folder's files opened, read and closed one by one, a `.tar` file read a block at a
+//! time, or an archive's entries read out of it) and nothing else; then, on
 //! records already in memory, reading the record text, replaying it through the core, and
 //! the whole per-game analysis (replay, final board, judge, row). One thread, so the
 //! figures are the per-game work itself (microseconds of CPU a game, the kernel's part
@@ -43,7 +43,7 @@ fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
 }
 
 /// `f` on the bytes of the record an event names, read as a worker reads them (a folder's
-/// file, a `.tar` file's record where it lies); `None` for an event that is no record or a
+/// file, a record of a `.tar` file's block); `None` for an event that is no record or a
 /// record that cannot be read.
 fn record<T>(e: Event<'_>, f: impl FnOnce(&[u8]) -> T) -> Option<(String, T)> {
     let v = e.with_record(f)?.ok()?;
@@ -67,13 +67,14 @@ fn input_only(inputs: &[Input]) -> usize {
     total
 }
 
-/// The reader thread's share of [`input_only`]: a folder's files and a `.tar` file's
-/// records only listed (the workers read them), other archives' entries read out.
+/// The reader thread's share of [`input_only`]: a folder's files only listed (the workers
+/// read them), a `.tar` file's blocks and other archives' entries read out.
 fn reader_only(inputs: &[Input]) -> usize {
     let mut total = 0usize;
     each_event(inputs, |e| {
         total += match e {
             Event::Entry { bytes, .. } => black_box(bytes).len(),
+            Event::Shared { bytes, .. } => black_box(bytes.bytes()).len(),
             Event::File { .. } | Event::Span { .. } => 1,
             Event::Unreadable { .. } | Event::Skipped { .. } => 0,
         };
@@ -231,7 +232,7 @@ fn main() {
             read_input_secs,
         ),
         (
-            "the reader thread's part of it (files and `.tar` records only listed)",
+            "the reader thread's part of it (a folder's files only listed)",
             reader_secs,
         ),
     ] {

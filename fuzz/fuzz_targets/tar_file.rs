@@ -1,15 +1,19 @@
 //! Fuzz the two ways a `.tar` is read against each other: any bytes, written to a file
-//! named `x.tar` and read as a scan reads a file (an uncompressed tar is then read where
-//! its records lie, the workers reading each record at its offset), and the same bytes read
-//! as a stream. Both must give the same events (names, record bytes, reasons), the same
-//! format, the same error (entry, last entry, message, whether reported) and, when nothing
-//! failed, the same byte count; and neither may panic.
+//! named `x.tar` and read as a scan reads a file (an uncompressed tar is then read a block
+//! at a time, its records shared with the block, or read where they lie when larger than a
+//! block), and the same bytes read as a stream. Both must give the same events (names,
+//! record bytes, reasons), the same format, the same error (entry, last entry, message,
+//! whether reported) and, when nothing failed, the same byte count; and neither may panic.
+//! A tar file is also read in blocks of a few hundred bytes (chosen by the input's length),
+//! so that the blocks' ends fall inside headers and records, and must read the same.
 #![no_main]
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use floodgate_scan::source::{Event, Format, Input, SourceError, read_bytes, read_input};
+use floodgate_scan::source::{
+    Event, Format, Input, SourceError, detect, read_bytes, read_input, read_tar_file_in_blocks,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// One event as comparable values: the entry's name, and the record's bytes or why they
@@ -69,5 +73,22 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(on_disk.result, stream.result, "format or error");
     if on_disk.result.is_ok() {
         assert_eq!(on_disk.counted, stream.counted, "bytes counted");
+    }
+    if detect(data) == Some(Format::Tar) {
+        let block = 300 + data.len() % 1500;
+        let small = outcome(|counted, sink| {
+            read_tar_file_in_blocks(path, block, counted, sink).map(|()| Format::Tar)
+        });
+        assert_eq!(small.events, stream.events, "events, blocks of {block}");
+        assert_eq!(
+            small.result, stream.result,
+            "format or error, blocks of {block}"
+        );
+        if small.result.is_ok() {
+            assert_eq!(
+                small.counted, stream.counted,
+                "bytes counted, blocks of {block}"
+            );
+        }
     }
 });

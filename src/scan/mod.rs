@@ -38,7 +38,7 @@ pub use stats::Stats;
 
 use crate::game::analyze_record;
 use crate::source::{
-    Event, Format, Input, Part, SourceError, parts, read_part, with_file, with_span,
+    Event, Format, Input, Part, SharedBytes, SourceError, parts, read_part, with_file, with_span,
 };
 
 /// What to scan and where to write.
@@ -171,6 +171,9 @@ enum Job {
         offset: u64,
         len: u64,
     },
+    /// A record inside a block of an uncompressed tar file, shared with the block's other
+    /// records (already read and counted by the reader).
+    Shared { name: String, bytes: SharedBytes },
     /// A result already known (unreadable or skipped entry), passed through in order.
     Known(Item),
 }
@@ -385,6 +388,7 @@ fn read_parts(
                     offset,
                     len,
                 },
+                Event::Shared { name, bytes } => Job::Shared { name, bytes },
                 Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
                     entry: name,
                     line: None,
@@ -520,6 +524,10 @@ fn analyse_one(
         Job::Known(item) => return item,
         Job::Record { name, start, end } => {
             let item = analyse_bytes(source, &name, &arena[start..end], stats);
+            (name, Ok(item))
+        }
+        Job::Shared { name, bytes } => {
+            let item = analyse_bytes(source, &name, bytes.bytes(), stats);
             (name, Ok(item))
         }
         Job::File { name, path } => {

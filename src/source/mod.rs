@@ -9,9 +9,11 @@
 //! A 7z file of several compression blocks can also be read in parts ([`parts`],
 //! [`read_part`]), which separate threads decode side by side.
 //!
-//! Every entry read is reported exactly once, as an [`Event::Entry`] (bytes to analyse),
-//! an [`Event::File`] or an [`Event::Span`] (a folder's record file, or a record lying in an
-//! uncompressed `.tar` file, for whoever analyses it to read), an [`Event::Unreadable`]
+//! Every entry read is reported exactly once, as an [`Event::Entry`] or an
+//! [`Event::Shared`] (bytes to analyse, lent for the call or shared with a block of an
+//! uncompressed `.tar` file), an [`Event::File`] or an [`Event::Span`] (a folder's record
+//! file, or a record too large for a block of a `.tar` file, for whoever analyses it to
+//! read), an [`Event::Unreadable`]
 //! (with the reason) or an [`Event::Skipped`] (a file inside an archive whose name does not
 //! end in `.csa`). A container that breaks part way through
 //! keeps the entries already delivered and returns a [`SourceError`] naming the input and
@@ -121,6 +123,10 @@ pub enum Event<'a> {
         offset: u64,
         len: u64,
     },
+    /// A record read as part of a larger block of its archive (an uncompressed `.tar` file
+    /// is read a block at a time), shared with the other records of the block instead of
+    /// copied out of it. Its bytes are counted in the reader's `bytes_read`.
+    Shared { name: String, bytes: SharedBytes },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
     /// A file inside an archive that is not a `.csa` record (directories are not reported).
@@ -134,6 +140,7 @@ impl Event<'_> {
             Event::Entry { name, .. }
             | Event::File { name, .. }
             | Event::Span { name, .. }
+            | Event::Shared { name, .. }
             | Event::Unreadable { name, .. }
             | Event::Skipped { name } => name,
         }
@@ -149,9 +156,31 @@ impl Event<'_> {
             Event::Span {
                 file, offset, len, ..
             } => Some(with_span(file, *offset, *len, f)),
+            Event::Shared { bytes, .. } => Some(Ok(f(bytes.bytes()))),
             Event::Unreadable { reason, .. } => Some(Err(reason.clone())),
             Event::Skipped { .. } => None,
         }
+    }
+}
+
+/// A record's bytes inside a block read from its archive, which the block's other records
+/// share: handed from thread to thread without a copy.
+#[derive(Clone)]
+pub struct SharedBytes {
+    block: Arc<[u8]>,
+    range: std::ops::Range<usize>,
+}
+
+impl SharedBytes {
+    /// The record's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.block[self.range.clone()]
+    }
+}
+
+impl std::fmt::Debug for SharedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SharedBytes({} bytes)", self.range.len())
     }
 }
 
@@ -320,6 +349,20 @@ pub fn read_input(
         }
         Input::Embedded { name: n, bytes } => read_bytes(&name, n, bytes, bytes_read, sink),
     }
+}
+
+/// Read the uncompressed `.tar` file `path` as [`read_input`] does, but in blocks of `block`
+/// bytes instead of the scan's 1 MiB: for tests and fuzzing of the blocks' boundaries.
+#[doc(hidden)]
+pub fn read_tar_file_in_blocks(
+    path: &Path,
+    block: usize,
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+    tar::read_tar_file_in_blocks(&name, file, block, bytes_read, sink)
 }
 
 /// Read the archive or record held in `bytes` as [`read_input`] reads a file named `name`
@@ -741,6 +784,7 @@ mod tests {
                     name,
                     with_span(&file, offset, len, <[u8]>::to_vec).unwrap(),
                 ),
+                Event::Shared { name, bytes } => ("shared", name, bytes.bytes().to_vec()),
                 Event::Unreadable { name, reason } => ("unreadable", name, reason.into_bytes()),
                 Event::Skipped { name } => ("skipped", name, Vec::new()),
             });

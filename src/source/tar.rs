@@ -1,5 +1,6 @@
 //! Tar archives and gzip streams, read front to back without seeking: `.tar`, `.tar.gz`,
 //! `.tgz`, a gzip-compressed single record, and the tar stream on standard input.
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::ops::ControlFlow;
@@ -10,8 +11,8 @@ use flate2::read::MultiGzDecoder;
 
 use super::detect::{HEAD_LEN, looks_like_tar};
 use super::{
-    Event, Format, Sink, SourceError, clean_name, detect, io_message, is_record_name, read_record,
-    with_entry,
+    Event, Format, SharedBytes, Sink, SourceError, clean_name, detect, io_message, is_record_name,
+    read_record, with_entry,
 };
 
 /// Read up to [`HEAD_LEN`] bytes and give them back in front of the rest of the stream.
@@ -206,28 +207,38 @@ pub fn is_plain_tar(file: &mut File) -> io::Result<bool> {
     Ok(detect(&head) == Some(Format::Tar))
 }
 
-/// An uncompressed tar file on disk, read as [`read_tar`] reads a stream, except that its
-/// records are not read here: each is reported as an [`Event::Span`] (where its bytes
-/// lie), for whoever analyses it to read, as a folder's files are. This thread reads only
-/// the 512-byte headers and seeks past the records, so it does not copy the archive
-/// through memory twice over; the bytes it does not hand out (headers, padding, the end
-/// blocks) it counts in `bytes_read` itself.
+/// An uncompressed tar file on disk, read as [`read_tar`] reads a stream, except that it is
+/// read in blocks of [`BLOCK`] bytes, one positional read each, and its records are not
+/// copied out of them: each is reported as an [`Event::Shared`], a range of the block the
+/// workers then share. A record larger than a block (no real game record is) is reported
+/// as an [`Event::Span`] instead, for whoever analyses it to read where it lies. So the
+/// archive is copied from the kernel once, one read a block, where reading each header and
+/// each record where it lies took two reads a record.
 pub fn read_tar_file(
     input: &str,
     file: File,
     bytes_read: &AtomicU64,
     sink: &mut Sink<'_>,
 ) -> Result<(), SourceError> {
+    read_tar_file_in_blocks(input, file, BLOCK, bytes_read, sink)
+}
+
+/// [`read_tar_file`] with blocks of `block` bytes (at least 1).
+pub fn read_tar_file_in_blocks(
+    input: &str,
+    file: File,
+    block: usize,
+    bytes_read: &AtomicU64,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
+    let block = block.max(1);
     let len = file
         .metadata()
         .map_err(|e| SourceError::new(input, io_message(&e)))?
         .len();
     let file = Arc::new(file);
-    let mut archive = tar::Archive::new(Bounded {
-        file: &file,
-        pos: 0,
-        len,
-    });
+    let blocks = RefCell::new(Blocks::new(&file, len, block));
+    let mut archive = tar::Archive::new(BlockReader(&blocks));
     // Bytes of the archive accounted for: counted here, or handed out in a span.
     let mut counted = 0u64;
     let read = each_entry(input, &mut archive, sink, |entry, name, sink| {
@@ -235,14 +246,20 @@ pub fn read_tar_file(
         if offset.saturating_add(size) > len {
             return Err(cut_short(len.saturating_sub(offset), size));
         }
-        bytes_read.fetch_add(offset.saturating_sub(counted), Ordering::Relaxed);
+        if size > block as u64 {
+            bytes_read.fetch_add(offset.saturating_sub(counted), Ordering::Relaxed);
+            counted = offset + size;
+            return Ok(sink(Event::Span {
+                name,
+                file: Arc::clone(&file),
+                offset,
+                len: size,
+            }));
+        }
+        let bytes = blocks.borrow_mut().record(offset, size)?;
+        bytes_read.fetch_add((offset + size).saturating_sub(counted), Ordering::Relaxed);
         counted = offset + size;
-        Ok(sink(Event::Span {
-            name,
-            file: Arc::clone(&file),
-            offset,
-            len: size,
-        }))
+        Ok(sink(Event::Shared { name, bytes }))
     })?;
     if read.is_continue() {
         bytes_read.fetch_add(len.saturating_sub(counted), Ordering::Relaxed);
@@ -250,30 +267,143 @@ pub fn read_tar_file(
     Ok(())
 }
 
-/// A tar file read at its own position (the file's cursor is left alone: the workers read
-/// the same file at their offsets), whose seeks forward past its end fail as a stream's do
-/// ([`Forward`]): an archive cut inside an entry's padding is cut short.
-struct Bounded<'a> {
+/// Bytes of a `.tar` file read at a time.
+const BLOCK: usize = 1 << 20;
+
+/// Blocks kept for reuse once every record read from them has been analysed.
+const BLOCKS_KEPT: usize = 16;
+
+/// The block of a tar file in memory, and blocks to fill again. The tar reader's header
+/// reads and the records are served from the block; a position outside it loads the block
+/// that starts there.
+struct Blocks<'a> {
     file: &'a File,
-    pos: u64,
+    /// The file's length when the reading began: seeks past it fail as a stream's do
+    /// ([`Forward`]), so that an archive cut inside an entry's padding is cut short.
     len: u64,
+    /// The tar reader's position.
+    pos: u64,
+    /// The block, `filled` bytes of the file from `start`.
+    block: Arc<[u8]>,
+    start: u64,
+    filled: usize,
+    /// Blocks handed out with records: each is filled again once no record holds it.
+    spare: Vec<Arc<[u8]>>,
+    /// Bytes of a block.
+    size: usize,
 }
 
-impl Read for Bounded<'_> {
+impl<'a> Blocks<'a> {
+    fn new(file: &'a File, len: u64, size: usize) -> Blocks<'a> {
+        Blocks {
+            file,
+            len,
+            size,
+            pos: 0,
+            block: Arc::from(Vec::new()),
+            start: 0,
+            filled: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Whether the block holds the `n` bytes at `at`.
+    fn holds(&self, at: u64, n: u64) -> bool {
+        at >= self.start && at.saturating_add(n) <= self.start + self.filled as u64
+    }
+
+    /// Make the block the file's bytes from `at` (fewer at the end of the file), in a block
+    /// no record holds any more.
+    fn load(&mut self, at: u64) -> io::Result<()> {
+        let mut block = std::mem::replace(&mut self.block, Arc::from(Vec::new()));
+        if Arc::get_mut(&mut block).is_none_or(|b| b.len() != self.size) {
+            if block.len() == self.size && self.spare.len() < BLOCKS_KEPT {
+                self.spare.push(block);
+            }
+            block = match self.spare.iter().position(|b| Arc::strong_count(b) == 1) {
+                Some(i) => self.spare.swap_remove(i),
+                None => Arc::from(Vec::new()),
+            };
+        }
+        self.filled = 0;
+        let filled = match Arc::get_mut(&mut block) {
+            Some(buf) if buf.len() == self.size => self.fill(buf, at),
+            // No block to fill again: a new one.
+            _ => {
+                let mut buf = vec![0; self.size];
+                let filled = self.fill(&mut buf, at);
+                block = Arc::from(buf);
+                filled
+            }
+        };
+        self.block = block;
+        self.start = at;
+        self.filled = filled?;
+        Ok(())
+    }
+
+    /// Read the file's bytes from `at` into `buf`, up to its end: how many there were.
+    fn fill(&self, buf: &mut [u8], at: u64) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            match super::read_at(self.file, &mut buf[n..], at + n as u64) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The record of `size` bytes at `offset` (at most a block), shared with the block.
+    fn record(&mut self, offset: u64, size: u64) -> Result<SharedBytes, String> {
+        if !self.holds(offset, size) {
+            self.load(offset).map_err(|e| io_message(&e))?;
+            if !self.holds(offset, size) {
+                // The file is shorter than when the reading began.
+                let present = (self.start + self.filled as u64).saturating_sub(offset);
+                return Err(cut_short(present, size));
+            }
+        }
+        // Inside the block's `filled` bytes, as just checked.
+        let start = (offset - self.start) as usize;
+        Ok(SharedBytes {
+            block: Arc::clone(&self.block),
+            range: start..start + size as usize,
+        })
+    }
+}
+
+/// The tar reader's view of [`Blocks`]: reads served from the block, seeks forward only.
+struct BlockReader<'b, 'a>(&'b RefCell<Blocks<'a>>);
+
+impl Read for BlockReader<'_, '_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = super::read_at(self.file, buf, self.pos)?;
-        self.pos += n as u64;
+        let mut b = self.0.borrow_mut();
+        let pos = b.pos;
+        if pos >= b.len || buf.is_empty() {
+            return Ok(0);
+        }
+        if !b.holds(pos, 1) {
+            b.load(pos)?;
+        }
+        let from = (pos - b.start) as usize;
+        let n = buf.len().min(b.filled - from);
+        buf[..n].copy_from_slice(&b.block[from..from + n]);
+        b.pos += n as u64;
         Ok(n)
     }
 }
 
-impl Seek for Bounded<'_> {
+impl Seek for BlockReader<'_, '_> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let target = forward_target(self.pos, to)?;
-        if target > self.len {
+        let mut b = self.0.borrow_mut();
+        let target = forward_target(b.pos, to)?;
+        if target > b.len {
             return Err(ends_inside_an_entry());
         }
-        self.pos = target;
+        b.pos = target;
         Ok(target)
     }
 }
@@ -442,6 +572,21 @@ mod tests {
                 continue;
             }
             assert!(is_plain_tar(&mut file).unwrap(), "cut {cut}");
+            // Also in blocks smaller than the archive's headers and records.
+            for block in [700, 1300] {
+                let file = File::open(&path).unwrap();
+                let small = outcome(|counted, sink| {
+                    read_tar_file_in_blocks("t.tar", file, block, counted, sink)
+                });
+                assert_eq!(small.0, stream.0, "events, blocks of {block}, cut at {cut}");
+                assert_eq!(small.2, stream.2, "error, blocks of {block}, cut at {cut}");
+                if small.2.is_none() {
+                    assert_eq!(
+                        small.1, cut as u64,
+                        "counted, blocks of {block}, cut at {cut}"
+                    );
+                }
+            }
             let in_place = outcome(|counted, sink| read_tar_file("t.tar", file, counted, sink));
             assert_eq!(in_place.0, stream.0, "events, cut at {cut}");
             assert_eq!(in_place.2, stream.2, "error, cut at {cut}");
@@ -477,6 +622,99 @@ mod tests {
         assert_eq!(kinds[7], ("entry", "d/empty.csa"));
         assert_eq!(kinds[8], ("skipped", "d/link.csa"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A tar file of several blocks: records cut by a block's end are read whole from the
+    /// next block, a record larger than a block is left where it lies (a span), and a block
+    /// is filled again only once no record read from it is held (here records of the first
+    /// blocks are held to the end, the others for the next 40 records). With the scan's
+    /// blocks, and with blocks smaller than a header (so that headers, too, are cut).
+    #[test]
+    fn records_across_blocks_read_whole_and_held_ones_stay_intact() {
+        for block in [BLOCK, 5000, 700, 300] {
+            records_across_blocks(block);
+        }
+    }
+
+    fn records_across_blocks(block: usize) {
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut bodies = Vec::new();
+        for i in 0..300usize {
+            // Sizes that fall on every alignment to the blocks, and one outsized record.
+            let len = if i == 150 {
+                block + 1000
+            } else {
+                block / 300 + (i * 7919) % (block / 20)
+            };
+            let body: Vec<u8> = (0..len).map(|k| b'a' + ((k + i) % 26) as u8).collect();
+            let mut h = tar::Header::new_gnu();
+            h.set_size(len as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            builder
+                .append_data(&mut h, format!("d/{i}.csa"), body.as_slice())
+                .unwrap();
+            bodies.push(body);
+        }
+        let tar = builder.into_inner().unwrap();
+        let dir =
+            std::env::temp_dir().join(format!("fs-tar-blocks-{}-{block}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.tar");
+        std::fs::write(&path, &tar).unwrap();
+
+        let counted = AtomicU64::new(0);
+        let (mut shared, mut spans, mut held) = (0, 0, Vec::new());
+        // The last records read, held a while as the records waiting for the workers are.
+        let mut recent = std::collections::VecDeque::new();
+        let mut got = Vec::new();
+        let mut sink = |e: Event<'_>| {
+            match &e {
+                Event::Shared { name, bytes } => {
+                    shared += 1;
+                    // Held: records of the first blocks; the later blocks are filled again.
+                    if shared % 3 == 0 && shared < 150 {
+                        held.push((name.clone(), bytes.clone()));
+                    }
+                    recent.push_back(bytes.clone());
+                    if recent.len() > 40 {
+                        recent.pop_front();
+                    }
+                }
+                Event::Span { len, .. } => {
+                    spans += 1;
+                    counted.fetch_add(*len, Ordering::Relaxed);
+                }
+                other => panic!("{other:?}"),
+            }
+            let bytes = e.with_record(<[u8]>::to_vec).unwrap().unwrap();
+            got.push((e.name().to_string(), bytes));
+            true
+        };
+        let file = File::open(&path).unwrap();
+        read_tar_file_in_blocks("t.tar", file, block, &counted, &mut sink).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        assert!(tar.len() > 7 * block, "block {block}: {}", tar.len());
+        assert_eq!(
+            counted.into_inner(),
+            tar.len() as u64,
+            "block {block}: every byte counted once"
+        );
+        assert_eq!((spans, shared), (1, bodies.len() - 1), "block {block}");
+        assert_eq!(got.len(), bodies.len());
+        for (k, (name, bytes)) in got.iter().enumerate() {
+            assert_eq!(name, &format!("d/{k}.csa"));
+            assert!(bytes == &bodies[k], "block {block}: record {k}");
+        }
+        assert_eq!(held.len(), 49);
+        for (name, bytes) in &held {
+            let k: usize = name[2..name.len() - 4].parse().unwrap();
+            assert!(
+                bytes.bytes() == bodies[k].as_slice(),
+                "block {block}: held record {k}"
+            );
+        }
     }
 
     /// A record read where it lies fails with a reason, never short, when the file no longer
