@@ -6,7 +6,7 @@
 //! so a `'+` from those years is not compared.
 
 use crate::csa::{Record, Trailer};
-use crate::shogi::{Color, PieceKind, Position, Setup, Square};
+use crate::shogi::{Color, PieceKind, Position, Setup};
 
 /// The outcome of the comparison, with the table's vocabulary in [`FinalBoard::name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,22 +73,18 @@ fn same(a: &Setup, b: &Setup, compare_side: bool) -> bool {
 /// Whether the trailer is exactly `pos` as the server prints it (the common case, checked
 /// without parsing); `false` sends the caller to the full comparison.
 fn prints_as(trailer: &Trailer<'_>, pos: &Position, compare_side: bool) -> bool {
-    let mut row = [b' '; 29];
-    row[0] = b'P';
-    for rank in 1..=9u8 {
-        row[1] = b'0' + rank;
-        for (i, file) in (1..=9u8).rev().enumerate() {
-            let cell = &mut row[2 + 3 * i..5 + 3 * i];
-            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
-                Some(p) => {
-                    cell[0] = if p.color == Color::Black { b'+' } else { b'-' };
-                    cell[1..].copy_from_slice(p.kind.csa().as_bytes());
-                }
-                None => cell.copy_from_slice(b" * "),
-            }
-        }
-        if trailer.rows[usize::from(rank - 1)] != Some(&row[..]) {
+    for rank in 0..9 {
+        // `P1-KY-KE...`: the row's number, then the squares from file 9 to file 1.
+        let Some(row) = trailer.rows[rank] else {
             return false;
+        };
+        if row.len() != 29 || row[..2] != [b'P', b'1' + rank as u8] {
+            return false;
+        }
+        for (i, file) in (0..9).rev().enumerate() {
+            if row[2 + 3 * i..5 + 3 * i] != pos.csa_cell(file * 9 + rank)[..] {
+                return false;
+            }
         }
     }
     for c in Color::ALL {
@@ -164,4 +160,64 @@ pub fn compare(
             trailer.line
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::csa::read_record;
+    use crate::game::replay::{replay, start_position};
+    use std::path::Path;
+
+    /// The quick comparison recognises the server's own printing of the final board: for
+    /// every fixture record, it finds the trailer equal to the replayed position exactly
+    /// when the full comparison (trailer parsed, boards and hands compared) does; a trailer
+    /// with one square or one hand piece changed is no longer equal.
+    #[test]
+    fn the_quick_comparison_agrees_with_the_full_one() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/csa");
+        let (mut equal, mut differ) = (0, 0);
+        for sub in ["real", "server"] {
+            for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "csa") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let rec = read_record(&bytes).unwrap();
+                let Some(trailer) = rec.trailer.as_ref().filter(|t| t.is_complete()) else {
+                    continue;
+                };
+                let r = replay(start_position(&rec).unwrap(), &rec.moves, false);
+                let side = trailer_side_reliable(&rec, trailer);
+                let parsed = Setup::from_csa_lines(trailer.position_lines()).unwrap();
+                let full = same(&parsed, &r.last.to_setup(), side);
+                assert_eq!(
+                    prints_as(trailer, &r.last, side),
+                    full,
+                    "{}",
+                    path.display()
+                );
+                if !full {
+                    differ += 1;
+                    continue;
+                }
+                equal += 1;
+                // One square changed: the 5th row's first square, empty or not.
+                let mut row = trailer.rows[4].unwrap().to_vec();
+                let other: &[u8; 3] = if &row[2..5] == b" * " { b"+FU" } else { b" * " };
+                row[2..5].copy_from_slice(other);
+                let mut changed = trailer.clone();
+                changed.rows[4] = Some(&row);
+                assert!(!prints_as(&changed, &r.last, side), "{}", path.display());
+                // One pawn more in Black's hand.
+                let hand = [trailer.hands[0].unwrap_or(b"P+"), b"00FU"].concat();
+                let mut changed = trailer.clone();
+                changed.hands[0] = Some(&hand);
+                assert!(!prints_as(&changed, &r.last, side), "{}", path.display());
+            }
+        }
+        // Repetitions end on the position before the last move: those differ here.
+        assert!(equal >= 20 && differ >= 3, "{equal} equal, {differ} differ");
+    }
 }

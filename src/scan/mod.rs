@@ -8,9 +8,9 @@
 //! ```
 //!
 //! Record files of a folder are only listed by the reader thread and read by the workers,
-//! so that opening twenty thousand small files is shared out like the analysis; so are the
-//! records of an uncompressed `.tar` file, which the reader lists from their headers and
-//! the workers read where they lie.
+//! so that opening twenty thousand small files is shared out like the analysis. An
+//! uncompressed `.tar` file is read by its reader a block (1 MiB) at a time, one read a
+//! block, and its records go to the workers as ranges of the block, not copied.
 //! Several inputs are read at the same time, one per reader thread. An input is read as
 //! one part, except a 7z file of several compression blocks: a solid block can only be
 //! decoded front to back, but separate blocks can, so such an archive is read in parts
@@ -164,7 +164,8 @@ enum Job {
     },
     /// A record file to read, then analyse (folders: the workers share the reading).
     File { name: String, path: PathBuf },
-    /// A record lying in an uncompressed tar file, to read, then analyse (the same).
+    /// A record lying in an uncompressed tar file, too large for a block, to read, then
+    /// analyse (the same).
     Span {
         name: String,
         file: Arc<std::fs::File>,

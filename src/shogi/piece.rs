@@ -243,6 +243,23 @@ impl Piece {
     }
 }
 
+/// Each board code ([`Piece::code`]) as the CSA board prints its square: `+FU`, `-OU`,
+/// ` * ` for an empty square (`???` for a code no piece has).
+pub(crate) static CSA_CELLS: [[u8; 3]; 32] = {
+    let mut cells = [*b"???"; 32];
+    cells[0] = *b" * ";
+    let mut c = 1;
+    while c < 32 {
+        let k = c & 15;
+        if k >= 1 && k <= PieceKind::ALL.len() {
+            let name = CSA[k - 1].as_bytes();
+            cells[c] = [if c & 16 == 0 { b'+' } else { b'-' }, name[0], name[1]];
+        }
+        c += 1;
+    }
+    cells
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -272,6 +272,12 @@ impl Position {
         Piece::from_code(self.board[sq.index()])
     }
 
+    /// The square with index `sq` (0..81) as the CSA board prints it: `+FU`, ` * `.
+    #[inline(always)]
+    pub(crate) fn csa_cell(&self, sq: usize) -> &'static [u8; 3] {
+        &super::piece::CSA_CELLS[usize::from(self.board[sq] & 31)]
+    }
+
     /// The hand of `c`.
     #[inline(always)]
     pub fn hand(&self, c: Color) -> &Hand {

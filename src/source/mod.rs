@@ -113,8 +113,9 @@ pub enum Event<'a> {
     /// [`with_file`] or [`read_file`], so that the reading is spread over many threads. Its bytes are not
     /// counted in the reader's `bytes_read`.
     File { name: String, path: PathBuf },
-    /// A record stored as it is inside an uncompressed `.tar` file, not read yet: its `len`
-    /// bytes start at `offset` of `file`. Like a folder's [`Event::File`], whoever analyses
+    /// A record stored as it is inside an uncompressed `.tar` file, too large for the blocks
+    /// that file is read in (no game record is), not read yet: its `len` bytes start at
+    /// `offset` of `file`. Like a folder's [`Event::File`], whoever analyses
     /// it reads it ([`with_span`]), so that the reading is spread over many threads, and
     /// counts its bytes; the reader counts the rest of the archive (headers, padding).
     Span {
