@@ -323,7 +323,8 @@ pub fn read_input(
             }
             let mut file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
             if tar::is_plain_tar(&mut file).map_err(|e| SourceError::new(&name, io_message(&e)))? {
-                return tar::read_tar_file(&name, file, bytes_read, sink).map(|()| Format::Tar);
+                return tar::read_tar_file(&name, file, tar::BLOCK, bytes_read, sink)
+                    .map(|()| Format::Tar);
             }
             read_seekable(
                 &name,
@@ -363,7 +364,7 @@ pub fn read_tar_file_in_blocks(
 ) -> Result<(), SourceError> {
     let name = path.display().to_string();
     let file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
-    tar::read_tar_file_in_blocks(&name, file, block, bytes_read, sink)
+    tar::read_tar_file(&name, file, block, bytes_read, sink)
 }
 
 /// Read the archive or record held in `bytes` as [`read_input`] reads a file named `name`

@@ -208,23 +208,15 @@ pub fn is_plain_tar(file: &mut File) -> io::Result<bool> {
 }
 
 /// An uncompressed tar file on disk, read as [`read_tar`] reads a stream, except that it is
-/// read in blocks of [`BLOCK`] bytes, one positional read each, and its records are not
+/// read in blocks of `block` bytes, one positional read each, and its records are not
 /// copied out of them: each is reported as an [`Event::Shared`], a range of the block the
 /// workers then share. A record larger than a block (no real game record is) is reported
 /// as an [`Event::Span`] instead, for whoever analyses it to read where it lies. So the
 /// archive is copied from the kernel once, one read a block, where reading each header and
 /// each record where it lies took two reads a record.
+///
+/// `block` is the size of a block: [`BLOCK`] for a scan, smaller in tests (at least 1).
 pub fn read_tar_file(
-    input: &str,
-    file: File,
-    bytes_read: &AtomicU64,
-    sink: &mut Sink<'_>,
-) -> Result<(), SourceError> {
-    read_tar_file_in_blocks(input, file, BLOCK, bytes_read, sink)
-}
-
-/// [`read_tar_file`] with blocks of `block` bytes (at least 1).
-pub fn read_tar_file_in_blocks(
     input: &str,
     file: File,
     block: usize,
@@ -246,20 +238,22 @@ pub fn read_tar_file_in_blocks(
         if offset.saturating_add(size) > len {
             return Err(cut_short(len.saturating_sub(offset), size));
         }
-        if size > block as u64 {
-            bytes_read.fetch_add(offset.saturating_sub(counted), Ordering::Relaxed);
-            counted = offset + size;
-            return Ok(sink(Event::Span {
+        // A span's own bytes are counted by whoever reads it; the rest, here.
+        let (event, counted_to) = if size > block as u64 {
+            let span = Event::Span {
                 name,
                 file: Arc::clone(&file),
                 offset,
                 len: size,
-            }));
-        }
-        let bytes = blocks.borrow_mut().record(offset, size)?;
-        bytes_read.fetch_add((offset + size).saturating_sub(counted), Ordering::Relaxed);
+            };
+            (span, offset)
+        } else {
+            let bytes = blocks.borrow_mut().record(offset, size)?;
+            (Event::Shared { name, bytes }, offset + size)
+        };
+        bytes_read.fetch_add(counted_to.saturating_sub(counted), Ordering::Relaxed);
         counted = offset + size;
-        Ok(sink(Event::Shared { name, bytes }))
+        Ok(sink(event))
     })?;
     if read.is_continue() {
         bytes_read.fetch_add(len.saturating_sub(counted), Ordering::Relaxed);
@@ -267,8 +261,8 @@ pub fn read_tar_file_in_blocks(
     Ok(())
 }
 
-/// Bytes of a `.tar` file read at a time.
-const BLOCK: usize = 1 << 20;
+/// Bytes of a `.tar` file read at a time by a scan.
+pub const BLOCK: usize = 1 << 20;
 
 /// Blocks kept for reuse once every record read from them has been analysed.
 const BLOCKS_KEPT: usize = 16;
@@ -575,9 +569,8 @@ mod tests {
             // Also in blocks smaller than the archive's headers and records.
             for block in [700, 1300] {
                 let file = File::open(&path).unwrap();
-                let small = outcome(|counted, sink| {
-                    read_tar_file_in_blocks("t.tar", file, block, counted, sink)
-                });
+                let small =
+                    outcome(|counted, sink| read_tar_file("t.tar", file, block, counted, sink));
                 assert_eq!(small.0, stream.0, "events, blocks of {block}, cut at {cut}");
                 assert_eq!(small.2, stream.2, "error, blocks of {block}, cut at {cut}");
                 if small.2.is_none() {
@@ -587,7 +580,8 @@ mod tests {
                     );
                 }
             }
-            let in_place = outcome(|counted, sink| read_tar_file("t.tar", file, counted, sink));
+            let in_place =
+                outcome(|counted, sink| read_tar_file("t.tar", file, BLOCK, counted, sink));
             assert_eq!(in_place.0, stream.0, "events, cut at {cut}");
             assert_eq!(in_place.2, stream.2, "error, cut at {cut}");
             match &in_place.2 {
@@ -692,7 +686,7 @@ mod tests {
             true
         };
         let file = File::open(&path).unwrap();
-        read_tar_file_in_blocks("t.tar", file, block, &counted, &mut sink).unwrap();
+        read_tar_file("t.tar", file, block, &counted, &mut sink).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
 
         assert!(tar.len() > 7 * block, "block {block}: {}", tar.len());
