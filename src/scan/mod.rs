@@ -21,7 +21,10 @@
 //! puts the results back in a deterministic order, input order first, then part order and
 //! each part's own entry order, so the output is byte for byte the same for any number of
 //! jobs. Rows of a part that finishes ahead of its turn wait in a spill file in the output
-//! folder, not in memory: memory does not grow with the archive.
+//! folder, not in memory: memory does not grow with the archive. The writer hands each full
+//! Parquet row group to a thread of its own, which encodes and compresses its columns side
+//! by side: writing `games.parquet` does not hold up the workers, and its last row group,
+//! written after them, is compressed on every core.
 mod encode;
 mod order;
 mod stats;
