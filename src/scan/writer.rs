@@ -381,21 +381,25 @@ mod tests {
             dir.join("games.parquet")
         }
 
-        /// Row `i`: text `r{i}`, integer `i`, a float on odd rows only, `i` even.
+        /// Row `i`: text `text`, integer `i`, a float on odd rows only, `i` even.
+        fn cells(i: usize, text: &str) -> Vec<Cell<'_>> {
+            COLUMNS
+                .iter()
+                .map(|c| match c.kind {
+                    ColumnKind::Str | ColumnKind::OptStr => Cell::Str(Some(text)),
+                    ColumnKind::Int | ColumnKind::OptInt => Cell::Int(Some(i as i64)),
+                    ColumnKind::OptFloat => Cell::Float((i % 2 == 1).then_some(i as f64)),
+                    ColumnKind::Bool | ColumnKind::OptBool => Cell::Bool(Some(i.is_multiple_of(2))),
+                })
+                .collect()
+        }
+
+        /// Rows `0..n` of [`cells`], with text `r{i}`.
         fn write_rows(path: &std::path::Path, n: usize) {
             let texts: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
             let mut t = ParquetTable::create(path).unwrap();
             for (i, text) in texts.iter().enumerate() {
-                let cells: Vec<Cell<'_>> = COLUMNS
-                    .iter()
-                    .map(|c| match c.kind {
-                        ColumnKind::Str | ColumnKind::OptStr => Cell::Str(Some(text)),
-                        ColumnKind::Int | ColumnKind::OptInt => Cell::Int(Some(i as i64)),
-                        ColumnKind::OptFloat => Cell::Float((i % 2 == 1).then_some(i as f64)),
-                        ColumnKind::Bool | ColumnKind::OptBool => Cell::Bool(Some(i % 2 == 0)),
-                    })
-                    .collect();
-                t.write_row(&cells).unwrap();
+                t.write_row(&cells(i, text)).unwrap();
             }
             t.finish().unwrap();
         }
@@ -465,16 +469,7 @@ mod tests {
             let mut t = ParquetTable::create(std::path::Path::new("/dev/full")).unwrap();
             let mut failed = None;
             for (i, text) in texts.iter().enumerate() {
-                let cells: Vec<Cell<'_>> = COLUMNS
-                    .iter()
-                    .map(|c| match c.kind {
-                        ColumnKind::Str | ColumnKind::OptStr => Cell::Str(Some(text)),
-                        ColumnKind::Int | ColumnKind::OptInt => Cell::Int(Some(i as i64)),
-                        ColumnKind::OptFloat => Cell::Float(None),
-                        ColumnKind::Bool | ColumnKind::OptBool => Cell::Bool(None),
-                    })
-                    .collect();
-                if let Err(e) = t.write_row(&cells) {
+                if let Err(e) = t.write_row(&cells(i, text)) {
                     failed = Some(e);
                     break;
                 }
