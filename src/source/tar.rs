@@ -473,7 +473,7 @@ mod tests {
     }
 
     /// A tar of record members (some padded, one under a name too long for the header, one
-    /// empty), a folder, a non-record file and a link.
+    /// empty), a folder, a non-record file, a symbolic link and a hard link.
     fn sample_tar() -> Vec<u8> {
         let mut builder = tar::Builder::new(Vec::new());
         let mut dir = tar::Header::new_gnu();
@@ -505,6 +505,15 @@ mod tests {
         link.set_mode(0o777);
         builder
             .append_link(&mut link, "d/link.csa", "0.csa")
+            .unwrap();
+        // What `tar` stores for a second name of a file already in the archive: a header
+        // naming the first, no content.
+        let mut hard = tar::Header::new_gnu();
+        hard.set_entry_type(tar::EntryType::Link);
+        hard.set_size(0);
+        hard.set_mode(0o644);
+        builder
+            .append_link(&mut hard, "d/again.csa", "d/1.csa")
             .unwrap();
         builder.into_inner().unwrap()
     }
@@ -606,7 +615,7 @@ mod tests {
         let (events, _, error) = whole.unwrap();
         assert_eq!(error, None);
         let kinds: Vec<(&str, &str)> = events.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
-        assert_eq!(kinds.len(), 9, "{kinds:?}");
+        assert_eq!(kinds.len(), 10, "{kinds:?}");
         assert!(kinds[..5].iter().all(|(k, _)| *k == "entry"), "{kinds:?}");
         assert!(
             kinds[5].1.ends_with("/long.csa") && kinds[5].1.len() > 120,
@@ -615,6 +624,7 @@ mod tests {
         assert_eq!(kinds[6], ("skipped", "d/notes.txt"));
         assert_eq!(kinds[7], ("entry", "d/empty.csa"));
         assert_eq!(kinds[8], ("skipped", "d/link.csa"));
+        assert_eq!(kinds[9], ("skipped", "d/again.csa"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
