@@ -499,22 +499,18 @@ mod tests {
             h.set_cksum();
             builder.append_data(&mut h, name, body.as_slice()).unwrap();
         }
-        let mut link = tar::Header::new_gnu();
-        link.set_entry_type(tar::EntryType::Symlink);
-        link.set_size(0);
-        link.set_mode(0o777);
-        builder
-            .append_link(&mut link, "d/link.csa", "0.csa")
-            .unwrap();
-        // What `tar` stores for a second name of a file already in the archive: a header
-        // naming the first, no content.
-        let mut hard = tar::Header::new_gnu();
-        hard.set_entry_type(tar::EntryType::Link);
-        hard.set_size(0);
-        hard.set_mode(0o644);
-        builder
-            .append_link(&mut hard, "d/again.csa", "d/1.csa")
-            .unwrap();
+        // A symbolic link, then a hard link: what `tar` stores for a second name of a file
+        // already in the archive, a header naming the first, no content.
+        for (kind, mode, name, target) in [
+            (tar::EntryType::Symlink, 0o777, "d/link.csa", "0.csa"),
+            (tar::EntryType::Link, 0o644, "d/again.csa", "d/1.csa"),
+        ] {
+            let mut link = tar::Header::new_gnu();
+            link.set_entry_type(kind);
+            link.set_size(0);
+            link.set_mode(mode);
+            builder.append_link(&mut link, name, target).unwrap();
+        }
         builder.into_inner().unwrap()
     }
 
