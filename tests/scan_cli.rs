@@ -177,3 +177,18 @@ fn printed_summary_gives_the_totals() {
         "no progress bar when standard error is not a terminal"
     );
 }
+
+#[test]
+fn an_empty_folder_is_a_complete_scan_of_nothing() {
+    let dir = scratch("empty-folder");
+    let empty = dir.join("no-records");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = scan(&dir, &[empty.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.assert_counted_once();
+    assert_eq!(run.summary()["entries_seen"], 0);
+    let lines: Vec<&str> = run.stdout.lines().map(str::trim).collect();
+    assert!(lines.contains(&"games: 0"), "{}", run.stdout);
+    assert!(lines.contains(&"per year: none"), "{}", run.stdout);
+    assert_eq!(run.errors().len(), 0);
+}

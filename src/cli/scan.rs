@@ -134,7 +134,11 @@ fn print_summary(report: &ScanReport, outdir: &std::path::Path, elapsed: Duratio
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("  games: {} ({})", t.games, statuses.join(", "));
+    if statuses.is_empty() {
+        println!("  games: {}", t.games);
+    } else {
+        println!("  games: {} ({})", t.games, statuses.join(", "));
+    }
     println!(
         "  unreadable entries: {}   failed inputs: {}   non-record files skipped: {}",
         t.unreadable_entries, s.failed_inputs, t.skipped_files
@@ -144,7 +148,14 @@ fn print_summary(report: &ScanReport, outdir: &std::path::Path, elapsed: Duratio
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("  per year: {}", years.join(", "));
+    println!(
+        "  per year: {}",
+        if years.is_empty() {
+            "none".to_string()
+        } else {
+            years.join(", ")
+        }
+    );
     let pct = |r: Option<f64>| r.map_or("n/a".to_string(), |r| format!("{:.2}%", 100.0 * r));
     println!(
         "  final board agrees with trailer: {}   54-point violations: {} of {}   judge agrees with summary: {}",
