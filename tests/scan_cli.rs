@@ -179,8 +179,8 @@ fn printed_summary_gives_the_totals() {
 }
 
 #[test]
-fn an_empty_folder_is_a_complete_scan_of_nothing() {
-    let dir = scratch("empty-folder");
+fn inputs_without_a_record_are_complete_scans_with_a_warning() {
+    let dir = scratch("no-record");
     let empty = dir.join("no-records");
     std::fs::create_dir_all(&empty).unwrap();
     let run = scan(&dir, &[empty.to_str().unwrap()]);
@@ -191,4 +191,30 @@ fn an_empty_folder_is_a_complete_scan_of_nothing() {
     assert!(lines.contains(&"games: 0"), "{}", run.stdout);
     assert!(lines.contains(&"per year: none"), "{}", run.stdout);
     assert_eq!(run.errors().len(), 0);
+    assert!(
+        run.stderr.contains("warning: ") && run.stderr.contains("no-records: no CSA record found"),
+        "{}",
+        run.stderr
+    );
+
+    // An archive holding only other files names how many it skipped.
+    let tar = dir.join("notes.tar");
+    let mut b = tar::Builder::new(std::fs::File::create(&tar).unwrap());
+    let text = b"not a record\n";
+    let mut header = tar::Header::new_gnu();
+    header.set_size(text.len() as u64);
+    header.set_mode(0o644);
+    b.append_data(&mut header, "notes.txt", &text[..]).unwrap();
+    b.finish().unwrap();
+    drop(b);
+    let run = scan(&dir, &[tar.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.assert_counted_once();
+    assert_eq!(run.summary()["skipped_files"], 1);
+    assert!(
+        run.stderr
+            .contains("notes.tar: no CSA record found (1 other file skipped)"),
+        "{}",
+        run.stderr
+    );
 }

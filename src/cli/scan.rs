@@ -80,6 +80,20 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     for e in &report.input_errors {
         eprintln!("floodgate-scan: {e}");
     }
+    // An input read to its end without a record is most often a wrong path or level.
+    for i in &report.summary.inputs {
+        if i.error.is_none() && i.entries == 0 {
+            let others = match i.skipped {
+                0 => String::new(),
+                1 => " (1 other file skipped)".to_string(),
+                n => format!(" ({n} other files skipped)"),
+            };
+            eprintln!(
+                "floodgate-scan: warning: {}: no CSA record found{others}",
+                i.source
+            );
+        }
+    }
     if !a.quiet {
         print_summary(&report, &a.outdir, elapsed);
     }
