@@ -205,8 +205,7 @@ fn inputs_without_a_record_are_complete_scans_with_a_warning() {
     header.set_size(text.len() as u64);
     header.set_mode(0o644);
     b.append_data(&mut header, "notes.txt", &text[..]).unwrap();
-    b.finish().unwrap();
-    drop(b);
+    b.into_inner().unwrap();
     let run = scan(&dir, &[tar.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     run.assert_counted_once();

@@ -315,21 +315,21 @@ mod parquet {
                 .collect();
             let df = DataFrame::new(self.rows, columns).map_err(io_err)?;
             self.rows = 0;
-            if matches!(self.encoder, Encoder::Waiting(_)) {
-                let Encoder::Waiting(file) = std::mem::replace(&mut self.encoder, Encoder::Closed)
-                else {
-                    unreachable!()
-                };
-                let writer = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
-                    .with_compression(ParquetCompression::Zstd(Some(zstd_level()?)))
-                    .batched(df.schema())
-                    .map_err(io_err)?;
-                let (groups, taken) = std::sync::mpsc::sync_channel(1);
-                let thread = std::thread::Builder::new()
-                    .name("parquet".into())
-                    .spawn(move || encode(writer, taken))?;
-                self.encoder = Encoder::Running { groups, thread };
-            }
+            // The first row group starts the encoding thread (the schema comes with it).
+            self.encoder = match std::mem::replace(&mut self.encoder, Encoder::Closed) {
+                Encoder::Waiting(file) => {
+                    let writer = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
+                        .with_compression(ParquetCompression::Zstd(Some(zstd_level()?)))
+                        .batched(df.schema())
+                        .map_err(io_err)?;
+                    let (groups, taken) = std::sync::mpsc::sync_channel(1);
+                    let thread = std::thread::Builder::new()
+                        .name("parquet".into())
+                        .spawn(move || encode(writer, taken))?;
+                    Encoder::Running { groups, thread }
+                }
+                started => started,
+            };
             let Encoder::Running { groups, .. } = &self.encoder else {
                 return Err(io::Error::other("games.parquet already closed"));
             };
