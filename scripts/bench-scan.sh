@@ -7,7 +7,7 @@
 #
 #   scripts/bench-scan.sh [WORKDIR]        (default: target/bench-scan)
 #
-# Environment: GAMES (default 20000), RUNS (timed runs per measurement, median; default 3),
+# Environment: GAMES (default 20000), RUNS (rounds of every measurement; default 3),
 # JOBS (scan --jobs, default 2), FEATURES (extra cargo flags, e.g. --no-default-features to
 # time the CSV-only build), PHASES (default 1; 0 leaves out the per-phase CPU figures, whose
 # benchmark build of the default features takes several minutes). Needs python3 (cshogi is
@@ -45,75 +45,95 @@ fi
 BLOCKS=$(7zz l -slt "$WORK/corpus.blocks.7z" | sed -n 's/^Blocks = //p')
 BYTES=$(du -sb "$WORK/corpus" | cut -f1)
 
-# 2. Timings. measure NAME CMD...: median wall time and peak RSS over RUNS runs.
-RESULTS="$WORK/results.tsv"
-: > "$RESULTS"
-measure() {
-    local name=$1; shift
-    local walls=() rss=0
-    for _ in $(seq "$RUNS"); do
-        /usr/bin/time -f '%e %M' -o "$WORK/time.out" "$@" > /dev/null
-        read -r wall kb < "$WORK/time.out"
-        walls+=("$wall")
-        [ "$kb" -gt "$rss" ] && rss=$kb
-    done
-    local med
-    med=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    printf '%s\t%s\t%s\n' "$name" "$med" "$rss" | tee -a "$RESULTS" >&2
+# 2. Timings, in rounds: each round runs every measurement once, a scan right before the
+# anchor it is compared with, so that a drift of the machine's speed (on a shared host, 10-30%
+# over minutes) falls on both sides of a ratio alike. Walls are medians over the rounds; each
+# ratio is the median of the ratios of the same round, with their range.
+RAW="$WORK/results.tsv"
+: > "$RAW"
+# timed ROUND NAME CMD...: one run, "ROUND NAME wall peak-RSS-KB" appended to $RAW.
+timed() {
+    local round=$1 name=$2; shift 2
+    /usr/bin/time -f '%e %M' -o "$WORK/time.out" "$@" > /dev/null
+    read -r wall kb < "$WORK/time.out"
+    printf '%s\t%s\t%s\t%s\n' "$round" "$name" "$wall" "$kb" >> "$RAW"
 }
 SCAN=("$BIN" scan -q --jobs "$JOBS" -o "$WORK/out")
 
 # Warm the page cache first: every timing below is warm-cache, like cshogi_scan.py's.
 find "$WORK/corpus" -type f -exec cat {} + > /dev/null; cat "$WORK"/corpus.* > /dev/null
-measure scan_folder        "${SCAN[@]}" "$WORK/corpus"
-measure scan_folder_1job   "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus"
-measure scan_tar           "${SCAN[@]}" "$WORK/corpus.tar"
-measure scan_tar_1job      "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus.tar"
-measure scan_tar_gz        "${SCAN[@]}" "$WORK/corpus.tar.gz"
-measure scan_7z            "${SCAN[@]}" "$WORK/corpus.7z"
-measure scan_7z_blocks     "${SCAN[@]}" "$WORK/corpus.blocks.7z"
-measure scan_stdin_tar     sh -c "'$BIN' scan -q --jobs $JOBS -o '$WORK/out' - < '$WORK/corpus.tar'"
-measure decode_7z          sh -c "7zz x -so '$WORK/corpus.7z' > /dev/null"
-measure decode_7z_blocks   sh -c "7zz x -so '$WORK/corpus.blocks.7z' > /dev/null"
-measure decode_gzip        sh -c "gzip -dc '$WORK/corpus.tar.gz' > /dev/null"
-measure read_tar           sh -c "cat '$WORK/corpus.tar' > /dev/null"
-
-python3 "$BENCH/cshogi_scan.py" --repeat "$RUNS" --procs 2 --passes full \
-    --json "$WORK/cshogi.json" "$WORK/corpus" >&2
-
-# 3. Ratios.
-python3 - "$RESULTS" "$WORK/cshogi.json" "$GAMES" "$BYTES" "$JOBS" "$BLOCKS" <<'PY'
+for r in $(seq "$RUNS"); do
+    echo "round $r of $RUNS" >&2
+    timed "$r" scan_folder        "${SCAN[@]}" "$WORK/corpus"
+    timed "$r" scan_folder_1job   "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus"
+    timed "$r" scan_tar           "${SCAN[@]}" "$WORK/corpus.tar"
+    timed "$r" scan_tar_1job      "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus.tar"
+    timed "$r" scan_stdin_tar     sh -c "'$BIN' scan -q --jobs $JOBS -o '$WORK/out' - < '$WORK/corpus.tar'"
+    timed "$r" read_tar           sh -c "cat '$WORK/corpus.tar' > /dev/null"
+    # cshogi's full pass, 1 process then 2 (its own timing of the pass, without its import
+    # and folder listing).
+    python3 "$BENCH/cshogi_scan.py" --repeat 1 --procs 2 --passes full \
+        --json "$WORK/cshogi.json" "$WORK/corpus" > "$WORK/cshogi.out" 2>&1
+    grep -i "warning" "$WORK/cshogi.out" >&2 || true
+    python3 - "$WORK/cshogi.json" "$r" >> "$RAW" <<'PY'
 import json, sys
-rows = {}
-for line in open(sys.argv[1]):
-    name, wall, kb = line.split("\t")
-    rows[name] = (float(wall), int(kb))
-cs = json.load(open(sys.argv[2]))["passes"]
-games, nbytes, jobs, blocks = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
-c1, c2 = cs["full_1p"]["games_per_s"], cs["full_2p"]["games_per_s"]
-print(f"corpus: {games} games, {nbytes / 1e6:.1f} MB of records; scan --jobs {jobs}\n")
+p = json.load(open(sys.argv[1]))["passes"]
+for key, name in (("full_1p", "cshogi_1p"), ("full_2p", "cshogi_2p")):
+    print(f"{sys.argv[2]}\t{name}\t{p[key]['median_s']}\t0")
+PY
+    timed "$r" scan_tar_gz        "${SCAN[@]}" "$WORK/corpus.tar.gz"
+    timed "$r" decode_gzip        sh -c "gzip -dc '$WORK/corpus.tar.gz' > /dev/null"
+    timed "$r" scan_7z            "${SCAN[@]}" "$WORK/corpus.7z"
+    timed "$r" decode_7z          sh -c "7zz x -so '$WORK/corpus.7z' > /dev/null"
+    timed "$r" scan_7z_blocks     "${SCAN[@]}" "$WORK/corpus.blocks.7z"
+    timed "$r" decode_7z_blocks   sh -c "7zz x -so '$WORK/corpus.blocks.7z' > /dev/null"
+done
+
+# 3. Medians and ratios.
+python3 - "$RAW" "$GAMES" "$BYTES" "$JOBS" "$BLOCKS" <<'PY'
+import statistics, sys
+from collections import defaultdict
+raw, games, nbytes, jobs, blocks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+walls, peak, by_round = defaultdict(list), defaultdict(int), defaultdict(dict)
+for line in open(raw):
+    r, name, wall, kb = line.split("\t")
+    walls[name].append(float(wall))
+    peak[name] = max(peak[name], int(kb))
+    by_round[r][name] = float(wall)
+rounds = len(by_round)
+med = {n: statistics.median(w) for n, w in walls.items()}
+print(f"corpus: {games} games, {nbytes / 1e6:.1f} MB of records; scan --jobs {jobs}; "
+      f"{rounds} rounds\n")
 print("| measurement | wall (s, median) | games/s | peak RSS (MB) |")
 print("|---|---|---|---|")
-for name, (wall, kb) in rows.items():
-    gps = f"{games / wall:,.0f}" if name.startswith("scan") else ""
-    print(f"| {name} | {wall:.2f} | {gps} | {kb / 1024:.0f} |")
-print(f"| cshogi full, 1 process | {games / c1:.2f} | {c1:,.0f} | |")
-print(f"| cshogi full, 2 processes | {games / c2:.2f} | {c2:,.0f} | |")
-g = lambda n: games / rows[n][0]
+for name in walls:
+    gps = f"{games / med[name]:,.0f}" if name.startswith(("scan", "cshogi")) else ""
+    rss = f"{peak[name] / 1024:.0f}" if peak[name] else ""
+    print(f"| {name} | {med[name]:.2f} | {gps} | {rss} |")
+
+def paired(num, den):
+    """Median and range of num / den over the rounds (num, den: functions of a round)."""
+    v = sorted(num(w) / den(w) for w in by_round.values())
+    return f"{statistics.median(v):.2f} (rounds {v[0]:.2f}-{v[-1]:.2f})"
+
+speed = lambda scan, anchor: paired(lambda w: w[anchor], lambda w: w[scan])
+slow = lambda scan, anchor: paired(lambda w: w[scan], lambda w: w[anchor])
 print()
-print(f"- folder vs cshogi (2 processes): {g('scan_folder') / c2:.1f}x (target >= 10x)")
-print(f"- .tar vs cshogi (2 processes): {g('scan_tar') / c2:.1f}x (target >= 10x)")
-print(f"- folder, 1 job vs cshogi (1 process): {g('scan_folder_1job') / c1:.1f}x")
-print(f"- .tar, 1 job vs cshogi (1 process): {g('scan_tar_1job') / c1:.1f}x")
-print(f"- .7z wall / 7zz decode alone: {rows['scan_7z'][0] / rows['decode_7z'][0]:.2f} (target <= 1.15)")
-print(f"- .7z of {blocks} blocks, wall / 7zz decode alone: {rows['scan_7z_blocks'][0] / rows['decode_7z_blocks'][0]:.2f}")
-print(f"- .tar.gz wall / gzip -dc alone: {rows['scan_tar_gz'][0] / rows['decode_gzip'][0]:.2f} (target <= 1.15)")
-budget = games / (10 * c2)
+print("Ratios, median over the rounds of each round's own ratio (and their range):")
+print()
+print(f"- folder games/s / cshogi 2 processes: {speed('scan_folder', 'cshogi_2p')} (target >= 10)")
+print(f"- .tar games/s / cshogi 2 processes: {speed('scan_tar', 'cshogi_2p')} (target >= 10)")
+print(f"- folder, 1 job / cshogi 1 process: {speed('scan_folder_1job', 'cshogi_1p')}")
+print(f"- .tar, 1 job / cshogi 1 process: {speed('scan_tar_1job', 'cshogi_1p')}")
+print(f"- .7z wall / 7zz decode alone: {slow('scan_7z', 'decode_7z')} (target <= 1.15)")
+print(f"- .7z of {blocks} blocks, wall / 7zz decode alone: {slow('scan_7z_blocks', 'decode_7z_blocks')}")
+print(f"- .tar.gz wall / gzip -dc alone: {slow('scan_tar_gz', 'decode_gzip')} (target <= 1.15)")
+budget = med["cshogi_2p"] / 10
 print(f"- the 10x target's wall for this corpus: {budget:.3f} s on {jobs} cores "
       f"({budget * int(jobs) * 1e6 / games:.1f} us of CPU a game, input included; "
       f"the phases below give each part's share)")
-peak = max(kb for n, (w, kb) in rows.items() if n.startswith("scan")) / 1024
-print(f"- peak RSS of any scan: {peak:.0f} MB (target < 300 MB)")
+top = max(v for n, v in peak.items() if n.startswith("scan")) / 1024
+print(f"- peak RSS of any scan: {top:.0f} MB (target < 300 MB)")
 PY
 
 # 4. Where the CPU time of one game goes (one thread): the records taken out of the folder
