@@ -1,9 +1,12 @@
-//! Fuzz the CSA record reader and the per-game analysis: any bytes, no panic, and the
-//! reader's output is consistent with its input.
+//! Fuzz the CSA record reader and the per-game analysis: any bytes, no panic, the
+//! reader's output is consistent with its input, and the final board's quick comparison
+//! agrees with the full one.
 #![no_main]
 
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::analyze_record;
+use floodgate_scan::game::final_board::{compare, compare_parsed};
+use floodgate_scan::game::replay::{replay, start_position};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -28,6 +31,14 @@ fuzz_target!(|data: &[u8]| {
         // analyze_record accepts whatever the reader accepts.
         let row = analyze_record("fuzz", "fuzz.csa", data).expect("readable record");
         assert_eq!(row.plies as usize, rec.moves.len());
+        // The final board's quick comparison gives the full comparison's verdict.
+        if let Ok(start) = start_position(&rec) {
+            let r = replay(start, &rec.moves, false);
+            assert_eq!(
+                compare(&rec, &r.last, || r.before_last()),
+                compare_parsed(&rec, &r.last, || r.before_last())
+            );
+        }
     } else {
         assert!(analyze_record("fuzz", "fuzz.csa", data).is_err());
     }
