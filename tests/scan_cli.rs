@@ -131,6 +131,21 @@ fn bad_flags_exit_2() {
     assert_eq!(run.code, 2, "stdin twice: {}", run.stderr);
 }
 
+/// A build without the report tables refuses `--report` before scanning anything (the
+/// test command builds the default features; this runs with `--no-default-features`).
+#[cfg(not(feature = "report"))]
+#[test]
+fn report_without_the_report_feature_exits_2_before_the_scan() {
+    let dir = scratch("no-report-feature");
+    let run = scan(&dir, &["--report", "-q"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("`report` feature"), "{}", run.stderr);
+    assert!(
+        !dir.join("games.csv").exists(),
+        "the scan ran before the refusal"
+    );
+}
+
 #[test]
 fn missing_input_exits_1_and_the_rest_is_written() {
     let dir = scratch("missing-input");

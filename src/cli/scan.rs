@@ -42,6 +42,13 @@ pub struct ScanArgs {
 }
 
 pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
+    // Said before the scan, not after an hour of it.
+    if a.report && !PARQUET_AVAILABLE {
+        anyhow::bail!(
+            "--report: this build has no `report` feature (polars), which the report tables \
+             need; rebuild with default features, or scan without --report"
+        );
+    }
     let bundled = a.inputs.is_empty();
     let inputs: Vec<Input> = if bundled {
         bundled_inputs()
