@@ -327,7 +327,25 @@ pub fn attacks_from(
 
 /// Ranks from which a piece of kind `k` of side `c` could still move (no pawn or lance on
 /// the last rank, no knight on the last two): the squares where it may stand or be dropped.
-pub(crate) const fn movable_area(k: PieceKind, c: Color) -> u128 {
+/// One load from a table built at compile time.
+#[inline(always)]
+pub(crate) fn movable_area(k: PieceKind, c: Color) -> u128 {
+    MOVABLE_AREA[c as usize][k as usize]
+}
+
+/// [`movable_area`] by side and kind.
+static MOVABLE_AREA: [[u128; 14]; 2] = {
+    let mut t = [[0u128; 14]; 2];
+    let mut k = 0;
+    while k < 14 {
+        t[0][k] = movable_area_of(PieceKind::ALL[k], Color::Black);
+        t[1][k] = movable_area_of(PieceKind::ALL[k], Color::White);
+        k += 1;
+    }
+    t
+};
+
+const fn movable_area_of(k: PieceKind, c: Color) -> u128 {
     let mut m = 0u128;
     let mut sq = 0;
     while sq < 81 {
@@ -375,13 +393,13 @@ pub(crate) static IN_ZONE: [[bool; 128]; 2] = {
 };
 /// Squares where a pawn or lance of each side may stand (not the last rank).
 pub(crate) static PAWN_AREA: [u128; 2] = [
-    movable_area(PieceKind::Pawn, Color::Black),
-    movable_area(PieceKind::Pawn, Color::White),
+    movable_area_of(PieceKind::Pawn, Color::Black),
+    movable_area_of(PieceKind::Pawn, Color::White),
 ];
 /// Squares where a knight of each side may stand (not the last two ranks).
 pub(crate) static KNIGHT_AREA: [u128; 2] = [
-    movable_area(PieceKind::Knight, Color::Black),
-    movable_area(PieceKind::Knight, Color::White),
+    movable_area_of(PieceKind::Knight, Color::Black),
+    movable_area_of(PieceKind::Knight, Color::White),
 ];
 
 /// The nine squares of the file of square index `sq`.
