@@ -43,7 +43,7 @@ if [ ! -f "$WORK/corpus.blocks.7z" ]; then
     ( cd "$WORK" && 7zz a -bd -bso0 -t7z -m0=lzma2 -mx=9 -ms=32m corpus.blocks.7z corpus )
 fi
 BLOCKS=$(7zz l -slt "$WORK/corpus.blocks.7z" | sed -n 's/^Blocks = //p')
-# The records' bytes alone (`du -sb` would add the folders' own sizes, about 2.5 MB here).
+# The records' bytes alone (`du -sb` would add the folders' own sizes).
 BYTES=$(find "$WORK/corpus" -type f -name '*.csa' -printf '%s\n' | awk '{ s += $1 } END { print s }')
 
 # 2. Timings, in rounds: each round runs every measurement once, a scan right before the
