@@ -135,5 +135,73 @@ fn errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["report", "--pool", "galaxy"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("games.parquet"))
+        .args(["--game-name", "floodgate-(300"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--game-name"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn game_name_and_players_pool_on_the_command_line() {
+    let dir = scratch("cli-game-name");
+    let game = |name: &str, player: &str, rate: f64| GameRow {
+        year: Some(2024),
+        game_name: Some(name.into()),
+        black: Some(player.into()),
+        white: Some("Z".into()),
+        black_rate: Some(rate),
+        white_rate: Some(3000.0),
+        entering: "mutual".into(),
+        summary_reason: Some("kachi".into()),
+        max_moves: Some(512),
+        status: "ok".into(),
+        ..GameRow::default()
+    };
+    let rows = vec![
+        game("floodgate-300-10F", "A", 1000.0),
+        game("floodgate-300-10F", "A", 2000.0),
+        game("floodgate-600-10F", "B", 2500.0),
+    ];
+    let mut df = frame_from_rows(&rows).unwrap();
+    let f = std::fs::File::create(dir.join("games.parquet")).unwrap();
+    ParquetWriter::new(f).finish(&mut df).unwrap();
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("games.parquet"))
+        .args(["--game-name", "300-10F$", "--pool", "players", "-o"])
+        .arg(dir.join("r"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("3 games (2 with a matching game name)"),
+        "{stdout}"
+    );
+    let md = std::fs::read_to_string(dir.join("r/report.md")).unwrap();
+    assert!(md.contains("`players` rating pool"), "{md}");
+    assert!(
+        md.contains("matches the regular expression `300-10F$`"),
+        "{md}"
+    );
+    // Players A (mean 1500) and Z (3000): 1500 + 0.75 * 1500 = 2625.
+    let csv = std::fs::read_to_string(dir.join("r/strength_by_year.csv")).unwrap();
+    assert!(
+        csv.lines().any(|l| l.starts_with("2024,2,2625.0,0,")),
+        "{csv}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -373,8 +373,13 @@ fn funnel_per_side() {
     assert!(close(float(&a, "owned31_share"), 0.5));
     assert_eq!(int(&a, "decl31"), Some(2));
     assert!(close(float(&a, "decl31_pass"), 2.0 / 3.0));
-    assert_eq!(int(&a, "declarable"), Some(1), "C is in check");
-    assert!(close(float(&a, "declarable_pass"), 0.5));
+    assert_eq!(int(&a, "declarable_board"), Some(1), "C is in check");
+    assert!(close(float(&a, "declarable_board_pass"), 0.5));
+    assert_eq!(int(&a, "declarable"), Some(1), "A at move 257");
+    assert!(close(float(&a, "declarable_pass"), 1.0));
+    // Owning more than 27: A's Black 35, B's Black 31, C's Black 40 (White 19, 23, 14).
+    assert_eq!(int(&a, "owned_over27"), Some(3));
+    assert!(close(float(&a, "owned_over27_share"), 0.5));
     assert_eq!(int(&a, "zone10"), Some(3));
     assert!(close(float(&a, "stranded_median"), 6.0));
     let m = row(&r, "funnel", "512");
@@ -447,4 +452,346 @@ fn markdown_has_every_table_with_its_caption() {
     assert!(md.contains("75th percentile"));
     assert!(md.contains("| 50.0% |"), "shares as percentages: {md}");
     assert!(md.contains("![") && md.contains("funnel.svg"));
+}
+
+/// z^2 for the 95% interval, and the Wilson bounds written out by hand:
+/// k = 0: [0, z^2 / (n + z^2)]; k = n: [n / (n + z^2), 1].
+const Z2: f64 = 1.959_963_984_540_054 * 1.959_963_984_540_054;
+
+#[test]
+fn the_500_move_clause_on_a_512_era_cut_game() {
+    // Black to move (even plies), not in check, king in camp, 12 pieces there, 35
+    // declaration points: every board condition of a 24-point declaration win holds.
+    let cut = |mm: i64, plies: i64| {
+        let mut g = game(Some(2025), "mutual", Some("max_moves"));
+        g.max_moves = Some(mm);
+        g.plies = plies;
+        (g.owned_black, g.decl_black, g.zone_black) = (40, 35, 12);
+        (g.owned_white, g.decl_white, g.zone_white) = (14, 6, 1);
+        g.king_in_camp_black = true;
+        g.king_in_camp_white = true;
+        g
+    };
+    // Cut at the 512 limit: move 513. At 499 plies: move 500, the last allowed. At 500: 501.
+    let rows = vec![cut(512, 512), cut(256, 256), cut(512, 500)];
+    let r = report(&rows, &ReportConfig::default());
+    let m = row(&r, "funnel", "512");
+    assert_eq!(int(&m, "games"), Some(2));
+    assert_eq!(int(&m, "declarable_board"), Some(2));
+    assert_eq!(int(&m, "declarable"), Some(0), "moves 513 and 501 > 500");
+    assert!(close(float(&m, "declarable_pass"), 0.0));
+    // 0 of 2: [0, z^2 / (2 + z^2)].
+    assert!(close(float(&m, "declarable_pass_lo"), 0.0));
+    assert!(close(float(&m, "declarable_pass_hi"), Z2 / (2.0 + Z2)));
+    let m = row(&r, "funnel", "256");
+    assert_eq!(int(&m, "declarable"), Some(1), "move 257");
+    // 1 of 1: [1 / (1 + z^2), 1].
+    assert!(close(float(&m, "declarable_pass_lo"), 1.0 / (1.0 + Z2)));
+    assert!(close(float(&m, "declarable_pass_hi"), 1.0));
+    // The 24-point re-scoring applies the same clause.
+    let df = r.table("counterfactual").unwrap().clone();
+    let mask = df.column("rule").unwrap().str().unwrap().equal("24-point")
+        & df.column("max_moves").unwrap().str().unwrap().equal("512");
+    let t = df.filter(&mask).unwrap();
+    assert_eq!(int(&t, "black_win"), Some(0));
+    assert_eq!(int(&t, "unchanged"), Some(2));
+    // The boundary: 499 plies, move 500, may still declare.
+    let r = report(&[cut(512, 499)], &ReportConfig::default());
+    assert_eq!(int(&row(&r, "funnel", "512"), "declarable"), Some(1));
+}
+
+#[test]
+fn wilson_columns_with_zero_all_and_some_counts() {
+    // 2020: four mutual games, all cut by the move limit; 2021: one of two declared.
+    let mut rows: Vec<GameRow> = (0..4)
+        .map(|_| game(Some(2020), "mutual", Some("max_moves")))
+        .collect();
+    rows.push(game(Some(2021), "mutual", Some("kachi")));
+    rows.push(game(Some(2021), "mutual", Some("toryo")));
+    let r = report(&rows, &ReportConfig::default());
+    let y = row(&r, "endings_mutual_by_year", "2020");
+    // 0 of 4: [0, z^2 / (4 + z^2)] (a normal interval would be [0, 0]).
+    assert!(close(float(&y, "valid_decl_share"), 0.0));
+    assert!(close(float(&y, "valid_decl_share_lo"), 0.0));
+    assert!(close(float(&y, "valid_decl_share_hi"), Z2 / (4.0 + Z2)));
+    // 4 of 4: [4 / (4 + z^2), 1].
+    assert!(close(float(&y, "move_limit_share_lo"), 4.0 / (4.0 + Z2)));
+    assert!(close(float(&y, "move_limit_share_hi"), 1.0));
+    // 1 of 2: centre 0.5, half-width z / (1 + z^2/2) * sqrt(1/8 + z^2/16).
+    let half = Z2.sqrt() / (1.0 + Z2 / 2.0) * (0.125 + Z2 / 16.0).sqrt();
+    let y = row(&r, "strength_by_year", "2021");
+    assert!(close(float(&y, "raw_decl_win_rate_lo"), 0.5 - half));
+    assert!(close(float(&y, "raw_decl_win_rate_hi"), 0.5 + half));
+    assert!(
+        (float(&y, "raw_decl_win_rate_lo").unwrap() - 0.094531).abs() < 1e-5,
+        "0.5 - 0.405469"
+    );
+    // No controlled game (no ratings): no rate and no interval.
+    assert_eq!(float(&y, "decl_win_rate_lo"), None);
+    let e = row(&r, "strength_by_era", "2008-2013");
+    assert_eq!(float(&e, "raw_decl_win_rate_hi"), None, "zero games");
+    // Counterfactual: 0 decisive of 4 cut games (no side meets any rule).
+    let df = r.table("counterfactual").unwrap().clone();
+    let mask = df.column("rule").unwrap().str().unwrap().equal("27-point")
+        & df.column("max_moves").unwrap().str().unwrap().equal("all");
+    let t = df.filter(&mask).unwrap();
+    assert_eq!(int(&t, "decisive"), Some(0));
+    assert!(close(float(&t, "decisive_share_hi"), Z2 / (4.0 + Z2)));
+    // Every rate of tables 2-5 has both bounds.
+    for t in &r.tables {
+        if !["2", "3", "4", "5"]
+            .iter()
+            .any(|n| t.spec.number.starts_with(n))
+        {
+            continue;
+        }
+        let names: Vec<String> = t
+            .data
+            .get_column_names()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        for c in &names {
+            if c.ends_with("_share") || c.ends_with("_rate") || c.ends_with("_pass") {
+                assert!(
+                    names.contains(&format!("{c}_lo")) && names.contains(&format!("{c}_hi")),
+                    "{}: {c} without its interval",
+                    t.spec.name
+                );
+            }
+        }
+    }
+}
+
+/// Cell A (2022, Max_Moves 256): 3 declaration wins and 7 move-limit endings, plus an
+/// unrated declaration win; cell B (2025, Max_Moves 512): 10 declaration wins. Games in
+/// the other Max_Moves of each period count in neither cell.
+fn comparison_rows() -> Vec<GameRow> {
+    let g = |year: i64, mm: i64, reason: &str, rating: Option<f64>| {
+        let mut g = rated(game(Some(year), "mutual", Some(reason)), rating, rating);
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..3).map(|_| g(2022, 256, "kachi", Some(2000.0))));
+    rows.extend((0..7).map(|_| g(2022, 256, "max_moves", Some(2000.0))));
+    rows.push(g(2022, 256, "kachi", None));
+    rows.extend((0..10).map(|_| g(2025, 512, "kachi", Some(2000.0))));
+    rows.push(g(2022, 512, "max_moves", Some(2000.0)));
+    rows.push(g(2025, 256, "max_moves", Some(2000.0)));
+    rows
+}
+
+#[test]
+fn era_comparison_difference_interval_and_fisher_test() {
+    let r = report(&comparison_rows(), &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let pick = |measure: &str, population: &str| {
+        let mask = df.column("measure").unwrap().str().unwrap().equal(measure)
+            & df.column("population")
+                .unwrap()
+                .str()
+                .unwrap()
+                .equal(population);
+        let out = df.filter(&mask).unwrap();
+        assert_eq!(out.height(), 1);
+        out
+    };
+    // Every rating is 2000: the threshold is 2000 and every rated game is controlled.
+    let d = pick("decl_win_rate", "controlled");
+    assert_eq!(
+        (int(&d, "a_count"), int(&d, "a_games")),
+        (Some(3), Some(10))
+    );
+    assert_eq!(
+        (int(&d, "b_count"), int(&d, "b_games")),
+        (Some(10), Some(10))
+    );
+    assert!(close(float(&d, "a_rate"), 0.3));
+    assert!((float(&d, "a_rate_lo").unwrap() - 0.107791).abs() < 1e-5);
+    assert!((float(&d, "a_rate_hi").unwrap() - 0.603222).abs() < 1e-5);
+    assert!(close(float(&d, "b_rate_lo"), 10.0 / (10.0 + Z2)));
+    assert!(close(float(&d, "b_rate_hi"), 1.0));
+    assert!(close(float(&d, "rate_diff"), -0.7));
+    // Newcombe: -0.7 - sqrt((0.3 - 0.107791)^2 + 0^2), -0.7 + sqrt((0.603222 - 0.3)^2
+    // + (1 - 0.722467)^2).
+    assert!((float(&d, "rate_diff_lo").unwrap() - -0.892209).abs() < 1e-5);
+    assert!((float(&d, "rate_diff_hi").unwrap() - -0.288943).abs() < 1e-5);
+    // Fisher: [[3, 7], [10, 0]], 13 successes: P(3) = P(10) = C(10,3) / C(20,13) =
+    // 120 / 77520, every other table more probable.
+    assert!(close(float(&d, "fisher_p"), 240.0 / 77_520.0));
+    let m = pick("move_limit_rate", "controlled");
+    assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
+    assert!(close(float(&m, "rate_diff"), 0.7));
+    assert!((float(&m, "rate_diff_lo").unwrap() - 0.288943).abs() < 1e-5);
+    assert!((float(&m, "rate_diff_hi").unwrap() - 0.892209).abs() < 1e-5);
+    assert!(close(float(&m, "fisher_p"), 240.0 / 77_520.0));
+    // Raw: the unrated game counts, 4 of 11.
+    let raw = pick("decl_win_rate", "raw");
+    assert_eq!(
+        (int(&raw, "a_count"), int(&raw, "a_games")),
+        (Some(4), Some(11))
+    );
+    // The headline of report.md states the controlled rows.
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("## Headline"), "{md}");
+    assert!(
+        md.contains("Max_Moves 256, 2021-2023 3/10 = 30.0% (95% CI 10.8%–60.3%)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("difference -70.0 percentage points (95% CI -89.2 to -28.9)"),
+        "{md}"
+    );
+    assert!(md.contains("p = 0.00310"), "{md}");
+    // The period x Max_Moves table reads the same cells directly.
+    let t = r.table("strength_by_era_max_moves").unwrap();
+    let mask = t.column("era").unwrap().str().unwrap().equal("2021-2023")
+        & t.column("max_moves").unwrap().str().unwrap().equal("256");
+    let c = t.filter(&mask).unwrap();
+    assert_eq!(
+        (int(&c, "decl_wins"), int(&c, "games")),
+        (Some(3), Some(10))
+    );
+    assert_eq!(
+        (int(&c, "raw_decl_wins"), int(&c, "raw_games")),
+        (Some(4), Some(11))
+    );
+    assert!((float(&c, "decl_win_rate_lo").unwrap() - 0.107791).abs() < 1e-5);
+    let keys: Vec<(String, String)> = strings(t, "era")
+        .into_iter()
+        .zip(strings(t, "max_moves"))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("2021-2023".to_string(), "256".to_string()),
+            ("2021-2023".to_string(), "512".to_string()),
+            ("2024-2026".to_string(), "256".to_string()),
+            ("2024-2026".to_string(), "512".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn comparison_without_games_has_counts_and_no_rates() {
+    let r = report(&[], &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    assert_eq!(df.height(), 4);
+    assert_eq!(int(df, "a_games"), Some(0));
+    assert_eq!(float(df, "a_rate"), None);
+    assert_eq!(float(df, "fisher_p"), None);
+}
+
+/// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
+/// 2200: mean 2100), C (3000), and a rating without a player name.
+fn player_rows() -> Vec<GameRow> {
+    let g = |b: Option<&str>, br: f64, w: &str, wr: f64, name: &str| {
+        let mut g = rated(
+            game(Some(2021), "mutual", Some("kachi")),
+            Some(br),
+            Some(wr),
+        );
+        g.black = b.map(Into::into);
+        g.white = Some(w.into());
+        g.game_name = Some(name.into());
+        g
+    };
+    vec![
+        g(Some("A"), 1000.0, "B", 2000.0, "floodgate-300-10F"),
+        g(Some("A"), 1200.0, "C", 3000.0, "floodgate-300-10F"),
+        g(Some("A"), 1100.0, "B", 2200.0, "floodgate-600-10F"),
+        g(None, 5000.0, "C", 3000.0, "wdoor-test-300"),
+    ]
+}
+
+#[test]
+fn players_pool_counts_each_player_once_at_their_mean() {
+    let cfg = ReportConfig {
+        pool: floodgate_scan::report::RatingPool::Players,
+        ..ReportConfig::default()
+    };
+    let r = report(&player_rows(), &cfg);
+    let y = row(&r, "strength_by_year", "2021");
+    // Pool [1100, 2100, 3000] (C's two 3000s are one player; the unnamed 5000 is left
+    // out): index 1.5 -> 2100 + 0.5 * 900.
+    assert_eq!(int(&y, "pool_ratings"), Some(3));
+    assert!(close(float(&y, "threshold"), 2550.0));
+    assert_eq!(
+        int(&y, "games"),
+        Some(1),
+        "only 5000 vs 3000 is at or above"
+    );
+    // The `year` pool counts every rating of every game: 8 ratings, index 5.25 of
+    // [1000, 1100, 1200, 2000, 2200, 3000, 3000, 5000] -> 3000.
+    let r = report(&player_rows(), &ReportConfig::default());
+    let y = row(&r, "strength_by_year", "2021");
+    assert_eq!(int(&y, "pool_ratings"), Some(8));
+    assert!(close(float(&y, "threshold"), 3000.0));
+    let md = floodgate_scan::report::markdown::render(&report(&player_rows(), &cfg));
+    assert!(
+        md.contains("`players`: every player"),
+        "caption names the pool"
+    );
+}
+
+#[test]
+fn game_name_filters_every_table_and_the_pool() {
+    let cfg = ReportConfig {
+        game_name: Some("^floodgate-300-".into()),
+        ..ReportConfig::default()
+    };
+    let mut rows = player_rows();
+    let mut unnamed = game(Some(2021), "none", Some("toryo"));
+    unnamed.game_name = None;
+    rows.push(unnamed);
+    let r = report(&rows, &cfg);
+    assert_eq!(int(&row(&r, "years", "all"), "games"), Some(2));
+    assert_eq!(
+        int(&row(&r, "endings_mutual_by_year", "2021"), "games"),
+        Some(2)
+    );
+    let y = row(&r, "strength_by_year", "2021");
+    // Pool of the two matching games: [1000, 1200, 2000, 3000] -> index 2.25 -> 2250.
+    assert_eq!(int(&y, "pool_ratings"), Some(4));
+    assert!(close(float(&y, "threshold"), 2250.0));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(
+        md.contains("matches the regular expression `^floodgate-300-`"),
+        "{md}"
+    );
+    for t in &r.tables {
+        assert!(t.spec.caption_for(&r.config).contains("`^floodgate-300-`"));
+    }
+    // Without a filter every game counts; a bad expression is a configuration error.
+    let r = report(&rows, &ReportConfig::default());
+    assert_eq!(int(&row(&r, "years", "all"), "games"), Some(5));
+    let bad = ReportConfig {
+        game_name: Some("(".into()),
+        ..ReportConfig::default()
+    };
+    assert!(build(&frame_from_rows(&rows).unwrap(), &bad).is_err());
+}
+
+#[test]
+fn entering_board_match_rate_counts_entering_king_games_only() {
+    let mut mismatch = game(Some(2020), "none", Some("toryo"));
+    mismatch.final_board = "mismatch".into();
+    let mut prelast = game(Some(2020), "black_only", Some("sennichite"));
+    prelast.final_board = "prelast".into();
+    let mut entering_mismatch = game(Some(2020), "mutual", Some("toryo"));
+    entering_mismatch.final_board = "mismatch".into();
+    let rows = vec![
+        game(Some(2020), "mutual", Some("kachi")),
+        prelast,
+        entering_mismatch,
+        mismatch,
+        game(Some(2020), "none", Some("toryo")),
+    ];
+    let r = report(&rows, &ReportConfig::default());
+    let y = row(&r, "years", "2020");
+    assert_eq!(int(&y, "board_compared"), Some(5));
+    assert!(close(float(&y, "board_match_rate"), 3.0 / 5.0));
+    assert_eq!(int(&y, "entering_board_compared"), Some(3));
+    assert!(close(float(&y, "entering_board_match_rate"), 2.0 / 3.0));
 }

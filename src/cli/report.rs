@@ -12,6 +12,8 @@ pub enum PoolArg {
     Year,
     /// Both ratings of the year's mutual entering-king games only (the reference study).
     Entering,
+    /// Every rated player of the year once, at the mean of their pre-game ratings that year.
+    Players,
 }
 
 #[derive(Debug, clap::Args)]
@@ -30,6 +32,11 @@ pub struct ReportArgs {
     /// Flag strength-controlled rows with fewer games than this.
     #[arg(long, default_value_t = 10)]
     pub min_games: u32,
+    /// Only games whose game name (the time-control part of the id, e.g.
+    /// `floodgate-300-10F`) matches this regular expression, in every table and every
+    /// rating pool [default: every game].
+    #[arg(long, value_name = "REGEX")]
+    pub game_name: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -69,8 +76,10 @@ mod imp {
             pool: match a.pool {
                 PoolArg::Year => RatingPool::Year,
                 PoolArg::Entering => RatingPool::Entering,
+                PoolArg::Players => RatingPool::Players,
             },
             min_games: a.min_games,
+            game_name: a.game_name.clone(),
         };
         make(&games, &out, &config)?;
         Ok(ExitCode::SUCCESS)
@@ -85,14 +94,20 @@ mod imp {
         }
         let df = report::read_games(games)?;
         let mut rep = report::build(&df, config)?;
+        let used = report::select_games(&df, config)?.height();
         if let Some(n) = report::count_unreadable_entries(games)? {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
         }
         report::write(&rep, out).context("cannot write the report")?;
+        let selected = if used == df.height() {
+            String::new()
+        } else {
+            format!(" ({used} with a matching game name)")
+        };
         println!(
-            "report: {} games -> {} tables, {} plots, {}",
+            "report: {} games{selected} -> {} tables, {} plots, {}",
             df.height(),
             rep.tables.len(),
             rep.plots.len(),

@@ -7,7 +7,10 @@ use polars::prelude::*;
 use super::ReportError;
 use crate::game::row::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
+pub const GAME_NAME: &str = "game_name";
 pub const YEAR: &str = "year";
+pub const BLACK: &str = "black";
+pub const WHITE: &str = "white";
 pub const BLACK_RATE: &str = "black_rate";
 pub const WHITE_RATE: &str = "white_rate";
 pub const MAX_MOVES: &str = "max_moves";
@@ -32,7 +35,10 @@ pub const FINAL_SFEN: &str = "final_sfen";
 
 /// Every column the report reads.
 pub const USED: &[&str] = &[
+    GAME_NAME,
     YEAR,
+    BLACK,
+    WHITE,
     BLACK_RATE,
     WHITE_RATE,
     MAX_MOVES,

@@ -12,6 +12,7 @@ pub mod columns;
 pub mod markdown;
 pub mod plots;
 pub mod positions;
+pub mod stats;
 pub mod tables;
 
 use std::fs::File;
@@ -66,6 +67,9 @@ pub enum RatingPool {
     /// Both pre-game ratings of the year's mutual entering-king games only (the reference
     /// study's definition, to reproduce it).
     Entering,
+    /// Every rated player of the year counted once (by login name), at the mean of their
+    /// pre-game ratings in that year's games.
+    Players,
 }
 
 impl RatingPool {
@@ -74,6 +78,7 @@ impl RatingPool {
         match self {
             RatingPool::Year => "year",
             RatingPool::Entering => "entering",
+            RatingPool::Players => "players",
         }
     }
 }
@@ -87,6 +92,9 @@ pub struct ReportConfig {
     pub pool: RatingPool,
     /// Strength-controlled rows with fewer games than this are flagged.
     pub min_games: u32,
+    /// Only the games whose `game_name` matches this regular expression (every table and
+    /// every rating pool); `None`: every game.
+    pub game_name: Option<String>,
 }
 
 impl Default for ReportConfig {
@@ -95,6 +103,7 @@ impl Default for ReportConfig {
             percentile: 75.0,
             pool: RatingPool::Year,
             min_games: 10,
+            game_name: None,
         }
     }
 }
@@ -107,8 +116,35 @@ impl ReportConfig {
                 self.percentile
             )));
         }
+        self.game_name_regex()?;
         Ok(())
     }
+
+    fn game_name_regex(&self) -> Result<Option<regex::Regex>, ReportError> {
+        self.game_name
+            .as_deref()
+            .map(regex::Regex::new)
+            .transpose()
+            .map_err(|e| ReportError::Config(format!("--game-name: {e}")))
+    }
+}
+
+/// The games whose `game_name` matches the configured expression (all games without one).
+pub fn select_games(games: &DataFrame, config: &ReportConfig) -> Result<DataFrame, ReportError> {
+    let Some(re) = config.game_name_regex()? else {
+        return Ok(games.clone());
+    };
+    let names = games
+        .column(columns::GAME_NAME)
+        .and_then(|c| c.cast(&DataType::String))
+        .map_err(ReportError::polars("game_name"))?;
+    let names = names.str().map_err(ReportError::polars("game_name"))?;
+    let mask: BooleanChunked = (0..names.len())
+        .map(|i| Some(names.get(i).is_some_and(|n| re.is_match(n))))
+        .collect();
+    games
+        .filter(&mask)
+        .map_err(ReportError::polars("--game-name filter"))
 }
 
 /// One computed table with its definition.
@@ -162,6 +198,7 @@ pub fn read_games(path: &Path) -> Result<DataFrame, ReportError> {
 pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportError> {
     config.validate()?;
     columns::check(games)?;
+    let games = &select_games(games, config)?;
     let mut out = Vec::new();
     for spec in TABLES {
         let data = tables::compute(spec, games, config)

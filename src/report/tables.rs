@@ -19,6 +19,7 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 use super::positions;
+use super::stats::{fisher_exact, newcombe_difference, wilson, with_intervals};
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -51,11 +52,32 @@ impl TableSpec {
             RatingPool::Entering => {
                 "`entering`: both pre-game ratings of that year's mutual entering-king games only (the reference study's definition)"
             }
+            RatingPool::Players => {
+                "`players`: every player (by login name) with a pre-game rating in a game of that year, counted once, at the mean of their \
+pre-game ratings in that year's games"
+            }
         };
-        self.caption
+        let mut caption = self
+            .caption
             .replace("{percentile}", &format_number(config.percentile))
             .replace("{pool}", pool)
-            .replace("{min_games}", &config.min_games.to_string())
+            .replace("{min_games}", &config.min_games.to_string());
+        caption.push(' ');
+        caption.push_str(&population(config));
+        caption
+    }
+}
+
+/// The sentence every caption ends with: which games the tables count.
+pub fn population(config: &ReportConfig) -> String {
+    match &config.game_name {
+        None => {
+            "Population: every game of the games table (all rooms and time controls).".to_string()
+        }
+        Some(re) => format!(
+            "Population: the games whose `game_name` matches the regular expression `{re}` (a game without a name is left out); \
+the rating pools are taken from these games only."
+        ),
     }
 }
 
@@ -115,9 +137,10 @@ pub const TABLES: &[TableSpec] = &[
 `not_replayed`: games whose `status` is not `ok`, `illegal_move` or `no_summary` (the record could not be replayed to its end). \
 `illegal_move`: games with an illegal ply by our replay. `mutual` / `one_sided` / `no_entering`: the `entering` class of the final position \
 (both kings in the enemy camp / exactly one / neither), with shares of `games`. `board_match_rate`: games whose replayed final position equals \
-the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over games with a trailer. \
-`points_violations`: games with a replayed final position whose owned points do not total 54. `judge_disagreements`: games where our verdict \
-differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over games with a trailer \
+(`board_compared`). `entering_board_compared` and `entering_board_match_rate`: the same over entering-king games only (final position mutual or \
+one-sided; the reference study's denominator). `points_violations`: games with a replayed final position whose owned points do not total 54. \
+`judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
         compute: years,
     },
     TableSpec {
@@ -154,10 +177,11 @@ differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
         title: "Strength-controlled declaration rates, by year",
         caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile}th percentile \
 (linear interpolation, as numpy's default) of the year's rating pool, {pool}; missing ratings are left out of the pool, and a game with a missing \
-rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_win_rate`: share ending in a \
-declaration win (`kachi`); `move_limit_rate`: share cut by the move limit (`max_moves`, `max_moves_draw`); `low_side_share`: share of those \
-move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw). `few_games`: fewer than {min_games} controlled \
-games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games of the row, without strength control.",
+rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
+those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
+`low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
+`move_limit`. `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
+of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
         compute: strength_by_year,
     },
     TableSpec {
@@ -176,15 +200,40 @@ games (flagged, not dropped). `raw_*`: the same over all mutual entering-king ga
         compute: strength_by_max_moves,
     },
     TableSpec {
+        number: "3d",
+        name: "strength_by_era_max_moves",
+        title: "Strength-controlled declaration rates, by period and Max_Moves",
+        caption: "As table 3a, one row per period of table 3b and `'Max_Moves` value read from the records, controlled and raw columns side by \
+side (each game judged against its own year's threshold); combinations without a mutual entering-king game are left out. The reference \
+study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
+        compute: strength_by_era_max_moves,
+    },
+    TableSpec {
+        number: "3e",
+        name: "era_comparison",
+        title: "The 256 era against the 512 era",
+        caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
+cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a ({percentile}th \
+percentile of the {pool} pool), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
+declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `rate_diff` = A's rate minus B's, with \
+Newcombe's 95% hybrid score interval (`rate_diff_lo`, `rate_diff_hi`); `fisher_p`: two-sided p-value of Fisher's exact test of the 2x2 table \
+(A, B) x (with, without).",
+        compute: era_comparison,
+    },
+    TableSpec {
         number: "4",
         name: "funnel",
         title: "Funnel of mutual games cut by the move limit",
         caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per side (two sides a game), \
-in the final position. `owned31`: sides owning >= 31 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
-`decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). `declarable`: of those, sides with >= 10 pieces \
-in the enemy camp, the king in the camp, and not in check (only the side to move, read from `final_sfen`, can be in check). Shares are of `sides`; \
-`*_pass` rates are of the previous stage. `zone10`: sides with >= 10 pieces in the enemy camp, whatever their points. \
-`stranded_median`: median of owned minus declaration points over sides that own >= 31 but have fewer than 31 declaration points.",
+in the final position. `owned_over27`: sides owning more than 27 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
+`owned31`: sides owning >= 31 points. `decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). \
+`declarable_board`: of those, sides whose board meets the rest of the 24-point rule's declaration-win conditions: the king in the enemy camp, \
+>= 10 pieces there, and not in check (only the side to move, read from `final_sfen`, can be in check). `declarable`: of those, sides for which \
+every condition of the rule holds, the move-number clause included (the SFEN move number, plies + 1, at most 500): at `'Max_Moves:512` every \
+game cut at the limit is at move 513 and no side can declare. Shares are of `sides`; `*_pass` rates are of the previous stage. `zone10`: sides \
+with >= 10 pieces in the enemy camp, whatever their points. `stranded_median`: median of owned minus declaration points over sides that own \
+>= 31 but have fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`; sides of one game are not \
+independent, so the interval is somewhat too narrow).",
         compute: funnel,
     },
     TableSpec {
@@ -195,7 +244,8 @@ in the enemy camp, the king in the camp, and not in check (only the side to move
 `27-point`: a side wins if its king is in the enemy camp, it is not in check, it has >= 10 pieces there and >= 28 (Black) / 27 (White) \
 declaration points. `24-point`: the same with >= 31 points for a win and 24-30 for a declared draw, only while the SFEN move number \
 (plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
-fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive_share`: wins over games.",
+fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
+`decisive_share`: wins over games, with its 95% Wilson score interval.",
         compute: counterfactual,
     },
     TableSpec {
@@ -231,7 +281,8 @@ the 24-point rule (31).",
 const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings in the enemy camp (`entering` = `mutual`), by the \
 server's `'summary` reason: `valid_decl` = `kachi`, `invalid_decl` = `illegal kachi`, `move_limit` = `max_moves` or `max_moves_draw`, \
 `resignation` = `toryo`, `repetition` = `sennichite` or `oute_sennichite`, `other` = anything else (time up, abnormal, illegal moves, \
-no summary). Shares are of `games`. Max_Moves is read from each record; `unknown` = the record has no `'Max_Moves` line.";
+no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_lo`, `*_hi`). Max_Moves is read from each record; \
+`unknown` = the record has no `'Max_Moves` line.";
 
 const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
 (`entering` = `black_only` or `white_only`).";
@@ -281,6 +332,11 @@ fn move_limit() -> Expr {
 
 fn mutual() -> Expr {
     col(ENTERING).eq(lit("mutual")).fill_null(lit(false))
+}
+
+/// An entering-king game: the final position is mutual or one-sided.
+fn entering_king() -> Expr {
+    is_one_of(ENTERING, &["mutual", "black_only", "white_only"])
 }
 
 /// Black is to move in the final position.
@@ -336,6 +392,10 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         count_if(is_one_of(ENTERING, &["none"])).alias("no_entering"),
         count_if(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])).alias("board_compared"),
         count_if(is_one_of(FINAL_BOARD, &["match", "prelast"])).alias("board_matched"),
+        count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])))
+            .alias("entering_board_compared"),
+        count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "prelast"])))
+            .alias("entering_board_matched"),
         count_if(has_final.clone()).alias("points_checked"),
         count_if(has_final.and((col(OWNED_BLACK) + col(OWNED_WHITE)).neq(lit(54i64))))
             .alias("points_violations"),
@@ -347,6 +407,11 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         ratio("one_sided", "games", "one_sided_share"),
         ratio("no_entering", "games", "no_entering_share"),
         ratio("board_matched", "board_compared", "board_match_rate"),
+        ratio(
+            "entering_board_matched",
+            "entering_board_compared",
+            "entering_board_match_rate",
+        ),
     ];
     keyed(
         lf,
@@ -366,6 +431,8 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "no_entering_share",
             "board_compared",
             "board_match_rate",
+            "entering_board_compared",
+            "entering_board_match_rate",
             "points_checked",
             "points_violations",
             "judged",
@@ -412,7 +479,7 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
         ratio("invalid_decl", "games", "invalid_decl_share"),
         ratio("move_limit", "games", "move_limit_share"),
     ];
-    keyed(
+    let df = keyed(
         lf.filter(filter),
         key,
         key_name,
@@ -430,6 +497,14 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
             "repetition",
             "other",
         ],
+    )?;
+    with_intervals(
+        df,
+        &[
+            ("valid_decl", "games", "valid_decl_share"),
+            ("invalid_decl", "games", "invalid_decl_share"),
+            ("move_limit", "games", "move_limit_share"),
+        ],
     )
 }
 
@@ -439,26 +514,39 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
 /// Columns: `year`, `threshold`, `pool_ratings`.
 pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
     let pool = match config.pool {
-        RatingPool::Year => lf,
+        RatingPool::Year | RatingPool::Players => lf,
         RatingPool::Entering => lf.filter(mutual()),
     };
     let rates = concat(
         [
-            pool.clone()
-                .select([col(YEAR), col(BLACK_RATE).alias("rate")]),
-            pool.select([col(YEAR), col(WHITE_RATE).alias("rate")]),
+            pool.clone().select([
+                col(YEAR),
+                col(BLACK).alias("player"),
+                col(BLACK_RATE).alias("rate"),
+            ]),
+            pool.select([
+                col(YEAR),
+                col(WHITE).alias("player"),
+                col(WHITE_RATE).alias("rate"),
+            ]),
         ],
         UnionArgs::default(),
-    )?;
-    Ok(rates
-        .filter(col("rate").is_not_null().and(col(YEAR).is_not_null()))
-        .group_by([col(YEAR)])
-        .agg([
-            col("rate")
-                .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
-                .alias("threshold"),
-            len().cast(DataType::Int64).alias("pool_ratings"),
-        ]))
+    )?
+    .filter(col("rate").is_not_null().and(col(YEAR).is_not_null()));
+    // One rating per player and year: the mean of their pre-game ratings that year.
+    let rates = match config.pool {
+        RatingPool::Players => rates
+            .filter(col("player").is_not_null())
+            .group_by([col(YEAR), col("player")])
+            .agg([col("rate").mean()]),
+        _ => rates,
+    };
+    Ok(rates.group_by([col(YEAR)]).agg([
+        col("rate")
+            .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
+            .alias("threshold"),
+        len().cast(DataType::Int64).alias("pool_ratings"),
+    ]))
 }
 
 /// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
@@ -491,6 +579,16 @@ fn strength_aggs() -> Vec<Expr> {
     }
     aggs
 }
+
+/// The rates of tables 3a-3d: (count, denominator, rate).
+const STRENGTH_RATES: &[(&str, &str, &str)] = &[
+    ("decl_wins", "games", "decl_win_rate"),
+    ("move_limit", "games", "move_limit_rate"),
+    ("low_side", "move_limit", "low_side_share"),
+    ("raw_decl_wins", "raw_games", "raw_decl_win_rate"),
+    ("raw_move_limit", "raw_games", "raw_move_limit_rate"),
+    ("raw_low_side", "raw_move_limit", "raw_low_side_share"),
+];
 
 fn strength_finish(config: &ReportConfig) -> Vec<Expr> {
     let mut f = Vec::new();
@@ -526,12 +624,14 @@ const STRENGTH_ORDER: &[&str] = &[
     "decl_win_rate",
     "move_limit",
     "move_limit_rate",
+    "low_side",
     "low_side_share",
     "raw_games",
     "raw_decl_wins",
     "raw_decl_win_rate",
     "raw_move_limit",
     "raw_move_limit_rate",
+    "raw_low_side",
     "raw_low_side_share",
 ];
 
@@ -546,7 +646,8 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
     order.extend_from_slice(STRENGTH_ORDER);
     let df = keyed(lf, col(YEAR), "year", aggs, strength_finish(config), &order)?;
     // The total row has no single threshold or pool.
-    df.lazy()
+    let df = df
+        .lazy()
         .with_columns([
             when(col("year").eq(lit("all")))
                 .then(lit(NULL).cast(DataType::Float64))
@@ -557,7 +658,8 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
                 .otherwise(col("pool_ratings"))
                 .alias("pool_ratings"),
         ])
-        .collect()
+        .collect()?;
+    with_intervals(df, STRENGTH_RATES)
 }
 
 fn era_label() -> Expr {
@@ -590,9 +692,11 @@ fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFra
         "games",
         "decl_wins",
         "move_limit",
+        "low_side",
         "raw_games",
         "raw_decl_wins",
         "raw_move_limit",
+        "raw_low_side",
     ];
     let mut fill: Vec<Expr> = counts
         .iter()
@@ -604,22 +708,150 @@ fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFra
             .lt(lit(i64::from(config.min_games)))
             .alias("few_games"),
     );
-    frame
+    let df = frame
         .lazy()
         .left_join(df.lazy(), col("era"), col("era"))
         .with_columns(fill)
-        .collect()
+        .collect()?;
+    with_intervals(df, STRENGTH_RATES)
 }
 
 fn strength_by_max_moves(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
     let lf = with_strength(lf, config)?;
-    keyed(
+    let df = keyed(
         lf,
         col(MAX_MOVES),
         "max_moves",
         strength_aggs(),
         strength_finish(config),
         STRENGTH_ORDER,
+    )?;
+    with_intervals(df, STRENGTH_RATES)
+}
+
+fn strength_by_era_max_moves(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?
+        .with_column(era_label().alias("era"))
+        .filter(col("era").is_not_null());
+    let mut select = vec![col("era"), col(MAX_MOVES)];
+    select.extend(STRENGTH_ORDER.iter().map(|c| col(*c)));
+    let df = lf
+        .group_by([col("era"), col(MAX_MOVES)])
+        .agg(strength_aggs())
+        .filter(col("raw_games").gt(lit(0i64)))
+        .sort(
+            ["era", MAX_MOVES],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .with_column(
+            col(MAX_MOVES)
+                .cast(DataType::String)
+                .fill_null(lit("unknown")),
+        )
+        .with_columns(strength_finish(config))
+        .select(select)
+        .collect()?;
+    with_intervals(df, STRENGTH_RATES)
+}
+
+/// The cells of table 3e: label, first year, last year, `'Max_Moves` value.
+pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
+    ("Max_Moves 256, 2021-2023", 2021, 2023, 256),
+    ("Max_Moves 512, 2024-2026", 2024, 2026, 512),
+];
+
+fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    // Per cell and population: games, declaration wins, move-limit endings.
+    let mut counts = Vec::new();
+    for (_, first, last, mm) in COMPARISON_CELLS {
+        let cell = col(YEAR)
+            .gt_eq(lit(first))
+            .and(col(YEAR).lt_eq(lit(last)))
+            .and(col(MAX_MOVES).eq(lit(mm)))
+            .fill_null(lit(false));
+        let df = lf
+            .clone()
+            .select([
+                count_if(cell.clone().and(col("strong"))).alias("c_games"),
+                count_if(cell.clone().and(col("strong")).and(declaration_win())).alias("c_decl"),
+                count_if(cell.clone().and(col("strong")).and(move_limit())).alias("c_limit"),
+                count_if(cell.clone().and(mutual())).alias("r_games"),
+                count_if(cell.clone().and(mutual()).and(declaration_win())).alias("r_decl"),
+                count_if(cell.and(mutual()).and(move_limit())).alias("r_limit"),
+            ])
+            .collect()?;
+        let get = |c: &str| -> PolarsResult<u64> {
+            Ok(df.column(c)?.i64()?.get(0).unwrap_or(0).max(0) as u64)
+        };
+        counts.push([
+            get("c_games")?,
+            get("c_decl")?,
+            get("c_limit")?,
+            get("r_games")?,
+            get("r_decl")?,
+            get("r_limit")?,
+        ]);
+    }
+    let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
+    let (mut measures, mut populations) = (Vec::new(), Vec::new());
+    let mut ints: [Vec<i64>; 4] = Default::default();
+    let mut floats: [Vec<Option<f64>>; 10] = Default::default();
+    for (population, base) in [("controlled", 0), ("raw", 3)] {
+        for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
+            let (na, ka) = (counts[0][base], counts[0][base + off]);
+            let (nb, kb) = (counts[1][base], counts[1][base + off]);
+            let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
+            let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
+            let nd = newcombe_difference(ka, na, kb, nb);
+            measures.push(measure);
+            populations.push(population);
+            for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
+                v.push(x as i64);
+            }
+            let row = [
+                rate(ka, na),
+                wa.map(|w| w.0),
+                wa.map(|w| w.1),
+                rate(kb, nb),
+                wb.map(|w| w.0),
+                wb.map(|w| w.1),
+                diff,
+                nd.map(|w| w.0),
+                nd.map(|w| w.1),
+                fisher_exact(ka, na, kb, nb),
+            ];
+            for (v, x) in floats.iter_mut().zip(row) {
+                v.push(x);
+            }
+        }
+    }
+    let n = measures.len();
+    let [na, ka, nb, kb] = ints;
+    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, p] = floats;
+    let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
+    DataFrame::new(
+        n,
+        vec![
+            Column::new("measure".into(), measures),
+            Column::new("population".into(), populations),
+            Column::new("a_cell".into(), vec![COMPARISON_CELLS[0].0; n]),
+            Column::new("a_games".into(), na),
+            Column::new("a_count".into(), ka),
+            f("a_rate", ra),
+            f("a_rate_lo", ra_lo),
+            f("a_rate_hi", ra_hi),
+            Column::new("b_cell".into(), vec![COMPARISON_CELLS[1].0; n]),
+            Column::new("b_games".into(), nb),
+            Column::new("b_count".into(), kb),
+            f("b_rate", rb),
+            f("b_rate_lo", rb_lo),
+            f("b_rate_hi", rb_hi),
+            f("rate_diff", d),
+            f("rate_diff_lo", d_lo),
+            f("rate_diff_hi", d_hi),
+            f("fisher_p", p),
+        ],
     )
 }
 
@@ -631,7 +863,8 @@ pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
 }
 
 /// One row per side of the cut mutual games: `max_moves`, `owned`, `decl`, `zone`,
-/// `king_in_camp`, `in_check`, `is_black`.
+/// `king_in_camp`, `in_check`, `is_black`, `move_number` (of the final position's SFEN:
+/// plies + 1).
 pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
     let cut = cut_mutual_games(lf);
     let side = |black: bool| {
@@ -653,26 +886,35 @@ pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
             col(k).alias("king_in_camp"),
             col(IN_CHECK_FINAL).and(to_move).alias("in_check"),
             lit(black).alias("is_black"),
+            (col(PLIES) + lit(1i64)).alias("move_number"),
         ])
     };
     concat([side(true), side(false)], UnionArgs::default())
 }
 
+/// The 24-point rule's move-number clause: the SFEN move number is at most this.
+pub const RULE24_LAST_MOVE: i64 = 500;
+
 fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let sides = cut_sides(lf)?;
     let owned31 = col("owned").gt_eq(lit(31i64));
     let decl31 = owned31.clone().and(col("decl").gt_eq(lit(31i64)));
-    let declarable = decl31
+    let board = decl31
         .clone()
         .and(col("zone").gt_eq(lit(10i64)))
         .and(col("king_in_camp"))
         .and(col("in_check").not());
+    let declarable = board
+        .clone()
+        .and(col("move_number").lt_eq(lit(RULE24_LAST_MOVE)));
     let stranded = owned31.clone().and(col("decl").lt(lit(31i64)));
     let aggs = vec![
         count_if(col("is_black")).alias("games"),
         len().cast(DataType::Int64).alias("sides"),
+        count_if(col("owned").gt(lit(27i64))).alias("owned_over27"),
         count_if(owned31).alias("owned31"),
         count_if(decl31).alias("decl31"),
+        count_if(board).alias("declarable_board"),
         count_if(declarable).alias("declarable"),
         count_if(col("zone").gt_eq(lit(10i64))).alias("zone10"),
         (col("owned") - col("decl"))
@@ -681,14 +923,17 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             .alias("stranded_median"),
     ];
     let finish = vec![
+        ratio("owned_over27", "sides", "owned_over27_share"),
         ratio("owned31", "sides", "owned31_share"),
         ratio("decl31", "sides", "decl31_share"),
         ratio("decl31", "owned31", "decl31_pass"),
+        ratio("declarable_board", "sides", "declarable_board_share"),
+        ratio("declarable_board", "decl31", "declarable_board_pass"),
         ratio("declarable", "sides", "declarable_share"),
-        ratio("declarable", "decl31", "declarable_pass"),
+        ratio("declarable", "declarable_board", "declarable_pass"),
         ratio("zone10", "sides", "zone10_share"),
     ];
-    keyed(
+    let df = keyed(
         sides,
         col(MAX_MOVES),
         "max_moves",
@@ -697,17 +942,36 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         &[
             "games",
             "sides",
+            "owned_over27",
+            "owned_over27_share",
             "owned31",
             "owned31_share",
             "decl31",
             "decl31_share",
             "decl31_pass",
+            "declarable_board",
+            "declarable_board_share",
+            "declarable_board_pass",
             "declarable",
             "declarable_share",
             "declarable_pass",
             "zone10",
             "zone10_share",
             "stranded_median",
+        ],
+    )?;
+    with_intervals(
+        df,
+        &[
+            ("owned_over27", "sides", "owned_over27_share"),
+            ("owned31", "sides", "owned31_share"),
+            ("decl31", "sides", "decl31_share"),
+            ("decl31", "owned31", "decl31_pass"),
+            ("declarable_board", "sides", "declarable_board_share"),
+            ("declarable_board", "decl31", "declarable_board_pass"),
+            ("declarable", "sides", "declarable_share"),
+            ("declarable", "declarable_board", "declarable_pass"),
+            ("zone10", "sides", "zone10_share"),
         ],
     )
 }
@@ -734,7 +998,7 @@ fn can_declare(black: bool, min_points: i64) -> Expr {
 
 fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let cut = cut_mutual_games(lf);
-    let within_500 = (col(PLIES) + lit(1i64)).lt_eq(lit(500i64));
+    let within_500 = (col(PLIES) + lit(1i64)).lt_eq(lit(RULE24_LAST_MOVE));
     let impasse_ok = col(IN_CHECK_FINAL).not();
     let ob = || col(OWNED_BLACK).gt_eq(lit(24i64));
     let ow = || col(OWNED_WHITE).gt_eq(lit(24i64));
@@ -806,9 +1070,11 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             col("white_win"),
             col("draw"),
             col("unchanged"),
+            col("decisive"),
             col("decisive_share"),
         ])
         .collect()?;
+        let df = with_intervals(df, &[("decisive", "games", "decisive_share")])?;
         out = Some(match out {
             None => df,
             Some(acc) => acc.vstack(&df)?,
