@@ -17,6 +17,7 @@ set -euo pipefail
 
 GAMES=${GAMES:-150}
 SEED=${SEED:-20260}
+ENTERING=${ENTERING:-0.3}
 GEN=../shared/bench/make_corpus.py
 OUT=fixtures/synthetic
 STAMP='2026-11-29 00:00:00Z'
@@ -24,7 +25,7 @@ STAMP='2026-11-29 00:00:00Z'
 python3 -c 'import cshogi' 2>/dev/null || pip install cshogi
 rm -rf "$OUT/records" "$OUT"/synthetic.* "$OUT"/synthetic-blocks.7z
 mkdir -p "$OUT"
-python3 "$GEN" --style server -n "$GAMES" --seed "$SEED" -j 2 -o "$OUT/records"
+python3 "$GEN" --style server -n "$GAMES" --seed "$SEED" --entering "$ENTERING" -j 2 -o "$OUT/records"
 
 # Fixed timestamps so every container holds the same bytes on every run.
 find "$OUT/records" -exec touch -h -d "$STAMP" {} +

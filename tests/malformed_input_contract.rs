@@ -125,7 +125,7 @@ fn truncated_7z_fails_saying_it_is_cut_short() {
 fn truncated_zip_keeps_earlier_entries_and_names_the_broken_one() {
     // No directory at the end: the members are read from their own headers up to the cut.
     let (run, games, error) =
-        cut_keeps_earlier_entries("trunc-zip", "synthetic.zip", "cut.zip", 0.7);
+        cut_keeps_earlier_entries("trunc-zip", "synthetic.zip", "cut.zip", 0.71);
     assert_eq!(run.count("failed_inputs"), 1);
     assert!(
         error[3].contains("cannot read the zip directory")
