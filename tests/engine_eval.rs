@@ -1,25 +1,112 @@
 //! The fast evaluation against its definition: on the 1,000 real entering-king positions of
 //! `aiiru_bench.tsv` and along random games (every position reached by play and again by
-//! undo), the snapshot equals the one built through the core's public accessors, and the
-//! fast evaluation (processor-specific and portable, on the snapshot and on the position
-//! read in place) equals the plain reference; so do the static exchange evaluation and
-//! the history slot of every legal move and the capture list.
+//! undo), the position read in place agrees with a plain snapshot built through the core's
+//! public accessors, and the fast evaluation (processor-specific and portable, in place
+//! and on the snapshot) equals the plain reference; so do the static exchange evaluation
+//! and the history slot of every legal move, the capture list, and the 24-point
+//! evaluation read in place and from the snapshot.
 mod core_support;
 
 use core_support::{Rng, bench_sfens, pos};
-use floodgate_scan::engine::board::{BISHOP, Board, PAWN, ROOK, captures};
+use floodgate_scan::engine::decl24::{self, Weights};
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
-use floodgate_scan::shogi::{Move, MoveList, Position};
+use floodgate_scan::shogi::sets::{
+    BISHOP, Bits, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, attack_map, captures, squares,
+};
+use floodgate_scan::shogi::{
+    Bitboard, Color, EnteringKingRule, Move, MoveList, Position, attacks_from,
+};
+
+/// A plain snapshot of a position, built piece by piece through the core's public
+/// accessors: the reference the in-place reading is checked against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Plain {
+    pieces: [[Bits; KINDS]; 2],
+    by_color: [Bits; 2],
+    piece: [u8; 81],
+    hands: [[i32; 7]; 2],
+    king: [Option<usize>; 2],
+    side: usize,
+}
+
+impl Plain {
+    fn new(pos: &Position) -> Plain {
+        let mut b = Plain {
+            pieces: [[0; KINDS]; 2],
+            by_color: [0; 2],
+            piece: [EMPTY; 81],
+            hands: [[0; 7]; 2],
+            king: [None; 2],
+            side: pos.side_to_move().index(),
+        };
+        for c in Color::ALL {
+            let ci = c.index();
+            for sq in pos.pieces_of(c).iter() {
+                b.by_color[ci] |= 1u128 << sq.index();
+            }
+            for (k, kind) in KIND_LIST.iter().enumerate() {
+                for sq in pos.pieces(c, *kind).iter() {
+                    b.pieces[ci][k] |= 1u128 << sq.index();
+                    b.piece[sq.index()] = (ci as u8) << 4 | k as u8;
+                }
+            }
+            b.king[ci] = pos.king_square(c).map(|s| s.index());
+            for (k, kind) in KIND_LIST.iter().take(7).enumerate() {
+                b.hands[ci][k] = pos.hand(c).count(*kind) as i32;
+            }
+        }
+        b
+    }
+
+    /// The same snapshot read back through the [`Pieces`] trait of `p`.
+    fn read<P: Pieces>(p: &P) -> Plain {
+        Plain {
+            pieces: std::array::from_fn(|c| std::array::from_fn(|k| p.set(c, k))),
+            by_color: [p.color_set(0), p.color_set(1)],
+            piece: std::array::from_fn(|sq| p.code_at(sq)),
+            hands: std::array::from_fn(|c| std::array::from_fn(|k| p.hand_count(c, k))),
+            king: [p.king_of(0), p.king_of(1)],
+            side: p.to_move(),
+        }
+    }
+
+    fn kind_at(&self, sq: usize) -> usize {
+        (self.piece[sq] & 0x0f) as usize
+    }
+}
+
+impl Pieces for Plain {
+    fn set(&self, c: usize, k: usize) -> Bits {
+        self.pieces[c][k]
+    }
+    fn color_set(&self, c: usize) -> Bits {
+        self.by_color[c]
+    }
+    fn occupancy(&self) -> Bits {
+        self.by_color[0] | self.by_color[1]
+    }
+    fn code_at(&self, sq: usize) -> u8 {
+        self.piece[sq]
+    }
+    fn hand_count(&self, c: usize, k: usize) -> i32 {
+        self.hands[c][k]
+    }
+    fn king_of(&self, c: usize) -> Option<usize> {
+        self.king[c]
+    }
+    fn to_move(&self) -> usize {
+        self.side
+    }
+}
 
 /// Check one position; returns its evaluation.
 fn check(p: &Position) -> i32 {
-    let fast = Board::new(p);
-    let plain = Board::from_accessors(p);
-    assert_eq!(fast, plain, "snapshot of {}", p.to_sfen());
+    let plain = Plain::new(p);
+    assert_eq!(Plain::read(p), plain, "in-place reading of {}", p.to_sfen());
     let want = evaluate_reference(&plain);
-    assert_eq!(evaluate(&fast), want, "evaluate {}", p.to_sfen());
-    assert_eq!(evaluate_portable(&fast), want, "portable {}", p.to_sfen());
+    assert_eq!(evaluate(&plain), want, "evaluate {}", p.to_sfen());
+    assert_eq!(evaluate_portable(&plain), want, "portable {}", p.to_sfen());
     assert_eq!(evaluate(p), want, "evaluate in place {}", p.to_sfen());
     assert_eq!(
         evaluate_portable(p),
@@ -30,7 +117,7 @@ fn check(p: &Position) -> i32 {
     for &m in p.legal_moves().iter() {
         let want = see_reference(&plain, m);
         let what = || format!("exchange of {} in {}", m.to_usi(), p.to_sfen());
-        assert_eq!(see(&fast, m), want, "{}", what());
+        assert_eq!(see(&plain, m), want, "{}", what());
         assert_eq!(see(p, m), want, "in place: {}", what());
         assert_eq!(history_index(p, m), history_index(&plain, m), "{}", what());
     }
@@ -39,13 +126,50 @@ fn check(p: &Position) -> i32 {
     captures(&plain, &mut b);
     assert_eq!(a.as_slice(), b.as_slice(), "captures in {}", p.to_sfen());
     check_captures(p, &plain, a.as_slice());
+    check_attack_maps(p, &plain);
+    let w = Weights::default();
+    for rule in [EnteringKingRule::CSARule24, EnteringKingRule::CSARule27] {
+        assert_eq!(
+            decl24::evaluate(p, &w, rule),
+            decl24::evaluate(&plain, &w, rule),
+            "24-point evaluation of {} under {rule:?}",
+            p.to_sfen()
+        );
+    }
     want
+}
+
+/// The attack map of each side against the union of the core's public attack sets.
+fn check_attack_maps(p: &Position, plain: &Plain) {
+    for c in Color::ALL {
+        let mut want = Bitboard::EMPTY;
+        for kind in KIND_LIST {
+            for sq in p.pieces(c, kind).iter() {
+                want |= attacks_from(kind, c, sq, p.occupied());
+            }
+        }
+        let got = attack_map(p, c.index());
+        assert_eq!(
+            Bitboard::EMPTY,
+            want ^ bits(got),
+            "attack map in {}",
+            p.to_sfen()
+        );
+        assert_eq!(attack_map(plain, c.index()), got);
+    }
+}
+
+/// The set of square indices of `b` as a bitboard.
+fn bits(b: Bits) -> Bitboard {
+    squares(b).fold(Bitboard::EMPTY, |acc, i| {
+        acc | Bitboard::from_square(floodgate_scan::shogi::Square::ALL[i])
+    })
 }
 
 /// The capture list against the core's legal moves: its legal members are exactly the
 /// legal captures, less the non-promotions of pawns, bishops and rooks that could
 /// promote; it runs by moving kind, origin, destination, promotion first.
-fn check_captures(p: &Position, plain: &Board, caps: &[Move]) {
+fn check_captures(p: &Position, plain: &Plain, caps: &[Move]) {
     let key = |m: Move| match m {
         Move::Normal { from, to, promote } => (
             plain.kind_at(from.index()),

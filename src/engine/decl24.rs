@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use super::board::*;
 use crate::shogi::EnteringKingRule;
+use crate::shogi::sets::*;
 
 /// Number of weights.
 pub const N_WEIGHTS: usize = 12;
@@ -203,9 +203,16 @@ fn moves_to_camp(c: usize, k: usize, row: usize) -> i32 {
 /// the camp, then the cheapest transfers (big pieces first) to reach the point target, then
 /// the cheapest transfers or drops to reach 10 pieces, plus the points that must still be
 /// captured (one move each at least).
-pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, target: i32) -> i32 {
+pub fn moves_needed<P: Pieces>(
+    b: &P,
+    c: usize,
+    owned: i32,
+    decl: i32,
+    zone: i32,
+    target: i32,
+) -> i32 {
     let mut total = 0;
-    if let Some(k) = b.king[c] {
+    if let Some(k) = b.king_of(c) {
         let row = row_of(k) as i32;
         total += if c == 0 {
             (row - 2).max(0)
@@ -215,16 +222,20 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
     } else {
         return 60;
     }
-    // Board pieces outside the camp: (cost, points).
-    let mut outside: Vec<(i32, i32)> = Vec::with_capacity(40);
+    // Board pieces outside the camp: (cost, points). A side has at most 38 pieces
+    // besides its king, on the board and in hand together.
+    let mut outside = [(0i32, 0i32); 40];
+    let mut n = 0;
     for k in 0..KINDS {
         if k == KING {
             continue;
         }
-        for sq in squares(b.pieces[c][k] & !CAMP[c]) {
-            outside.push((moves_to_camp(c, k, row_of(sq)).max(1), points(k)));
+        for sq in squares(b.set(c, k) & !CAMP[c]) {
+            outside[n] = (moves_to_camp(c, k, row_of(sq)).max(1), points(k));
+            n += 1;
         }
     }
+    let outside = &mut outside[..n];
     let mut pts_need = (target - decl).max(0);
     let mut zone_need = (10 - zone).max(0);
     // Points first: best points per move.
@@ -233,12 +244,12 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
             .cmp(&(a.1 * b.0.max(1)))
             .then(a.0.cmp(&b.0))
     });
-    let mut used = vec![false; outside.len()];
-    for (i, &(cost, pts)) in outside.iter().enumerate() {
+    let mut used = 0;
+    for &(cost, pts) in outside.iter() {
         if pts_need <= 0 {
             break;
         }
-        used[i] = true;
+        used += 1;
         total += cost;
         pts_need -= pts;
         zone_need -= 1;
@@ -248,14 +259,17 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
         total += pts_need.min((target - owned).max(0)).max(0);
     }
     if zone_need > 0 {
-        let hand = b.hand_total(c);
-        let mut costs: Vec<i32> = outside
-            .iter()
-            .zip(&used)
-            .filter(|(_, u)| !**u)
-            .map(|(p, _)| p.0)
-            .collect();
-        costs.extend(std::iter::repeat_n(1, hand as usize));
+        // The pieces not used for points (the first `used` were), then one move per
+        // piece in hand.
+        let hand = hand_total(b, c).max(0) as usize;
+        let mut costs = [0i32; 80];
+        let rest = outside.len() - used;
+        for (slot, p) in costs.iter_mut().zip(&outside[used..]) {
+            *slot = p.0;
+        }
+        let len = (rest + hand).min(costs.len());
+        costs[rest..len].fill(1);
+        let costs = &mut costs[..len];
         costs.sort_unstable();
         for cost in costs.iter().take(zone_need as usize) {
             total += cost;
@@ -267,8 +281,8 @@ pub fn moves_needed(b: &Board, c: usize, owned: i32, decl: i32, zone: i32, targe
 }
 
 /// Compute the features of both sides.
-pub fn features(b: &Board, rule: EnteringKingRule) -> [Features; 2] {
-    let maps = [b.attack_map(0), b.attack_map(1)];
+pub fn features<P: Pieces>(b: &P, rule: EnteringKingRule) -> [Features; 2] {
+    let maps = [attack_map(b, 0), attack_map(b, 1)];
     let mut out = [Features::default(); 2];
     for c in 0..2 {
         let them = 1 - c;
@@ -281,7 +295,7 @@ pub fn features(b: &Board, rule: EnteringKingRule) -> [Features; 2] {
             if k == KING {
                 continue;
             }
-            let set = b.pieces[c][k];
+            let set = b.set(c, k);
             let p = points(k);
             owned += p * set.count_ones() as i32;
             let in_camp = set & CAMP[c];
@@ -291,14 +305,14 @@ pub fn features(b: &Board, rule: EnteringKingRule) -> [Features; 2] {
             hang_all += hanging.count_ones() as i32;
             hang_zone += (hanging & CAMP[c]).count_ones() as i32;
         }
-        let hand_pts: i32 = (0..7).map(|k| b.hands[c][k] as i32 * points(k)).sum();
+        let hand_pts: i32 = (0..7).map(|k| b.hand_count(c, k) * points(k)).sum();
         owned += hand_pts;
         decl += hand_pts;
-        let hand = b.hand_total(c);
-        let enemy_no_king = b.by_color[them] & !b.pieces[them][KING];
+        let hand = hand_total(b, c);
+        let enemy_no_king = b.color_set(them) & !b.set(them, KING);
         let threat = (enemy_no_king & maps[c] & !maps[them]).count_ones() as i32;
         let safe_drop = if hand > 0 {
-            ((CAMP[c] & !b.occupied & !maps[them]).count_ones() as i32).min(10)
+            ((CAMP[c] & !b.occupancy() & !maps[them]).count_ones() as i32).min(10)
         } else {
             0
         };
@@ -309,7 +323,7 @@ pub fn features(b: &Board, rule: EnteringKingRule) -> [Features; 2] {
             decl,
             zone,
             hand,
-            king_in: b.king[c].is_some_and(|k| CAMP[c] & (1u128 << k) != 0),
+            king_in: b.king_of(c).is_some_and(|k| CAMP[c] & (1u128 << k) != 0),
             hang_all,
             hang_zone,
             safe_drop,
@@ -327,9 +341,9 @@ fn value(w: &Weights, f: &Features, target: i32) -> i32 {
 }
 
 /// The 24-point evaluation from the side to move's point of view.
-pub fn evaluate(b: &Board, w: &Weights, rule: EnteringKingRule) -> i32 {
+pub fn evaluate<P: Pieces>(b: &P, w: &Weights, rule: EnteringKingRule) -> i32 {
     let f = features(b, rule);
-    let us = b.side;
+    let us = b.to_move();
     let them = 1 - us;
     let s = value(w, &f[us], point_target(rule, us)) - value(w, &f[them], point_target(rule, them));
     s / SCALE

@@ -1,9 +1,8 @@
 //! The hand-made evaluation of the normal search mode: material, hand bonus, tempo,
 //! piece-square terms from forward progress and centre distance, a camp bonus, mobility,
 //! phase-blended king safety and a check penalty. Computed on any [`Pieces`] source (the
-//! position in place, or a [`Board`] snapshot): one attack set per piece, attack maps per
-//! side, popcounts.
-use super::board::*;
+//! position read in place): one attack set per piece, attack maps per side, popcounts.
+use crate::shogi::sets::*;
 
 /// Bonus for having the move.
 pub const TEMPO: i32 = 12;
@@ -215,28 +214,29 @@ fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: Bits) 
 /// The evaluation from the side to move's point of view (centipawns), computed the plain
 /// way: one pass over every piece with a per-piece `match`. It defines the evaluation;
 /// [`evaluate`] gives the same value faster and is tested against it.
-pub fn evaluate_reference(b: &Board) -> i32 {
+pub fn evaluate_reference<P: Pieces>(b: &P) -> i32 {
     let mut score = [0i32; 2];
     let mut maps = [0u128; 2];
     let mut phase = 0;
     for c in 0..2 {
-        let own = b.by_color[c];
-        for (k, &set) in b.pieces[c].iter().enumerate() {
+        let own = b.color_set(c);
+        for (k, table) in STATIC[c].iter().enumerate() {
+            let set = b.set(c, k);
             if set == 0 {
                 continue;
             }
             let phase_unit = piece_value(unpromote(k)) / 100;
             for sq in squares(set) {
-                let (m, att) = mobility(c, k, sq, b.occupied, own);
+                let (m, att) = mobility(c, k, sq, b.occupancy(), own);
                 maps[c] |= att;
-                score[c] += STATIC[c][k][sq] + m;
+                score[c] += table[sq] + m;
                 if k != KING {
                     phase += phase_unit;
                 }
             }
         }
         for k in 0..7 {
-            let n = b.hands[c][k] as i32;
+            let n = b.hand_count(c, k);
             if n > 0 {
                 score[c] += n * (piece_value(k) + hand_bonus(k));
                 phase += n * (piece_value(k) / 100);
@@ -245,14 +245,14 @@ pub fn evaluate_reference(b: &Board) -> i32 {
     }
     for c in 0..2 {
         score[c] += king_safety(b, c, phase, maps[1 - c]);
-        if let Some(k) = b.king[c]
+        if let Some(k) = b.king_of(c)
             && maps[1 - c] & (1u128 << k) != 0
         {
             score[c] -= CHECK_PENALTY;
         }
     }
-    let s = score[0] - score[1] + if b.side == 0 { TEMPO } else { -TEMPO };
-    if b.side == 0 { s } else { -s }
+    let s = score[0] - score[1] + if b.to_move() == 0 { TEMPO } else { -TEMPO };
+    if b.to_move() == 0 { s } else { -s }
 }
 
 /// Material, piece-square, camp, mobility and attack map of the pieces of kind `K` and

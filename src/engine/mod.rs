@@ -2,14 +2,12 @@
 //! declaration engine, the USI protocol, and the self-play used by `replay`, `tune` and
 //! `validate`. It depends only on the position core ([`crate::shogi`]).
 //!
-//! - [`board`]: piece sets read in place or from a snapshot, attack tables.
 //! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights;
 //!   [`guard`]: its mate guard.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
 pub mod bench;
-pub mod board;
 pub mod decl24;
 pub mod eval;
 pub mod guard;

@@ -1,8 +1,8 @@
 //! Move ordering: static exchange evaluation, killer moves and the history table.
 //! Good captures first (most valuable victim, least valuable attacker), then killers,
 //! then quiet moves by history; captures that lose material by exchange go last.
-use super::board::*;
 use super::eval::piece_value;
+use crate::shogi::sets::*;
 use crate::shogi::{Color, Move};
 
 /// Kinds from least to most valuable, for picking the next exchange attacker.
@@ -15,7 +15,7 @@ fn see_value(k: usize) -> i32 {
     if k == KING { 20_000 } else { piece_value(k) }
 }
 
-/// Static exchange evaluation of a move on the snapshot `b` (material balance for the
+/// Static exchange evaluation of a move in the position `b` (material balance for the
 /// mover after the whole exchange on the destination square; drops and quiet moves onto
 /// squares nobody takes are 0). The value of [`see_reference`]; the attackers of both sides
 /// are found once, and after each capture only the line through the capturing piece's
@@ -132,7 +132,7 @@ impl ExchangeSets {
     }
 
     /// Pieces of colour `c` attacking the square with the occupancy `occ` (the value of
-    /// [`Board::attackers_to`]), given that every piece taken out of the occupancy since
+    /// [`attackers_to`]), given that every piece taken out of the occupancy since
     /// [`ExchangeSets::new`] was passed to [`ExchangeSets::reveal`].
     #[inline]
     fn attackers(&self, c: usize, occ: Bits) -> Bits {
@@ -156,27 +156,31 @@ impl ExchangeSets {
 
 /// Static exchange evaluation, the plain way: every attacker recomputed from scratch at
 /// every capture of the exchange. It defines [`see`], which is tested against it.
-pub fn see_reference(b: &Board, m: Move) -> i32 {
+pub fn see_reference<P: Pieces>(b: &P, m: Move) -> i32 {
     let to = sq_index(m.to());
-    let us = b.side;
+    let us = b.to_move();
     let (mut occ, mut current, first_gain) = match m {
         Move::Normal { from, promote, .. } => {
             let from = sq_index(from);
-            let k = b.kind_at(from);
+            let k = b.kind_on(from);
             let moved = if promote { promoted(k) } else { k };
-            let captured = if b.piece[to] == EMPTY {
+            let captured = if b.code_at(to) == EMPTY {
                 0
             } else {
-                see_value(b.kind_at(to))
+                see_value(b.kind_on(to))
             };
             let promo_gain = if promote {
                 piece_value(moved) - piece_value(k)
             } else {
                 0
             };
-            (b.occupied ^ (1u128 << from), moved, captured + promo_gain)
+            (
+                b.occupancy() ^ (1u128 << from),
+                moved,
+                captured + promo_gain,
+            )
         }
-        Move::Drop { kind, .. } => (b.occupied, kind_index(kind), 0),
+        Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
     };
     occ |= 1u128 << to;
     let mut gain = [0i32; 40];
@@ -184,19 +188,19 @@ pub fn see_reference(b: &Board, m: Move) -> i32 {
     let mut d = 0;
     let mut side = 1 - us;
     loop {
-        let attackers = b.attackers_to(side, to, occ);
+        let attackers = attackers_to(b, side, to, occ);
         if attackers == 0 || d >= 38 {
             break;
         }
         let Some((k, sq)) = CHEAPEST_FIRST.iter().find_map(|&k| {
-            let s = attackers & b.pieces[side][k];
+            let s = attackers & b.set(side, k);
             (s != 0).then(|| (k, s.trailing_zeros() as usize))
         }) else {
             break;
         };
         d += 1;
         gain[d] = see_value(current) - gain[d - 1];
-        if k == KING && b.attackers_to(1 - side, to, occ ^ (1u128 << sq)) != 0 {
+        if k == KING && attackers_to(b, 1 - side, to, occ ^ (1u128 << sq)) != 0 {
             // The king may not capture into an attacked square.
             d -= 1;
             break;

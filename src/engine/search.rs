@@ -12,13 +12,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::{Board, Pieces, captures};
 use super::decl24::{self, Weights};
 use super::eval;
 use super::guard;
 use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::shogi::sets::{Pieces, captures};
 use crate::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
@@ -346,14 +346,12 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
-    /// The static evaluation by the objective of the mode (the 24-point evaluation reads a
-    /// snapshot; the normal one reads the position in place).
+    /// The static evaluation by the objective of the mode (both read the position in
+    /// place).
     fn evaluate(&self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => eval::evaluate(pos),
-            Mode::Decl24 => {
-                decl24::evaluate(&Board::new(pos), &self.config.weights, self.config.rule)
-            }
+            Mode::Decl24 => decl24::evaluate(pos, &self.config.weights, self.config.rule),
         }
     }
 
@@ -637,7 +635,7 @@ impl Searcher {
                 1 << 30
             } else if is_capture(pos, m) {
                 let v = see(pos, m);
-                let victim = eval::piece_value(pos.kind_on(super::board::sq_index(m.to())));
+                let victim = eval::piece_value(pos.kind_on(m.to().index()));
                 if v >= 0 {
                     (1 << 28) + victim * 8 + v / 16
                 } else {

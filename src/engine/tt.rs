@@ -1,7 +1,7 @@
 //! The transposition table: a fixed array of two-entry buckets indexed by the position
 //! key, remembering the best move, a bounded score and the depth of earlier searches.
 //! Replacement prefers the deeper entry unless it is from an older search.
-use super::board::{KIND_LIST, kind_index};
+use crate::shogi::sets::{KIND_LIST, kind_index};
 use crate::shogi::{Move, Square};
 
 /// Bound type of a stored score.

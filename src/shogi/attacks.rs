@@ -98,6 +98,13 @@ pub(crate) static SILVER: [[u128; 81]; 2] =
 pub(crate) static GOLD: [[u128; 81]; 2] = [step_table(&GOLD_STEPS, 0), step_table(&GOLD_STEPS, 1)];
 pub(crate) static KING: [u128; 81] = step_table(&KING_STEPS, 0);
 
+const CROSS_STEPS: [(i32, i32); 4] = [(0, -1), (0, 1), (1, 0), (-1, 0)];
+const DIAG_STEPS: [(i32, i32); 4] = [(1, -1), (-1, -1), (1, 1), (-1, 1)];
+/// The four orthogonal neighbours of each square (a horse's steps beyond its bishop lines).
+pub(crate) static CROSS: [u128; 81] = step_table(&CROSS_STEPS, 0);
+/// The four diagonal neighbours of each square (a dragon's steps beyond its rook lines).
+pub(crate) static DIAG: [u128; 81] = step_table(&DIAG_STEPS, 0);
+
 const fn ray_tables() -> [[u128; 81]; 8] {
     let mut t = [[0u128; 81]; 8];
     let mut d = 0;
@@ -200,6 +207,32 @@ fn ray_down(d: usize, sq: usize, occ: u128) -> u128 {
     let b = r & occ;
     if b == 0 { r } else { r ^ RAYS[d][msb(b)] }
 }
+
+/// The attack from `from` along its ray through `towards` (every square up to and
+/// including the first piece of `occ`), and whether that ray runs along a file or a rank
+/// (else a diagonal); `None` when the squares share no line.
+#[inline]
+pub(crate) fn line_attack(from: usize, towards: usize, occ: u128) -> Option<(u128, bool)> {
+    let o = usize::from(LINE_TABLES.1[from][towards]);
+    if o >= 4 {
+        return None;
+    }
+    // Of each pair of opposite directions (see `DIRS`), the one that increases the index.
+    const UP: [usize; 4] = [SOUTH, EAST, NE, SE];
+    const DOWN: [usize; 4] = [NORTH, WEST, SW, NW];
+    let ray = if towards > from {
+        ray_up(UP[o], from, occ)
+    } else {
+        ray_down(DOWN[o], from, occ)
+    };
+    Some((ray, o < 2))
+}
+
+/// The squares a lance of each side attacks from each square on an empty board.
+pub(crate) static LANCE_RAYS: [[u128; 81]; 2] = {
+    let r = ray_tables();
+    [r[NORTH], r[SOUTH]]
+};
 
 /// Lance attacks of `c` from `sq`.
 #[inline(always)]

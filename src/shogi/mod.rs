@@ -1,7 +1,8 @@
 //! The shogi position core: vocabulary (sides, squares, pieces, hands, bitboards), the
 //! unvalidated [`Setup`] with SFEN and CSA position blocks, the validated [`Position`]
 //! with legal move generation, play and undo, the entering-king and repetition rules,
-//! mate in one and perft. No I/O, no threads.
+//! mate in one and perft; [`sets`] reads the piece sets in place for evaluations. No I/O,
+//! no threads.
 
 mod attacks;
 mod bitboard;
@@ -15,12 +16,12 @@ mod piece;
 mod position;
 mod repetition;
 mod rules;
+pub mod sets;
 mod setup;
 mod square;
 mod zobrist;
 
 pub use attacks::attacks_from;
-pub(crate) use attacks::{BISHOP_PSEUDO, ROOK_PSEUDO};
 pub use bitboard::{BitIter, Bitboard};
 pub use color::Color;
 pub use hand::Hand;
