@@ -795,3 +795,60 @@ fn entering_board_match_rate_counts_entering_king_games_only() {
     assert_eq!(int(&y, "entering_board_compared"), Some(3));
     assert!(close(float(&y, "entering_board_match_rate"), 2.0 / 3.0));
 }
+
+/// The `y` of the `<text>` element whose content is `label`, in an SVG from plotters.
+fn text_y(svg: &str, label: &str) -> Option<f64> {
+    let at = svg.find(&format!(">\n{label}\n</text>"))?;
+    let start = svg[..at].rfind("<text ")?;
+    let tag = &svg[start..at];
+    let y = tag.split(" y=\"").nth(1)?.split('"').next()?;
+    y.parse().ok()
+}
+
+#[test]
+fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
+    let r = report(&cut_rows(), &ReportConfig::default());
+    let funnel = &r.plots.iter().find(|p| p.file == "funnel.svg").unwrap().svg;
+    // Ticks every 20%, no odd steps.
+    for tick in ["0%", "20%", "40%", "60%", "80%", "100%"] {
+        assert!(text_y(funnel, tick).is_some(), "tick {tick}");
+    }
+    // The legend is below the x axis and its labels ("Max_Moves 256"), never on the bars.
+    let axis = text_y(funnel, "Max_Moves 256").unwrap();
+    let legend = text_y(funnel, "owned &gt;= 31").unwrap();
+    assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
+    assert!(text_y(funnel, "and move &lt;= 500").unwrap() > axis);
+    // Bar values are not written on the bars.
+    assert!(text_y(funnel, "50.0%").is_none());
+    // Error bars: a vertical black line between the interval's bounds for every share
+    // with a denominator (12 here: 4 stages x 3 rows).
+    let bars = funnel
+        .split("<line ")
+        .skip(1)
+        .filter(|l| {
+            let attr = |name: &str| -> f64 {
+                l.split(&format!(" {name}=\""))
+                    .nth(1)
+                    .and_then(|v| v.split('"').next())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(f64::NAN)
+            };
+            l.contains("stroke=\"#000000\"")
+                && l.contains("opacity=\"1\"")
+                && attr("x1") == attr("x2")
+                && (attr("y2") - attr("y1")).abs() > 15.0
+        })
+        .count();
+    assert_eq!(bars, 12, "error bars drawn");
+    let rate = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "decl_rate_by_year.svg")
+        .unwrap()
+        .svg;
+    assert!(text_y(rate, "strength-controlled").is_some());
+    assert!(
+        text_y(rate, "2022").is_some(),
+        "the one year is a round tick"
+    );
+}

@@ -200,7 +200,7 @@ game_columns! {
     illegal_kind: Option<Text>,
     /// Replayed final position vs the server's trailer: `match`, `mismatch`, `prelast`, `missing` (`unchecked`: no start position).
     final_board: Text,
-    /// Black's owned points (all pieces on board and in hand; rook/bishop 5, others 1).
+    /// Black's owned points (all pieces on board and in hand; rook/bishop 5, others 1) in the replayed final position. Every final-position column (points, zone counts, kings in camp, check, `entering`, `final_sfen` and so the side to move) describes the position after the last move, also in a repetition, whose trailer shows the position before the repeating move (`final_board` `prelast`).
     owned_black: i64,
     /// White's owned points.
     owned_white: i64,
@@ -216,7 +216,7 @@ game_columns! {
     king_in_camp_black: bool,
     /// White's king on ranks 7-9 in the final position.
     king_in_camp_white: bool,
-    /// The side to move is in check in the final position.
+    /// The side to move is in check in the replayed final position (after the last move; in a repetition, after the repeating move).
     in_check_final: bool,
     /// Entering kings in the final position: `mutual`, `black_only`, `white_only`, `none`.
     entering: Text,
@@ -238,7 +238,7 @@ game_columns! {
     judge_agrees: Option<bool>,
     /// Detail of the judgement: why it disagrees, or why a declaration failed (line numbers).
     judge_detail: String,
-    /// SFEN of the replayed final position.
+    /// SFEN of the replayed final position (after the last move; in a repetition, after the repeating move, not the trailer's position before it).
     final_sfen: Option<String>,
 }
 
