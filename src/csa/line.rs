@@ -40,6 +40,11 @@ pub fn is_move_text(s: &[u8]) -> bool {
         && s[5..7].iter().all(u8::is_ascii_uppercase)
 }
 
+/// `P+` or `P-` (possibly with trailing spaces) and nothing else.
+pub(crate) fn is_empty_hand_line(line: &[u8]) -> bool {
+    matches!(line, [b'P', b'+' | b'-', rest @ ..] if rest.iter().all(|&b| b == b' '))
+}
+
 /// Classify one line (already stripped of `\n` and a trailing `\r`).
 #[inline]
 pub fn classify_line(line: &[u8]) -> LineKind {

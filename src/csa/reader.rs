@@ -8,7 +8,9 @@
 //! a [`ReadError`].
 
 use super::header::{GameId, RatingLine, parse_rate_line};
-use super::line::{LineKind, Lines, classify_line, is_move_text, lines, plain_number};
+use super::line::{
+    LineKind, Lines, classify_line, is_empty_hand_line, is_move_text, lines, plain_number,
+};
 use super::special::{Special, parse_special};
 use super::summary::{Summary, parse_summary};
 use super::text::Comment;
@@ -85,11 +87,6 @@ impl<'a> PositionBlock<'a> {
         }
         v
     }
-}
-
-/// `P+` or `P-` (possibly with trailing spaces) and nothing else.
-pub(crate) fn is_empty_hand_line(line: &[u8]) -> bool {
-    matches!(line, [b'P', b'+' | b'-', rest @ ..] if rest.iter().all(|&b| b == b' '))
 }
 
 /// Something unusual the reader tolerated.
@@ -188,6 +185,91 @@ impl<'a> Record<'a> {
     /// The record's game name: from `$EVENT`.
     pub fn game_name(&self) -> Option<&str> {
         self.game_id.as_ref().map(|g| g.game_name.as_str())
+    }
+}
+
+/// The placing of header and position lines, one line kind each.
+impl<'a> Record<'a> {
+    fn warn(&mut self, line: usize, kind: WarningKind) {
+        self.warnings.push(Warning { line, kind });
+    }
+
+    /// `V`, `N+`, `N-` and `$KEY:value` lines; the first of each is kept.
+    fn on_header(&mut self, no: usize, kind: LineKind, line: &'a [u8]) {
+        match kind {
+            LineKind::Version => {
+                if self.version.is_some() {
+                    self.warn(no, WarningKind::DuplicateHeader);
+                } else {
+                    self.version = Some(&line[1..]);
+                }
+            }
+            LineKind::BlackName | LineKind::WhiteName => {
+                let slot = if kind == LineKind::BlackName {
+                    &mut self.black
+                } else {
+                    &mut self.white
+                };
+                if slot.is_some() {
+                    self.warn(no, WarningKind::DuplicateHeader);
+                } else {
+                    *slot = Some(text(&line[2..]));
+                }
+            }
+            _ => self.on_info(no, line),
+        }
+    }
+
+    /// A `$KEY:value` line.
+    fn on_info(&mut self, no: usize, line: &'a [u8]) {
+        let (key, value) = match line.iter().position(|&b| b == b':') {
+            Some(i) => (&line[1..i], &line[i + 1..]),
+            None => (&line[1..], &line[line.len()..]),
+        };
+        match key {
+            b"EVENT" if self.event.is_none() => {
+                let id = text(value);
+                self.game_id = GameId::parse(&id);
+                self.event = Some(id);
+            }
+            b"START_TIME" if self.start_time.is_none() => {
+                self.start_time = Some(text(value));
+            }
+            b"EVENT" | b"START_TIME" => self.warn(no, WarningKind::DuplicateHeader),
+            _ => self.other_info.push((no, line)),
+        }
+    }
+
+    /// A `P` line of the initial position block.
+    fn on_position_line(&mut self, no: usize, line: &'a [u8]) {
+        let block = self.position.get_or_insert_with(|| PositionBlock {
+            line: no,
+            // Nine rows and the two hands, or `PI` and a few pieces taken off.
+            lines: Vec::with_capacity(12),
+            side: None,
+        });
+        if block.side.is_some() {
+            self.warn(no, WarningKind::ExtraPositionLine);
+        } else {
+            block.lines.push(line);
+        }
+    }
+
+    /// The side-to-move line (`+` or `-`), which closes the position block.
+    fn on_side_line(&mut self, no: usize, line: &[u8]) {
+        match self.position.as_mut() {
+            Some(block) if block.side.is_none() => block.side = Some((no, line[0])),
+            Some(_) => self.warn(no, WarningKind::ExtraPositionLine),
+            None => {
+                // A side line with no board before it: keep it, the setup step reports
+                // the missing rows.
+                self.position = Some(PositionBlock {
+                    line: no,
+                    lines: Vec::new(),
+                    side: Some((no, line[0])),
+                });
+            }
+        }
     }
 }
 
@@ -336,6 +418,59 @@ impl State {
         }
     }
 
+    /// A line of any kind, placed by its kind (the body's moves and comments are mostly
+    /// taken before, by [`read_record`]'s plain tests).
+    #[inline]
+    fn on_line<'a>(
+        &mut self,
+        rec: &mut Record<'a>,
+        lines: &mut Lines<'a>,
+        no: usize,
+        kind: LineKind,
+        line: &'a [u8],
+    ) {
+        match kind {
+            LineKind::Blank => rec.warn(no, WarningKind::BlankLine),
+            LineKind::Unknown => rec.warn(no, WarningKind::UnknownLine),
+            LineKind::Version | LineKind::BlackName | LineKind::WhiteName | LineKind::Info => {
+                self.strong_lines += 1;
+                rec.on_header(no, kind, line);
+            }
+            LineKind::Position => {
+                self.strong_lines += 1;
+                rec.on_position_line(no, line);
+            }
+            LineKind::SideToMove => rec.on_side_line(no, line),
+            LineKind::Move => self.on_move(rec, lines, no, line),
+            LineKind::Time => self.on_time(rec, no, line),
+            LineKind::Special => {
+                self.strong_lines += 1;
+                rec.specials.push(parse_special(no, line, rec.moves.len()));
+                self.timed = Timed::Special(rec.specials.len() - 1);
+            }
+            LineKind::Comment => self.on_comment(rec, no, line),
+        }
+    }
+
+    /// A `T` line of another shape than the plain one taken with its move: attached to
+    /// the move or declaration before it, if that has no time yet.
+    fn on_time(&mut self, rec: &mut Record<'_>, no: usize, line: &[u8]) {
+        let Some(t) = parse_time(&line[1..]) else {
+            rec.warn(no, WarningKind::BadTime);
+            return;
+        };
+        let slot = match self.timed {
+            Timed::Move(i) => &mut rec.moves[i].time,
+            Timed::Special(i) => &mut rec.specials[i].time,
+            Timed::Nothing => {
+                rec.warn(no, WarningKind::OrphanTime);
+                return;
+            }
+        };
+        *slot = Some(t);
+        self.timed = Timed::Nothing;
+    }
+
     /// A comment line: part of the trailer board, or a comment of its own.
     #[inline]
     fn on_comment<'a>(&mut self, rec: &mut Record<'a>, no: usize, line: &'a [u8]) {
@@ -380,7 +515,6 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
         in_trailer: false,
     };
     let mut first_checked = false;
-    let warn = |rec: &mut Record<'_>, line, kind| rec.warnings.push(Warning { line, kind });
 
     let mut lines = lines(bytes);
     loop {
@@ -415,102 +549,7 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
                 });
             }
         }
-        match kind {
-            LineKind::Blank => warn(&mut rec, no, WarningKind::BlankLine),
-            LineKind::Unknown => warn(&mut rec, no, WarningKind::UnknownLine),
-            LineKind::Version => {
-                st.strong_lines += 1;
-                if rec.version.is_some() {
-                    warn(&mut rec, no, WarningKind::DuplicateHeader);
-                } else {
-                    rec.version = Some(&line[1..]);
-                }
-            }
-            LineKind::BlackName | LineKind::WhiteName => {
-                st.strong_lines += 1;
-                let slot = if kind == LineKind::BlackName {
-                    &mut rec.black
-                } else {
-                    &mut rec.white
-                };
-                if slot.is_some() {
-                    warn(&mut rec, no, WarningKind::DuplicateHeader);
-                } else {
-                    *slot = Some(text(&line[2..]));
-                }
-            }
-            LineKind::Info => {
-                let (key, value) = match line.iter().position(|&b| b == b':') {
-                    Some(i) => (&line[1..i], &line[i + 1..]),
-                    None => (&line[1..], &line[line.len()..]),
-                };
-                st.strong_lines += 1;
-                match key {
-                    b"EVENT" if rec.event.is_none() => {
-                        let id = text(value);
-                        rec.game_id = GameId::parse(&id);
-                        rec.event = Some(id);
-                    }
-                    b"START_TIME" if rec.start_time.is_none() => {
-                        rec.start_time = Some(text(value));
-                    }
-                    b"EVENT" | b"START_TIME" => warn(&mut rec, no, WarningKind::DuplicateHeader),
-                    _ => rec.other_info.push((no, line)),
-                }
-            }
-            LineKind::Position => {
-                st.strong_lines += 1;
-                let block = rec.position.get_or_insert_with(|| PositionBlock {
-                    line: no,
-                    // Nine rows and the two hands, or `PI` and a few pieces taken off.
-                    lines: Vec::with_capacity(12),
-                    side: None,
-                });
-                if block.side.is_some() {
-                    warn(&mut rec, no, WarningKind::ExtraPositionLine);
-                } else {
-                    block.lines.push(line);
-                }
-            }
-            LineKind::SideToMove => {
-                match rec.position.as_mut() {
-                    Some(block) if block.side.is_none() => block.side = Some((no, line[0])),
-                    Some(_) => warn(&mut rec, no, WarningKind::ExtraPositionLine),
-                    None => {
-                        // A side line with no board before it: keep it, the setup step
-                        // reports the missing rows.
-                        rec.position = Some(PositionBlock {
-                            line: no,
-                            lines: Vec::new(),
-                            side: Some((no, line[0])),
-                        });
-                    }
-                }
-            }
-            LineKind::Move => st.on_move(&mut rec, &mut lines, no, line),
-            LineKind::Time => {
-                let Some(t) = parse_time(&line[1..]) else {
-                    warn(&mut rec, no, WarningKind::BadTime);
-                    continue;
-                };
-                let slot = match st.timed {
-                    Timed::Move(i) => &mut rec.moves[i].time,
-                    Timed::Special(i) => &mut rec.specials[i].time,
-                    Timed::Nothing => {
-                        warn(&mut rec, no, WarningKind::OrphanTime);
-                        continue;
-                    }
-                };
-                *slot = Some(t);
-                st.timed = Timed::Nothing;
-            }
-            LineKind::Special => {
-                st.strong_lines += 1;
-                rec.specials.push(parse_special(no, line, rec.moves.len()));
-                st.timed = Timed::Special(rec.specials.len() - 1);
-            }
-            LineKind::Comment => st.on_comment(&mut rec, no, line),
-        }
+        st.on_line(&mut rec, &mut lines, no, kind, line);
     }
 
     rec.line_count = lines.line_no();

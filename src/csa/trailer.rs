@@ -3,7 +3,7 @@
 //! Hands are written one `00XX` per piece, usually sorted but not always, and omitted
 //! when empty; before 2008-03-16 the side-to-move line was always `'+`.
 
-use super::reader::is_empty_hand_line;
+use super::line::is_empty_hand_line;
 
 /// The trailer board, as raw lines without the leading quote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
