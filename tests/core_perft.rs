@@ -2,7 +2,7 @@
 //! optional non-promotion included) against published figures, the 593-move maximum
 //! position, and the two reference move sequences whose last move is illegal (a
 //! two-pawns drop, a pawn-drop mate) and must be refused with the right kind. (The third,
-//! a fourfold repetition, is in `core_rules.rs`.)
+//! a fourfold repetition, is in `core_repetition.rs`.)
 //!
 //! Deep counts (start position depth 6, and the played-and-undone variant of the large
 //! ones) are `#[ignore]`d here and run by `scripts/bench-core.sh`.
