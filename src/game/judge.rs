@@ -68,24 +68,49 @@ pub fn effective_max_moves(rec: &Record<'_>) -> Option<usize> {
     ("2014/10/12".."2016/01/01").contains(&date).then_some(256)
 }
 
-/// Jishogi 1.1 as the server applies it to a `%KACHI` of the side to move.
-/// Returns whether it is valid and, if not, the first failed condition.
-pub fn server_kachi(pos: &Position) -> Result<(), String> {
+/// The first condition of Jishogi 1.1 a `%KACHI` fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum KachiFault {
+    /// The declarer is in check.
+    #[error("the declarer is in check")]
+    InCheck,
+    /// The declarer's king is not in the enemy camp.
+    #[error("the declarer's king is not in the enemy camp")]
+    KingOutsideCamp,
+    /// Fewer than 10 of the declarer's other pieces in the enemy camp.
+    #[error("only {zone} pieces in the enemy camp (10 needed)")]
+    FewPieces {
+        /// The declarer's pieces in the enemy camp, its king left out.
+        zone: i32,
+    },
+    /// Too few declaration points (28 for Black, 27 for White).
+    #[error("{points} points ({need} needed)")]
+    FewPoints {
+        /// The declarer's points (camp and hand).
+        points: i32,
+        /// The points the declarer needs.
+        need: i32,
+    },
+}
+
+/// Jishogi 1.1 as the server applies it to a `%KACHI` of the side to move: valid, or
+/// the first condition it fails.
+pub fn server_kachi(pos: &Position) -> Result<(), KachiFault> {
     let side = pos.side_to_move();
     if pos.is_in_check() {
-        return Err("the declarer is in check".into());
+        return Err(KachiFault::InCheck);
     }
     if !pos.king_in_camp(side) {
-        return Err("the declarer's king is not in the enemy camp".into());
+        return Err(KachiFault::KingOutsideCamp);
     }
     let zone = pos.zone_count(side);
     if zone < 10 {
-        return Err(format!("only {zone} pieces in the enemy camp (10 needed)"));
+        return Err(KachiFault::FewPieces { zone });
     }
     let need = if side == Color::Black { 28 } else { 27 };
     let points = pos.declaration_points(side);
     if points < need {
-        return Err(format!("{points} points ({need} needed)"));
+        return Err(KachiFault::FewPoints { points, need });
     }
     Ok(())
 }
@@ -107,7 +132,7 @@ fn pawn_drop_mate(pos: &Position) -> Option<Move> {
 /// Classify the client's rejected line against the final position. A line that starts
 /// with a move is judged by that move (servers before 2020 ignored text after it); a legal
 /// move with text after it was rejected for its syntax (the strict regex of 2020).
-fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, String> {
+fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, LegalRejected> {
     if !is_move_text(raw) {
         return Ok("illegal move");
     }
@@ -115,12 +140,15 @@ fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, String> {
     match legal {
         Err(kind) => Ok(server_word(kind)),
         Ok(()) if raw.len() > 7 => Ok("illegal move"),
-        Ok(()) => Err(format!(
-            "the rejected {} is a legal move",
-            String::from_utf8_lossy(raw)
-        )),
+        Ok(()) => Err(LegalRejected(String::from_utf8_lossy(raw).into_owned())),
     }
 }
+
+/// A rejected action (`'ILLEGAL_MOVE(...)`) that is a legal move: the record contradicts
+/// itself.
+#[derive(Debug, thiserror::Error)]
+#[error("the rejected {0} is a legal move")]
+struct LegalRejected(String);
 
 fn repetition_verdict(v: ServerRepetition) -> (&'static str, Outcome) {
     match v {

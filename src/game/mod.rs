@@ -128,7 +128,7 @@ fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
         Ok(p) => p,
         Err(why) => {
             row.status = "bad_position".into();
-            row.detail = why;
+            row.detail = why.to_string();
             row.final_board = FinalBoard::Unchecked.name().into();
             row.entering = "none".into();
             return row;

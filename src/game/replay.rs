@@ -8,8 +8,8 @@
 use super::repetition::{ServerRepetition, ServerRepetitionCounter};
 use crate::csa::{MoveLine, Record};
 use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Setup, UndoInfo,
-    evaluate_declaration,
+    Color, CsaPositionError, DeclarationOutcome, EnteringKingRule, Move, Position, PositionErrors,
+    Setup, UndoInfo, evaluate_declaration,
 };
 
 /// Why a recorded move could not be played.
@@ -129,16 +129,41 @@ const HIRATE_ROWS: [&[u8]; 9] = [
     b"P9+KY+KE+GI+KI+OU+KI+GI+KE+KY",
 ];
 
+/// Why a record's starting position could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// The record has no `P` lines and no side-to-move line.
+    #[error("no position block")]
+    NoPositionBlock,
+    /// The position block does not parse.
+    #[error("line {line}: position block: {error}")]
+    Syntax {
+        /// 1-based line of the block's first line.
+        line: usize,
+        /// What is wrong with it.
+        error: CsaPositionError,
+    },
+    /// The block parses but is no legal position.
+    #[error("line {line}: position block: {error}")]
+    Invalid {
+        /// 1-based line of the block's first line.
+        line: usize,
+        /// What makes it illegal.
+        error: PositionErrors,
+    },
+}
+
 /// Build the starting position from the record's position block.
-pub fn start_position(rec: &Record<'_>) -> Result<Position, String> {
-    let block = rec.position.as_ref().ok_or("no position block")?;
+pub fn start_position(rec: &Record<'_>) -> Result<Position, StartError> {
+    let block = rec.position.as_ref().ok_or(StartError::NoPositionBlock)?;
     // Nearly every record starts from the standard position written the server's way.
     if block.lines.as_slice() == HIRATE_ROWS && matches!(block.side, Some((_, b'+'))) {
         return Ok(Position::startpos());
     }
+    let line = block.line;
     let setup = Setup::from_csa_lines(block.position_lines())
-        .map_err(|e| format!("line {}: position block: {e}", block.line))?;
-    Position::from_setup(setup).map_err(|e| format!("line {}: position block: {e}", block.line))
+        .map_err(|error| StartError::Syntax { line, error })?;
+    Position::from_setup(setup).map_err(|error| StartError::Invalid { line, error })
 }
 
 /// Whether the side to move could declare a win under `rule` (the core's judgement).
