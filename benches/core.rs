@@ -77,86 +77,99 @@ struct Row {
     target: f64,
 }
 
-fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5)
-        .max(1);
-    rsshogi::board::init();
+/// The positions every measure runs on, in both cores' types.
+struct Positions {
+    start: Position,
+    rs_start: rsshogi::board::Position,
+    /// The 593-move position.
+    max: Position,
+    rs_max: rsshogi::board::Position,
+    /// The 1,000 entering-king positions of `fixtures/positions/aiiru_bench.tsv`.
+    bench: Vec<Position>,
+    rs_bench: Vec<rsshogi::board::Position>,
+}
+
+fn positions() -> Positions {
     let bench_path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/positions/aiiru_bench.tsv"
     );
-    let bench: Vec<String> = std::fs::read_to_string(bench_path)
+    let sfens: Vec<String> = std::fs::read_to_string(bench_path)
         .expect("fixtures/positions/aiiru_bench.tsv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split('\t').next().unwrap().to_string())
         .collect();
-    let ours_bench: Vec<Position> = bench
-        .iter()
-        .map(|s| Position::from_sfen(s).expect("bench position"))
-        .collect();
-    let rs_bench: Vec<rsshogi::board::Position> = bench
-        .iter()
-        .map(|s| rsshogi::board::position_from_sfen(s).expect("bench position"))
-        .collect();
-    let start = Position::startpos();
-    let rs_start = rsshogi::board::hirate_position();
-    let mut rows = Vec::new();
+    Positions {
+        start: Position::startpos(),
+        rs_start: rsshogi::board::hirate_position(),
+        max: Position::from_sfen(MAX_MOVES_SFEN).unwrap(),
+        rs_max: rsshogi::board::position_from_sfen(MAX_MOVES_SFEN).unwrap(),
+        bench: sfens
+            .iter()
+            .map(|s| Position::from_sfen(s).expect("bench position"))
+            .collect(),
+        rs_bench: sfens
+            .iter()
+            .map(|s| rsshogi::board::position_from_sfen(s).expect("bench position"))
+            .collect(),
+    }
+}
 
-    // 1. Perft 5, every node played and undone.
+/// Perft 5 from the start, every node played and undone.
+fn perft_played(runs: usize, p: &Positions) -> Row {
     let (t_ours, n_ours, t_rs, n_rs) = compare(
         runs,
-        || shogi::perft(&mut start.clone(), 5),
+        || shogi::perft(&mut p.start.clone(), 5),
         || {
-            let mut p = rs_start.clone();
-            p.init_stack();
+            let mut pos = p.rs_start.clone();
+            pos.init_stack();
             let mut bufs: Vec<Move32List> = (0..5).map(|_| Move32List::new()).collect();
-            rs_perft_played(&mut p, 5, &mut bufs)
+            rs_perft_played(&mut pos, 5, &mut bufs)
         },
     );
     assert_eq!(n_ours, 19_861_490);
     assert_eq!(n_rs, 19_861_490);
-    rows.push(Row {
+    Row {
         name: "perft 5 played+undone",
         unit: "M nodes/s",
         ours: n_ours as f64 / t_ours / 1e6,
         theirs: n_rs as f64 / t_rs / 1e6,
         target: 1.0,
-    });
+    }
+}
 
-    // 2. Perft 5, bulk counting at the leaves.
+/// Perft 5 from the start, bulk counting at the leaves.
+fn perft_bulk(runs: usize, p: &Positions) -> Row {
     let (t_ours, n_ours, t_rs, n_rs) = compare(
         runs,
-        || shogi::perft_bulk(&mut start.clone(), 5),
+        || shogi::perft_bulk(&mut p.start.clone(), 5),
         || {
-            let mut p = rs_start.clone();
-            p.init_stack();
-            rsshogi::board::perft::compute_perft(&mut p, 5)
+            let mut pos = p.rs_start.clone();
+            pos.init_stack();
+            rsshogi::board::perft::compute_perft(&mut pos, 5)
         },
     );
     assert_eq!(n_ours, 19_861_490);
     assert_eq!(n_rs, 19_861_490);
-    rows.push(Row {
+    Row {
         name: "perft 5 bulk",
         unit: "M leaves/s",
         ours: n_ours as f64 / t_ours / 1e6,
         theirs: n_rs as f64 / t_rs / 1e6,
         target: 0.8,
-    });
+    }
+}
 
-    // 3. Legal generation on the 593-move position.
+/// Legal generation on the 593-move position.
+fn legal_on_max(runs: usize, p: &Positions) -> Row {
     let reps = 100_000;
-    let max_ours = Position::from_sfen(MAX_MOVES_SFEN).unwrap();
-    let max_rs = rsshogi::board::position_from_sfen(MAX_MOVES_SFEN).unwrap();
     let (t_ours, n_ours, t_rs, n_rs) = compare(
         runs,
         || {
             let mut total = 0;
             for _ in 0..reps {
-                total += black_box(black_box(&max_ours).legal_moves()).len();
+                total += black_box(black_box(&p.max).legal_moves()).len();
             }
             total
         },
@@ -165,7 +178,7 @@ fn main() {
             let mut list = MoveList::new();
             for _ in 0..reps {
                 list.clear();
-                generate_legal_all(black_box(&max_rs), &mut list);
+                generate_legal_all(black_box(&p.rs_max), &mut list);
                 total += black_box(&list).len();
             }
             total
@@ -173,23 +186,25 @@ fn main() {
     );
     assert_eq!(n_ours, 593 * reps);
     assert_eq!(n_rs, 593 * reps);
-    rows.push(Row {
+    Row {
         name: "legal moves, 593-move position",
         unit: "K pos/s",
         ours: reps as f64 / t_ours / 1e3,
         theirs: reps as f64 / t_rs / 1e3,
         target: 1.0,
-    });
+    }
+}
 
-    // 4. Legal generation over the 1,000 entering-king positions.
+/// Legal generation over the 1,000 entering-king positions.
+fn legal_on_bench(runs: usize, p: &Positions) -> Row {
     let passes = 100;
     let (t_ours, n_ours, t_rs, n_rs) = compare(
         runs,
         || {
             let mut total = 0;
             for _ in 0..passes {
-                for p in &ours_bench {
-                    total += black_box(black_box(p).legal_moves()).len();
+                for pos in &p.bench {
+                    total += black_box(black_box(pos).legal_moves()).len();
                 }
             }
             total
@@ -198,9 +213,9 @@ fn main() {
             let mut total = 0;
             let mut list = MoveList::new();
             for _ in 0..passes {
-                for p in &rs_bench {
+                for pos in &p.rs_bench {
                     list.clear();
-                    generate_legal_all(black_box(p), &mut list);
+                    generate_legal_all(black_box(pos), &mut list);
                     total += black_box(&list).len();
                 }
             }
@@ -208,24 +223,26 @@ fn main() {
         },
     );
     assert_eq!(n_ours, n_rs, "same legal move totals");
-    let positions = (passes * bench.len()) as f64;
-    rows.push(Row {
+    let positions = (passes * p.bench.len()) as f64;
+    Row {
         name: "legal moves, 1,000 bench positions",
         unit: "K pos/s",
         ours: positions / t_ours / 1e3,
         theirs: positions / t_rs / 1e3,
         target: 1.0,
-    });
+    }
+}
 
-    // 5. Mate in one on the same positions (and the 593-move one).
+/// Mate in one on the entering-king positions and the 593-move one.
+fn mate_in_one(runs: usize, p: &Positions) -> Row {
     let passes = 20;
     let (t_ours, n_ours, t_rs, n_rs) = compare(
         runs,
         || {
             let mut found = 0;
             for _ in 0..passes {
-                for p in ours_bench.iter().chain(std::iter::once(&max_ours)) {
-                    found += usize::from(shogi::solve_mate_in_one(black_box(p)).is_some());
+                for pos in p.bench.iter().chain(std::iter::once(&p.max)) {
+                    found += usize::from(shogi::solve_mate_in_one(black_box(pos)).is_some());
                 }
             }
             found
@@ -233,23 +250,26 @@ fn main() {
         || {
             let mut found = 0;
             for _ in 0..passes {
-                for p in rs_bench.iter().chain(std::iter::once(&max_rs)) {
-                    found += usize::from(rsshogi::mate::solve_mate_in_one(black_box(p)).is_some());
+                for pos in p.rs_bench.iter().chain(std::iter::once(&p.rs_max)) {
+                    found +=
+                        usize::from(rsshogi::mate::solve_mate_in_one(black_box(pos)).is_some());
                 }
             }
             found
         },
     );
     assert_eq!(n_ours, n_rs, "same number of mates found");
-    let positions = (passes * (bench.len() + 1)) as f64;
-    rows.push(Row {
+    let positions = (passes * (p.bench.len() + 1)) as f64;
+    Row {
         name: "mate in one, 1,001 positions",
         unit: "K pos/s",
         ours: positions / t_ours / 1e3,
         theirs: positions / t_rs / 1e3,
         target: 0.0,
-    });
+    }
+}
 
+fn print_table(runs: usize, rows: &[Row]) {
     let clock = if cpu_seconds().is_some() {
         "thread CPU time"
     } else {
@@ -259,7 +279,7 @@ fn main() {
     println!(
         "| measure | unit | floodgate-scan | rsshogi | ratio | target |\n|---|---|---:|---:|---:|---:|"
     );
-    for r in &rows {
+    for r in rows {
         let ratio = r.ours / r.theirs;
         let target = if r.target > 0.0 {
             format!(
@@ -275,4 +295,22 @@ fn main() {
             r.name, r.unit, r.ours, r.theirs, ratio, target
         );
     }
+}
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5)
+        .max(1);
+    rsshogi::board::init();
+    let p = positions();
+    let rows = [
+        perft_played(runs, &p),
+        perft_bulk(runs, &p),
+        legal_on_max(runs, &p),
+        legal_on_bench(runs, &p),
+        mate_in_one(runs, &p),
+    ];
+    print_table(runs, &rows);
 }
