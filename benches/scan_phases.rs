@@ -24,7 +24,7 @@ mod clock;
 
 use clock::timed;
 use floodgate_scan::csa::read_record;
-use floodgate_scan::game::{analyze_record, replay};
+use floodgate_scan::game::{analyse_record, replay};
 use floodgate_scan::shogi::{Move, Position};
 use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
 
@@ -204,7 +204,7 @@ fn main() {
         replay::replay(start, &rec.moves, false).played
     });
     let analysed = time(runs, &records, |n, b| {
-        analyze_record("bench", n, b).map_or(0, |r| r.plies as usize)
+        analyse_record("bench", n, b).map_or(0, |r| r.plies as usize)
     });
     // Floors: the least each of the first two phases could cost.
     let split = {
@@ -242,7 +242,7 @@ fn main() {
     for (phase, secs) in [
         ("read the record", read),
         ("read + replay", replayed),
-        ("analyze_record (all)", analysed),
+        ("analyse_record (all)", analysed),
         (
             "floor of reading: lines split at newlines, first byte looked at, no record built",
             split,

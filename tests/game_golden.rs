@@ -3,7 +3,7 @@
 //! result list (`fixtures/csa/server/00LIST.combined`), and the rules of the server; where
 //! an old server judged differently from its current rules the disagreement is asserted.
 
-use floodgate_scan::game::{GameRow, analyze_record};
+use floodgate_scan::game::{GameRow, analyse_record};
 use floodgate_scan::shogi::{Color, Position};
 mod csa_support;
 use std::path::PathBuf;
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 fn row(dir: &str, prefix: &str) -> GameRow {
     let path = csa_support::fixture_path(dir, prefix);
     let entry = path.file_name().unwrap().to_string_lossy().into_owned();
-    analyze_record("fixtures", &entry, &std::fs::read(&path).unwrap()).unwrap()
+    analyse_record("fixtures", &entry, &std::fs::read(&path).unwrap()).unwrap()
 }
 
 struct Expect {
@@ -515,7 +515,7 @@ fn server_results_agree_with_00list() {
             .map(|e| e.unwrap().path())
             .find(|p| p.to_string_lossy().ends_with(id))
             .unwrap_or_else(|| panic!("no fixture for {id}"));
-        let r = analyze_record("s", id, &std::fs::read(&file).unwrap()).unwrap();
+        let r = analyse_record("s", id, &std::fs::read(&file).unwrap()).unwrap();
         assert_eq!(r.summary_reason.as_deref(), Some(reason), "{id}");
         assert_eq!(r.judge_reason.as_deref(), Some(reason), "{id}");
         assert_eq!(r.black_result.as_deref(), Some(black_result), "{id}");

@@ -1,7 +1,7 @@
 //! The record judge on edited copies of server-written records: every way a record can
 //! contradict the server's rules is detected and named.
 
-use floodgate_scan::game::{GameRow, analyze_record};
+use floodgate_scan::game::{GameRow, analyse_record};
 use std::path::PathBuf;
 
 fn fixture(prefix: &str) -> Vec<u8> {
@@ -26,7 +26,7 @@ fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
 
 fn edited(prefix: &str, from: &str, to: &str) -> GameRow {
     let text = replace(&fixture(prefix), from, to);
-    analyze_record("t", "t.csa", &text).unwrap()
+    analyse_record("t", "t.csa", &text).unwrap()
 }
 
 #[test]
@@ -177,7 +177,7 @@ fn trailer_checks() {
     // The same in a 2008 record: the always-'+' bug, not compared.
     let text = replace(&fixture("toryo--"), "\n'-\n'summary", "\n'+\n'summary");
     let text = replace(&text, "$START_TIME:2026", "$START_TIME:2008");
-    let r = analyze_record("t", "t.csa", &text).unwrap();
+    let r = analyse_record("t", "t.csa", &text).unwrap();
     assert_eq!(r.final_board, "match");
     // A wrong piece in the trailer.
     let r = edited(
@@ -210,7 +210,7 @@ fn game_id_from_the_entry_name_when_event_is_missing() {
         "$EVENT:wdoor+test-300-10F+alice+bob+20261130020502\n",
         "",
     );
-    let r = analyze_record("t", "2026/wdoor+x-1-0+a+b+20261130020502.csa", &text).unwrap();
+    let r = analyse_record("t", "2026/wdoor+x-1-0+a+b+20261130020502.csa", &text).unwrap();
     assert_eq!(r.game_id, "wdoor+x-1-0+a+b+20261130020502");
     assert_eq!(r.game_name.as_deref(), Some("x-1-0"));
 }
@@ -241,11 +241,11 @@ fn server_declaration_rule_equals_the_core_27_point_rule_along_a_game() {
 
 #[test]
 fn entries_that_are_not_records() {
-    let e = analyze_record("t", "x.csa", b"\x7fELF\x02\x01\x01\0\0\0").unwrap_err();
+    let e = analyse_record("t", "x.csa", b"\x7fELF\x02\x01\x01\0\0\0").unwrap_err();
     assert_eq!(e.line, Some(1));
-    assert!(analyze_record("t", "x.csa", b"").is_err());
+    assert!(analyse_record("t", "x.csa", b"").is_err());
     // Header only, no position: a game row with a status, not an error.
-    let r = analyze_record("t", "x.csa", b"V2\nN+a\nN-b\n").unwrap();
+    let r = analyse_record("t", "x.csa", b"V2\nN+a\nN-b\n").unwrap();
     assert_eq!(r.status, "bad_position");
     assert_eq!(r.black.as_deref(), Some("a"));
 }
@@ -259,7 +259,7 @@ fn empty_hand_lines_in_the_position_block_and_trailer() {
         "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+\nP-\n+\n",
     );
     let text = replace(&text, "\n'-\n'summary", "\n'P+\n'P-\n'-\n'summary");
-    let r = analyze_record("t", "t.csa", &text).unwrap();
+    let r = analyse_record("t", "t.csa", &text).unwrap();
     assert_eq!((&*r.status, &*r.final_board), ("ok", "match"), "{r:?}");
     assert_eq!(r.judge_agrees, Some(true));
 }
@@ -290,7 +290,7 @@ fn rejected_lines_with_text_after_the_move() {
     let text = fixture("illegal_move--");
     let i = text.windows(7).position(|w| w == b"+7775FU").unwrap();
     let text = [&text[..i], b"\xff\xfe%CHUDAN", &text[i + 7..]].concat();
-    let r = analyze_record("t", "t.csa", &text).unwrap();
+    let r = analyse_record("t", "t.csa", &text).unwrap();
     assert_eq!(
         (r.judge_reason.as_deref(), r.judge_agrees),
         (Some("illegal move"), Some(true))

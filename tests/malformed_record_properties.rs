@@ -3,7 +3,7 @@
 //! reader's invariants hold on whatever it accepts.
 
 use floodgate_scan::csa::{is_move_text, read_record};
-use floodgate_scan::game::analyze_record;
+use floodgate_scan::game::analyse_record;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -41,7 +41,7 @@ fn check(bytes: &[u8]) {
             if bytes.last() != Some(&b'\n') {
                 assert!(rec.truncated);
             }
-            let row = analyze_record("src", "e.csa", bytes).expect("the reader accepted it");
+            let row = analyse_record("src", "e.csa", bytes).expect("the reader accepted it");
             assert_eq!(row.plies as usize, rec.moves.len());
             assert!(!row.status.is_empty());
             if let Some(p) = row.illegal_ply {
@@ -50,7 +50,7 @@ fn check(bytes: &[u8]) {
             let board = &*row.final_board;
             assert!(["match", "mismatch", "prelast", "missing", "unchecked"].contains(&board));
         }
-        Err(_) => assert!(analyze_record("src", "e.csa", bytes).is_err()),
+        Err(_) => assert!(analyse_record("src", "e.csa", bytes).is_err()),
     }
 }
 

@@ -4,7 +4,7 @@
 #![no_main]
 
 use floodgate_scan::csa::read_record;
-use floodgate_scan::game::analyze_record;
+use floodgate_scan::game::analyse_record;
 use floodgate_scan::game::final_board::{compare, compare_parsed};
 use floodgate_scan::game::replay::{replay, start_position};
 use libfuzzer_sys::fuzz_target;
@@ -28,8 +28,8 @@ fuzz_target!(|data: &[u8]| {
         if data.last() != Some(&b'\n') {
             assert!(rec.truncated);
         }
-        // analyze_record accepts whatever the reader accepts.
-        let row = analyze_record("fuzz", "fuzz.csa", data).expect("readable record");
+        // analyse_record accepts whatever the reader accepts.
+        let row = analyse_record("fuzz", "fuzz.csa", data).expect("readable record");
         assert_eq!(row.plies as usize, rec.moves.len());
         // The final board's quick comparison gives the full comparison's verdict.
         if let Ok(start) = start_position(&rec) {
@@ -40,6 +40,6 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     } else {
-        assert!(analyze_record("fuzz", "fuzz.csa", data).is_err());
+        assert!(analyse_record("fuzz", "fuzz.csa", data).is_err());
     }
 });

@@ -11,7 +11,7 @@
 //! a record edited by hand) agrees when the side to move has a pawn-drop mate available,
 //! and the detail says so.
 
-use super::repetition::ServerRepetition;
+use super::server_repetition::ServerRepetition;
 use super::replay::{Replay, parse_move, server_word};
 use crate::csa::{Record, SpecialKind, is_move_text};
 use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};

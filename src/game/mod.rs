@@ -1,12 +1,12 @@
 //! One record in, one checked verdict out: replay through the position core, judge the
 //! ending against the server's `'summary`, and fill the per-game row.
 //!
-//! [`analyze_record`] is the whole step: read the bytes ([`crate::csa`]), replay the
+//! [`analyse_record`] is the whole step: read the bytes ([`crate::csa`]), replay the
 //! moves ([`replay`]), compare the trailer ([`final_board`]), judge the ending
 //! ([`judge`]) and describe the final position.
 pub mod final_board;
 pub mod judge;
-pub mod repetition;
+pub mod server_repetition;
 pub mod replay;
 pub mod row;
 
@@ -103,12 +103,12 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
 /// Read one record's bytes and produce its checked row.
 ///
 /// `source` and `entry` name where the bytes came from; they are copied into the row.
-pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
+pub fn analyse_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
     let mut rec = read_record(bytes).map_err(|e| UnreadableEntry {
         line: e.line,
         reason: e.reason,
     })?;
-    let mut row = analyze_read(source, entry, &rec);
+    let mut row = analyse_read(source, entry, &rec);
     header_columns(&mut row, &mut rec, entry);
     // The next record read on this thread reuses the lists' memory.
     recycle(rec);
@@ -116,7 +116,7 @@ pub fn analyze_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow
 }
 
 /// The row of a record already read.
-fn analyze_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
+fn analyse_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
     let mut row = GameRow {
         source: source.to_string(),
         entry: entry.to_string(),

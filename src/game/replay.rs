@@ -5,7 +5,7 @@
 //! the whole game: the first ply with both kings in camp, the first ply at which each side
 //! could declare a win, and the server's repetition count.
 
-use super::repetition::{ServerRepetition, ServerRepetitionCounter};
+use super::server_repetition::{ServerRepetition, ServerRepetitionCounter};
 use crate::csa::{MoveLine, Record};
 use crate::shogi::{
     Color, CsaPositionError, DeclarationOutcome, EnteringKingRule, Move, Position, PositionErrors,

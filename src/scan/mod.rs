@@ -1,7 +1,7 @@
 //! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
 //!
 //! ```text
-//! readers (one part each) --batches of entries--> workers (analyze_record)
+//! readers (one part each) --batches of entries--> workers (analyse_record)
 //!        |                                                 | batches of rows / errors
 //!        '------------------ end of part ------------> ordered writer --> games.csv,
 //!                                                                 games.parquet, errors.csv
@@ -39,7 +39,7 @@ use serde::Serialize;
 
 pub use stats::Stats;
 
-use crate::game::analyze_record;
+use crate::game::analyse_record;
 use crate::source::{
     Event, Format, Input, Part, SharedBytes, SourceError, parts, read_part, with_file, with_span,
 };
@@ -582,7 +582,7 @@ enum Analysed {
 }
 
 fn analyse_bytes(source: &str, name: &str, bytes: &[u8], stats: &mut Stats) -> Analysed {
-    match std::panic::catch_unwind(|| analyze_record(source, name, bytes)) {
+    match std::panic::catch_unwind(|| analyse_record(source, name, bytes)) {
         Ok(Ok(row)) => {
             stats.add_game(&row);
             let mut buf = Vec::with_capacity(1024);
