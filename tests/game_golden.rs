@@ -523,3 +523,57 @@ fn server_results_agree_with_00list() {
     }
     assert_eq!(seen, 16);
 }
+
+/// A worker analyses record after record in the same scratch memory: every row equals the
+/// row of a fresh analysis, in any order, whatever the records before it left behind
+/// (long games, repetitions, unreadable entries, an outsized entry).
+#[test]
+fn one_scratch_for_many_records_gives_the_rows_of_fresh_analyses() {
+    use floodgate_scan::game::{Scratch, analyse_record_with};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut dirs = vec![root.join("csa"), root.join("synthetic/records")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "csa") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 150, "{} records", files.len());
+    let mut entries: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+        .collect();
+    entries.push(("not a record".into(), b"hello\nworld\n".to_vec()));
+    entries.push(("empty".into(), Vec::new()));
+    let mut huge = b"V2\nPI\n+\n".to_vec();
+    for _ in 0..20_000 {
+        huge.extend_from_slice(b"+5958OU\nT1\n-5152OU\nT1\n+5859OU\nT1\n-5251OU\nT1\n");
+    }
+    entries.push(("outsized".into(), huge));
+    let fresh: Vec<_> = entries
+        .iter()
+        .map(|(name, bytes)| analyse_record("s", name, bytes))
+        .collect();
+    let mut scratch = Scratch::default();
+    for round in 0..2 {
+        for (i, (name, bytes)) in entries.iter().enumerate() {
+            let reused = analyse_record_with(&mut scratch, "s", name, bytes);
+            assert_eq!(reused, fresh[i], "round {round}: {name}");
+        }
+        entries.reverse();
+        let mut f = fresh.clone();
+        f.reverse();
+        let again: Vec<_> = entries
+            .iter()
+            .map(|(name, bytes)| analyse_record_with(&mut scratch, "s", name, bytes))
+            .collect();
+        assert_eq!(again, f, "round {round}, reversed");
+        entries.reverse();
+    }
+}

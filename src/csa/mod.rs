@@ -19,8 +19,8 @@ mod trailer;
 pub use header::{GameId, RatingLine, parse_rate_line};
 pub use line::{LineKind, classify_line, is_move_text};
 pub use reader::{
-    MoveLine, PositionBlock, ReadError, Record, RejectedAction, Warning, WarningKind, read_record,
-    recycle,
+    MoveLine, PositionBlock, ReadError, Record, RecordBuffers, RejectedAction, Warning,
+    WarningKind, read_record, read_record_reusing,
 };
 pub use special::{Special, SpecialKind};
 pub use summary::{PlayerResult, Summary, SummaryOrder, parse_summary};

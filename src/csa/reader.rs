@@ -305,10 +305,27 @@ enum Timed {
     Special(usize),
 }
 
-thread_local! {
-    /// The move and comment lists of the last record given back on this thread, empty.
-    static SPARE: std::cell::Cell<(Vec<MoveLine<'static>>, Vec<Comment<'static>>)> =
-        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+/// The move and comment lists of records already read, kept empty for the next
+/// [`read_record_reusing`]: a scan reads millions of records, and each worker keeps one
+/// of these so that its records reuse the same memory instead of allocating.
+#[derive(Debug, Default)]
+pub struct RecordBuffers {
+    moves: Vec<MoveLine<'static>>,
+    comments: Vec<Comment<'static>>,
+}
+
+impl RecordBuffers {
+    /// Take a record's lists back, emptied, for the next read. Lists grown for an
+    /// outsized entry are freed instead of kept for the rest of the scan.
+    pub fn give_back(&mut self, rec: Record<'_>) {
+        let Record {
+            moves, comments, ..
+        } = rec;
+        if moves.capacity() <= KEEP_LINES && comments.capacity() <= KEEP_LINES {
+            self.moves = relabel(moves);
+            self.comments = relabel(comments);
+        }
+    }
 }
 
 /// The same list, emptied, for lines of another record: the memory is kept (the standard
@@ -320,20 +337,8 @@ fn relabel<T, U>(mut v: Vec<T>) -> Vec<U> {
         .collect()
 }
 
-/// Give a record's move and comment lists back, so that the next [`read_record`] on this
-/// thread reuses their memory instead of allocating (a scan reads millions of records).
-/// Optional: a record simply dropped frees its memory as usual.
-pub fn recycle(rec: Record<'_>) {
-    let Record {
-        moves, comments, ..
-    } = rec;
-    // Lists grown for an outsized entry are freed, not kept for the rest of the scan.
-    if moves.capacity() <= KEEP_LINES && comments.capacity() <= KEEP_LINES {
-        SPARE.with(|s| s.set((relabel(moves), relabel(comments))));
-    }
-}
-
-/// The longest lists [`recycle`] keeps (a game has at most a few thousand moves).
+/// The longest lists [`RecordBuffers::give_back`] keeps (a game has at most a few
+/// thousand moves).
 const KEEP_LINES: usize = 1 << 14;
 
 /// The reader's state between lines.
@@ -491,6 +496,15 @@ impl State {
 
 /// Read one record. Never panics; fails only when the bytes are not a CSA record at all.
 pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
+    read_record_reusing(bytes, &mut RecordBuffers::default())
+}
+
+/// [`read_record`] into the lists of `buffers` (given back there by
+/// [`RecordBuffers::give_back`] after an earlier record), instead of new ones.
+pub fn read_record_reusing<'a>(
+    bytes: &'a [u8],
+    buffers: &mut RecordBuffers,
+) -> Result<Record<'a>, ReadError> {
     if bytes.is_empty() {
         return Err(ReadError {
             line: None,
@@ -499,8 +513,9 @@ pub fn read_record(bytes: &[u8]) -> Result<Record<'_>, ReadError> {
     }
     // About one move line in every 40 bytes of a typical record (with its `T` line and
     // a comment), one comment in every 80: reserve once instead of growing, in the lists
-    // of an earlier record of this thread when they were given back (`recycle`).
-    let (mut moves, mut comments) = SPARE.with(|s| s.take());
+    // of an earlier record when they were given back.
+    let mut moves = relabel(std::mem::take(&mut buffers.moves));
+    let mut comments = relabel(std::mem::take(&mut buffers.comments));
     moves.reserve(bytes.len() / 40);
     comments.reserve(bytes.len() / 80);
     let mut rec = Record {
@@ -643,36 +658,34 @@ mod tests {
     );
 
     #[test]
-    fn a_recycled_record_lends_its_lists_to_the_next_read() {
-        let first = read_record(REAL).unwrap();
+    fn given_back_lists_are_lent_to_the_next_read() {
+        let mut buffers = RecordBuffers::default();
+        let first = read_record_reusing(REAL, &mut buffers).unwrap();
         let expected = first.clone();
         let (moves_at, comments_at) = (first.moves.as_ptr(), first.comments.as_ptr());
         assert!(first.moves.len() > 100 && !first.comments.is_empty());
-        recycle(first);
-        let again = read_record(REAL).unwrap();
+        buffers.give_back(first);
+        let again = read_record_reusing(REAL, &mut buffers).unwrap();
         assert_eq!(again, expected);
         assert_eq!(again.moves.as_ptr(), moves_at);
         assert_eq!(again.comments.as_ptr(), comments_at);
-        // Another record on the same thread reads the same whether or not lists were lent.
-        recycle(again);
+        // Another record reads the same whether or not lists were lent.
+        buffers.give_back(again);
         let short = b"V2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n%TORYO\n";
-        let lent = read_record(short).unwrap();
-        let fresh = std::thread::spawn(move || read_record(short).unwrap().moves.len())
-            .join()
-            .unwrap();
-        assert_eq!(lent.moves.len(), fresh);
+        let lent = read_record_reusing(short, &mut buffers).unwrap();
+        assert_eq!(lent, read_record(short).unwrap());
         assert_eq!(lent.moves[0].text, b"+7776FU");
         assert!(lent.comments.is_empty());
-        recycle(lent);
+        buffers.give_back(lent);
         // Lists grown for an outsized entry are not kept for the next record.
         let mut huge = b"V2\nPI\n+\n".to_vec();
         for _ in 0..(KEEP_LINES / 2) {
             huge.extend_from_slice(b"+5958OU\nT1\n-5152OU\nT1\n+5859OU\nT1\n-5251OU\nT1\n");
         }
-        let big = read_record(&huge).unwrap();
+        let big = read_record_reusing(&huge, &mut buffers).unwrap();
         assert!(big.moves.capacity() > KEEP_LINES);
-        recycle(big);
-        let next = read_record(short).unwrap();
+        buffers.give_back(big);
+        let next = read_record_reusing(short, &mut buffers).unwrap();
         assert!(
             next.moves.capacity() < KEEP_LINES,
             "{}",

@@ -11,8 +11,8 @@
 //! a record edited by hand) agrees when the side to move has a pawn-drop mate available,
 //! and the detail says so.
 
-use super::server_repetition::ServerRepetition;
 use super::replay::{Replay, parse_move, server_word};
+use super::server_repetition::ServerRepetition;
 use crate::csa::{Record, SpecialKind, is_move_text};
 use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};
 

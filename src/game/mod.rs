@@ -6,15 +6,15 @@
 //! ([`judge`]) and describe the final position.
 pub mod final_board;
 pub mod judge;
-pub mod server_repetition;
 pub mod replay;
 pub mod row;
+pub mod server_repetition;
 
 pub use final_board::FinalBoard;
 pub use judge::{Judgement, Outcome};
 pub use row::{COLUMN_COUNT, COLUMNS, Cell, Column, ColumnKind, GameRow, Text};
 
-use crate::csa::{GameId, Record, read_record, recycle};
+use crate::csa::{GameId, Record, RecordBuffers, read_record_reusing};
 use crate::shogi::{Color, Position};
 
 /// An entry that could not be read as a game record at all (it is counted in
@@ -100,23 +100,47 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
     row.final_sfen = Some(pos.to_sfen());
 }
 
+/// The memory one worker reuses from record to record: the reader's lists and the
+/// replay's repetition filter. Owned by whoever analyses many records in a row (a scan
+/// keeps one per worker thread); [`analyse_record`] makes a new one for each call.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    records: RecordBuffers,
+    seen: replay::SeenFilter,
+}
+
 /// Read one record's bytes and produce its checked row.
 ///
 /// `source` and `entry` name where the bytes came from; they are copied into the row.
 pub fn analyse_record(source: &str, entry: &str, bytes: &[u8]) -> Result<GameRow, UnreadableEntry> {
-    let mut rec = read_record(bytes).map_err(|e| UnreadableEntry {
-        line: e.line,
-        reason: e.reason,
-    })?;
-    let mut row = analyse_read(source, entry, &rec);
+    analyse_record_with(&mut Scratch::default(), source, entry, bytes)
+}
+
+/// [`analyse_record`] in the memory of `scratch`, left ready for the next record.
+pub fn analyse_record_with(
+    scratch: &mut Scratch,
+    source: &str,
+    entry: &str,
+    bytes: &[u8],
+) -> Result<GameRow, UnreadableEntry> {
+    let mut rec =
+        read_record_reusing(bytes, &mut scratch.records).map_err(|e| UnreadableEntry {
+            line: e.line,
+            reason: e.reason,
+        })?;
+    let mut row = analyse_read(source, entry, &rec, &mut scratch.seen);
     header_columns(&mut row, &mut rec, entry);
-    // The next record read on this thread reuses the lists' memory.
-    recycle(rec);
+    scratch.records.give_back(rec);
     Ok(row)
 }
 
 /// The row of a record already read.
-fn analyse_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
+fn analyse_read(
+    source: &str,
+    entry: &str,
+    rec: &Record<'_>,
+    seen: &mut replay::SeenFilter,
+) -> GameRow {
     let mut row = GameRow {
         source: source.to_string(),
         entry: entry.to_string(),
@@ -138,7 +162,7 @@ fn analyse_read(source: &str, entry: &str, rec: &Record<'_>) -> GameRow {
         .summary
         .as_ref()
         .is_some_and(|s| s.reason.contains("sennichite"));
-    let r = replay::replay(start, &rec.moves, claims_repetition);
+    let r = replay::replay_with(start, &rec.moves, claims_repetition, seen);
     position_columns(&mut row, &r.last);
     if let Some(ill) = &r.illegal {
         row.illegal_ply = Some(ill.ply as i64);

@@ -212,6 +212,16 @@ fn note_in_camp(pos: &Position, ply: usize, in_camp: [bool; 2], r: Firsts<'_>) {
 /// Replay `moves` from `start`. `sideless` also counts repetitions with the pre-2008-03
 /// key (only worth it for records that claim one).
 pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay {
+    replay_with(start, moves, sideless, &mut SeenFilter::default())
+}
+
+/// [`replay`] with a repetition filter kept from game to game (cleared after each).
+pub(crate) fn replay_with(
+    start: Position,
+    moves: &[MoveLine<'_>],
+    sideless: bool,
+    filter: &mut SeenFilter,
+) -> Replay {
     let side_key = if sideless { side_key() } else { 0 };
     let mut r = Replay {
         last: start,
@@ -228,7 +238,6 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
     // run when some position may have come back (a key seen twice by a 16-bit filter):
     // in most games none does.
     let mut history: Vec<(u64, Color, bool)> = Vec::with_capacity(moves.len());
-    let mut filter = SeenFilter::take();
     let mut came_back = false;
     note(
         &r.last,
@@ -282,7 +291,7 @@ pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay
         r.played = ply;
     }
     r.last_move = last_move.zip(last_undo);
-    filter.give_back(history.iter().map(|h| h.0));
+    filter.clear(history.iter().map(|h| h.0));
     if came_back {
         r.repetition = first_fourth(history.iter().copied());
     }
@@ -322,21 +331,18 @@ fn first_fourth(
 
 /// A set of 65,536 bits indexed by the top 16 bits of a position key: `insert` says
 /// whether the bit was already set, so a `false` for every key of a game proves that no
-/// position came back. Kept per thread and cleared key by key after each game.
-struct SeenFilter(Box<[u64; 1024]>);
+/// position came back. Kept by the worker from game to game and cleared key by key after
+/// each (clearing 8 KB per game would cost more than the game's own keys).
+#[derive(Debug)]
+pub(crate) struct SeenFilter(Box<[u64; 1024]>);
 
-thread_local! {
-    static SEEN: std::cell::Cell<Option<Box<[u64; 1024]>>> = const { std::cell::Cell::new(None) };
+impl Default for SeenFilter {
+    fn default() -> SeenFilter {
+        SeenFilter(Box::new([0; 1024]))
+    }
 }
 
 impl SeenFilter {
-    fn take() -> SeenFilter {
-        SeenFilter(
-            SEEN.with(|s| s.take())
-                .unwrap_or_else(|| Box::new([0; 1024])),
-        )
-    }
-
     #[inline]
     fn insert(&mut self, key: u64) -> bool {
         let b = (key >> 48) as usize;
@@ -346,13 +352,12 @@ impl SeenFilter {
         seen
     }
 
-    /// Clear the bits of `keys` and keep the set for the next game of this thread.
-    fn give_back(mut self, keys: impl Iterator<Item = u64>) {
+    /// Clear the bits of `keys`, the keys inserted since the set was last clear.
+    fn clear(&mut self, keys: impl Iterator<Item = u64>) {
         for key in keys {
             self.0[(key >> 54) as usize] = 0;
         }
         debug_assert!(self.0.iter().all(|&w| w == 0));
-        SEEN.with(|s| s.set(Some(self.0)));
     }
 }
 
@@ -415,7 +420,8 @@ mod tests {
             assert_eq!(r.played, texts.len());
             assert_eq!(r.repetition, direct(texts));
         }
-        let r = replay(Position::startpos(), &lines(&shuffle), false);
+        let mut filter = SeenFilter::default();
+        let r = replay_with(Position::startpos(), &lines(&shuffle), false, &mut filter);
         assert_eq!(
             r.repetition,
             Some(RepetitionAt {
@@ -424,8 +430,10 @@ mod tests {
                 verdict: ServerRepetition::Draw
             })
         );
-        let filter = SeenFilter::take();
-        assert!(filter.0.iter().all(|&w| w == 0));
+        assert!(
+            filter.0.iter().all(|&w| w == 0),
+            "cleared for the next game"
+        );
     }
 
     #[test]

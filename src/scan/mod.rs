@@ -39,7 +39,7 @@ use serde::Serialize;
 
 pub use stats::Stats;
 
-use crate::game::analyse_record;
+use crate::game::{Scratch, analyse_record_with};
 use crate::source::{
     Event, Format, Input, Part, SharedBytes, SourceError, parts, read_part, with_file, with_span,
 };
@@ -489,6 +489,7 @@ fn analyse(
     progress: &Progress,
 ) -> Stats {
     let mut stats = Stats::default();
+    let mut scratch = Scratch::default();
     loop {
         let work = match work_rx.lock() {
             Ok(rx) => rx.recv(),
@@ -506,7 +507,7 @@ fn analyse(
         let source = names.get(part).map_or("", String::as_str);
         let items = jobs
             .into_iter()
-            .map(|job| analyse_one(source, job, &arena, &mut stats, progress))
+            .map(|job| analyse_one(source, job, &arena, &mut stats, &mut scratch, progress))
             .collect();
         pool.give_back(arena);
         if msg_tx.send(Msg::Items { part, first, items }).is_err() {
@@ -520,6 +521,7 @@ fn analyse_one(
     job: Job,
     arena: &[u8],
     stats: &mut Stats,
+    scratch: &mut Scratch,
     progress: &Progress,
 ) -> Item {
     // A folder's records are read into the worker's kept buffer and analysed there; an
@@ -527,11 +529,11 @@ fn analyse_one(
     let (name, result) = match job {
         Job::Known(item) => return item,
         Job::Record { name, start, end } => {
-            let item = analyse_bytes(source, &name, &arena[start..end], stats);
+            let item = analyse_bytes(source, &name, &arena[start..end], stats, scratch);
             (name, Ok(item))
         }
         Job::Shared { name, bytes } => {
-            let item = analyse_bytes(source, &name, bytes.bytes(), stats);
+            let item = analyse_bytes(source, &name, bytes.bytes(), stats, scratch);
             (name, Ok(item))
         }
         Job::File { name, path } => {
@@ -539,7 +541,7 @@ fn analyse_one(
                 progress
                     .bytes_read
                     .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                analyse_bytes(source, &name, bytes, stats)
+                analyse_bytes(source, &name, bytes, stats, scratch)
             });
             (name, result)
         }
@@ -551,7 +553,7 @@ fn analyse_one(
         } => {
             progress.bytes_read.fetch_add(len, Ordering::Relaxed);
             let result = with_span(&file, offset, len, |bytes| {
-                analyse_bytes(source, &name, bytes, stats)
+                analyse_bytes(source, &name, bytes, stats, scratch)
             });
             (name, result)
         }
@@ -581,8 +583,17 @@ enum Analysed {
     },
 }
 
-fn analyse_bytes(source: &str, name: &str, bytes: &[u8], stats: &mut Stats) -> Analysed {
-    match std::panic::catch_unwind(|| analyse_record(source, name, bytes)) {
+fn analyse_bytes(
+    source: &str,
+    name: &str,
+    bytes: &[u8],
+    stats: &mut Stats,
+    scratch: &mut Scratch,
+) -> Analysed {
+    let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        analyse_record_with(scratch, source, name, bytes)
+    }));
+    match analysed {
         Ok(Ok(row)) => {
             stats.add_game(&row);
             let mut buf = Vec::with_capacity(1024);
@@ -593,10 +604,14 @@ fn analyse_bytes(source: &str, name: &str, bytes: &[u8], stats: &mut Stats) -> A
             line: e.line,
             reason: e.reason,
         },
-        Err(_) => Analysed::Unreadable {
-            line: None,
-            reason: "internal error: the record reader panicked".into(),
-        },
+        Err(_) => {
+            // The scratch memory may be left mid-record: start the next one afresh.
+            *scratch = Scratch::default();
+            Analysed::Unreadable {
+                line: None,
+                reason: "internal error: the record reader panicked".into(),
+            }
+        }
     }
 }
 
