@@ -6,6 +6,7 @@
 /// One player's field of the summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerResult {
+    /// The player's name as written, everything before the last space of the field.
     pub name: String,
     /// `win`, `lose` or `draw` as written (anything else is kept verbatim).
     pub result: String,
