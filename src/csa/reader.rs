@@ -22,7 +22,8 @@ use super::trailer::Trailer;
 pub struct ReadError {
     /// 1-based line where the entry stopped looking like CSA, when it applies.
     pub line: Option<usize>,
-    /// Why the entry is not a CSA record (`empty entry`, `no CSA line`, ...).
+    /// Why the entry is not a CSA record (`empty entry`, `not a CSA record: no CSA line`,
+    /// ...).
     pub reason: String,
 }
 

@@ -28,7 +28,8 @@ pub const PLIES: &str = "plies";
 /// `summary_reason`: the reason of the server's `'summary` (`toryo`, `kachi`, `max_moves`,
 /// ...); see [`GameRow::summary_reason`].
 pub const SUMMARY_REASON: &str = "summary_reason";
-/// `status`: `ok`, or why the record could not be fully replayed; see [`GameRow::status`].
+/// `status`: `ok`, or what is wrong with the record (`illegal_move`, `truncated`,
+/// `no_summary`, ...); see [`GameRow::status`].
 pub const STATUS: &str = "status";
 /// `illegal_ply`: the first ply (1-based) whose move is illegal, null when none is; see
 /// [`GameRow::illegal_ply`].

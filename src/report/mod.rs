@@ -40,7 +40,8 @@ pub enum ReportError {
     /// Polars failed while reading, computing or writing.
     #[error("{context}: {cause}")]
     Polars {
-        /// What was being done: the file read or written, or the table or filter computed.
+        /// What was being done: the path of the file read or written, `table NAME`,
+        /// `plots`, or the `--game-name` filter.
         context: String,
         /// Polars' error.
         cause: PolarsError,

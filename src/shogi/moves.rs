@@ -24,7 +24,7 @@ pub enum Move {
     },
     /// A piece from the mover's hand is put on an empty square.
     Drop {
-        /// The kind dropped: always one of the seven unpromoted kinds that can be held.
+        /// The kind dropped, one of the seven unpromoted kinds that can be held in hand.
         kind: PieceKind,
         /// The empty square the piece is dropped on.
         to: Square,

@@ -23,7 +23,8 @@ pub enum PieceKind {
     Bishop,
     /// Rook (hisha, CSA `HI`, SFEN `R`).
     Rook,
-    /// King (gyoku or osho, CSA `OU`, SFEN `K`); never captured into a hand.
+    /// King (gyoku or osho, CSA `OU`, SFEN `K`); it does not promote and is never held in
+    /// hand.
     King,
     /// Promoted pawn (tokin, CSA `TO`, SFEN `+P`); moves as a gold.
     ProPawn,
