@@ -8,6 +8,8 @@
 //! line number, and turns the text into a [`Record`]. Replaying the moves and judging the
 //! ending is the job of `crate::game`.
 
+#![warn(missing_docs)]
+
 mod header;
 mod line;
 mod reader;

@@ -22,6 +22,8 @@ use super::trailer::Trailer;
 pub struct ReadError {
     /// 1-based line where the entry stopped looking like CSA, when it applies.
     pub line: Option<usize>,
+    /// Why the entry is not a CSA record (`empty entry`, `not a CSA record: no CSA line`,
+    /// ...).
     pub reason: String,
 }
 
@@ -117,7 +119,9 @@ pub enum WarningKind {
 /// A tolerated oddity and its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Warning {
+    /// 1-based line of the oddity.
     pub line: usize,
+    /// What the oddity is.
     pub kind: WarningKind,
 }
 

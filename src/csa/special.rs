@@ -47,6 +47,8 @@ impl SpecialKind {
 pub struct Special<'a> {
     /// 1-based line number.
     pub line: usize,
+    /// What the keyword means (resignation, declaration, ...); [`SpecialKind::Unknown`]
+    /// for a keyword outside the CSA standard.
     pub kind: SpecialKind,
     /// The keyword without `%` signs and without the `,` suffix (`TORYO`, `KACHI`).
     pub keyword: &'a [u8],

@@ -6,6 +6,8 @@
 /// One player's field of the summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerResult {
+    /// The player's name as written: the field up to its last space (the whole field when
+    /// it has none).
     pub name: String,
     /// `win`, `lose` or `draw` as written (anything else is kept verbatim).
     pub result: String,

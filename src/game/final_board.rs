@@ -24,6 +24,8 @@ pub enum FinalBoard {
 }
 
 impl FinalBoard {
+    /// The value's word in the per-game table: `match`, `prelast`, `mismatch`,
+    /// `missing` or `unchecked`.
     pub fn name(self) -> &'static str {
         match self {
             FinalBoard::Match => "match",

@@ -19,7 +19,9 @@ use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};
 /// A game's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// This side won.
     Win(Color),
+    /// The game was drawn.
     Draw,
 }
 
@@ -43,6 +45,8 @@ pub struct Judgement {
     pub outcome: Option<Outcome>,
     /// `None` without a summary.
     pub agrees: Option<bool>,
+    /// Notes on the evidence and on any disagreement with the summary (line numbers
+    /// 1-based), joined with `; `; empty when there is nothing to say.
     pub detail: String,
 }
 

@@ -4,6 +4,9 @@
 //! [`analyse_record`] is the whole step: read the bytes ([`crate::csa`]), replay the
 //! moves ([`replay`]), compare the trailer ([`final_board`]), judge the ending
 //! ([`judge`]) and describe the final position.
+
+#![warn(missing_docs)]
+
 pub mod final_board;
 pub mod judge;
 pub mod replay;

@@ -33,6 +33,7 @@ pub struct IllegalAt {
 pub struct RepetitionAt {
     /// 1-based ply of the move that made the 4th occurrence.
     pub ply: usize,
+    /// Whether the server would call it a draw or a perpetual-check loss, and whose.
     pub verdict: ServerRepetition,
 }
 
@@ -45,6 +46,8 @@ pub struct Replay {
     pub last_move: Option<(Move, UndoInfo)>,
     /// Number of moves played.
     pub played: usize,
+    /// The first recorded move that is not legal, where the replay stopped; `None` when
+    /// every move was legal.
     pub illegal: Option<IllegalAt>,
     /// First 4th occurrence by the server's count (current key: with side to move).
     pub repetition: Option<RepetitionAt>,

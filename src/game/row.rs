@@ -42,23 +42,32 @@ impl ColumnKind {
 /// One column of the per-game table.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
+    /// The column's name in the files, the same as the [`GameRow`] field.
     pub name: &'static str,
+    /// The column's type.
     pub kind: ColumnKind,
+    /// What the column holds, one sentence or a few (the field's doc comment).
     pub doc: &'static str,
 }
 
 /// A borrowed cell value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cell<'a> {
+    /// A text cell ([`ColumnKind::Str`] or [`ColumnKind::OptStr`]); `None` is null.
     Str(Option<&'a str>),
+    /// An integer cell ([`ColumnKind::Int`] or [`ColumnKind::OptInt`]); `None` is null.
     Int(Option<i64>),
+    /// A float cell ([`ColumnKind::OptFloat`]); `None` is null.
     Float(Option<f64>),
+    /// A boolean cell ([`ColumnKind::Bool`] or [`ColumnKind::OptBool`]); `None` is null.
     Bool(Option<bool>),
 }
 
 /// Rust types allowed in a column.
 pub trait ColumnValue {
+    /// The column type a field of this Rust type has.
     const KIND: ColumnKind;
+    /// The value as a borrowed cell.
     fn cell(&self) -> Cell<'_>;
 }
 

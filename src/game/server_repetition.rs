@@ -80,6 +80,7 @@ pub struct ServerRepetitionCounter {
 }
 
 impl ServerRepetitionCounter {
+    /// A counter for a game with no position counted yet.
     pub fn new() -> Self {
         Self::default()
     }

@@ -7,30 +7,73 @@ use polars::prelude::*;
 use super::ReportError;
 use crate::game::row::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
+/// `game_name`: the time-control part of the game id (`floodgate-300-10F`); see
+/// [`GameRow::game_name`].
 pub const GAME_NAME: &str = "game_name";
+/// `year`: the year the game started; see [`GameRow::year`].
 pub const YEAR: &str = "year";
+/// `black`: Black's login name (`N+`); see [`GameRow::black`].
 pub const BLACK: &str = "black";
+/// `white`: White's login name (`N-`); see [`GameRow::white`].
 pub const WHITE: &str = "white";
+/// `black_rate`: Black's pre-game rating; see [`GameRow::black_rate`].
 pub const BLACK_RATE: &str = "black_rate";
+/// `white_rate`: White's pre-game rating; see [`GameRow::white_rate`].
 pub const WHITE_RATE: &str = "white_rate";
+/// `max_moves`: the record's `'Max_Moves` (0: no limit; null: no such line); see
+/// [`GameRow::max_moves`].
 pub const MAX_MOVES: &str = "max_moves";
+/// `plies`: the number of move lines replayed; see [`GameRow::plies`].
 pub const PLIES: &str = "plies";
+/// `summary_reason`: the reason of the server's `'summary` (`toryo`, `kachi`, `max_moves`,
+/// ...); see [`GameRow::summary_reason`].
 pub const SUMMARY_REASON: &str = "summary_reason";
+/// `status`: `ok`, or what is wrong with the record (`illegal_move`, `truncated`,
+/// `no_summary`, ...); see [`GameRow::status`].
 pub const STATUS: &str = "status";
+/// `illegal_ply`: the first ply (1-based) whose move is illegal, null when none is; see
+/// [`GameRow::illegal_ply`].
 pub const ILLEGAL_PLY: &str = "illegal_ply";
+/// `final_board`: the replayed final position against the trailer (`match`, `prelast`,
+/// ...); see [`GameRow::final_board`].
 pub const FINAL_BOARD: &str = "final_board";
+/// `owned_black`: Black's owned points in the final position (board and hand); see
+/// [`GameRow::owned_black`].
 pub const OWNED_BLACK: &str = "owned_black";
+/// `owned_white`: White's owned points in the final position (board and hand); see
+/// [`GameRow::owned_white`].
 pub const OWNED_WHITE: &str = "owned_white";
+/// `decl_black`: Black's declaration points in the final position (enemy camp and hand);
+/// see [`GameRow::decl_black`].
 pub const DECL_BLACK: &str = "decl_black";
+/// `decl_white`: White's declaration points in the final position (enemy camp and hand);
+/// see [`GameRow::decl_white`].
 pub const DECL_WHITE: &str = "decl_white";
+/// `zone_black`: Black's non-king pieces in the enemy camp in the final position; see
+/// [`GameRow::zone_black`].
 pub const ZONE_BLACK: &str = "zone_black";
+/// `zone_white`: White's non-king pieces in the enemy camp in the final position; see
+/// [`GameRow::zone_white`].
 pub const ZONE_WHITE: &str = "zone_white";
+/// `king_in_camp_black`: Black's king on ranks 1-3 in the final position; see
+/// [`GameRow::king_in_camp_black`].
 pub const KING_IN_CAMP_BLACK: &str = "king_in_camp_black";
+/// `king_in_camp_white`: White's king on ranks 7-9 in the final position; see
+/// [`GameRow::king_in_camp_white`].
 pub const KING_IN_CAMP_WHITE: &str = "king_in_camp_white";
+/// `in_check_final`: the side to move is in check in the final position; see
+/// [`GameRow::in_check_final`].
 pub const IN_CHECK_FINAL: &str = "in_check_final";
+/// `entering`: which kings have entered in the final position (`mutual`, `black_only`,
+/// `white_only`, `none`); see [`GameRow::entering`].
 pub const ENTERING: &str = "entering";
+/// `mutual_sfen`: the SFEN of the first position with both kings in the enemy camp; see
+/// [`GameRow::mutual_sfen`].
 pub const MUTUAL_SFEN: &str = "mutual_sfen";
+/// `judge_agrees`: the judge's verdict agrees with the summary (null: nothing to compare);
+/// see [`GameRow::judge_agrees`].
 pub const JUDGE_AGREES: &str = "judge_agrees";
+/// `final_sfen`: the SFEN of the replayed final position; see [`GameRow::final_sfen`].
 pub const FINAL_SFEN: &str = "final_sfen";
 
 /// Every column the report reads.

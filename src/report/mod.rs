@@ -8,6 +8,8 @@
 //! kings had entered. This module computes them with polars, each table defined once with
 //! its caption ([`tables::TABLES`]), and writes them as CSV, Parquet, Markdown and SVG.
 
+#![warn(missing_docs)]
+
 pub mod columns;
 pub mod markdown;
 pub mod plots;
@@ -30,15 +32,29 @@ pub enum ReportError {
     /// A file could not be read or written.
     #[error("{path}: {cause}")]
     Io {
+        /// The file or directory that could not be read or written.
         path: PathBuf,
+        /// The operating system's error.
         cause: std::io::Error,
     },
     /// Polars failed while reading, computing or writing.
     #[error("{context}: {cause}")]
-    Polars { context: String, cause: PolarsError },
+    Polars {
+        /// What was being done: the path of the file read or written, `table NAME`,
+        /// `plots`, or the `--game-name` filter.
+        context: String,
+        /// Polars' error.
+        cause: PolarsError,
+    },
     /// The games table lacks a column the report needs, or has it with another type.
     #[error("games table: column `{name}`: {problem}")]
-    BadColumn { name: String, problem: String },
+    BadColumn {
+        /// The column's name.
+        name: String,
+        /// What is wrong: `missing`, the type found instead of the one needed, or a name
+        /// that is not a column of the per-game table.
+        problem: String,
+    },
     /// A configuration value is out of range.
     #[error("{0}")]
     Config(String),
@@ -150,7 +166,9 @@ pub fn select_games(games: &DataFrame, config: &ReportConfig) -> Result<DataFram
 /// One computed table with its definition.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// The table's definition in [`TABLES`]: number, name, title, caption.
     pub spec: &'static TableSpec,
+    /// The computed rows.
     pub data: DataFrame,
 }
 
@@ -161,14 +179,19 @@ pub struct Plot {
     pub file: &'static str,
     /// What it shows (used as alt text and caption).
     pub caption: String,
+    /// The whole SVG document.
     pub svg: String,
 }
 
 /// A computed report: tables in registry order, plots, and free-text notes.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// The settings the report was computed with.
     pub config: ReportConfig,
+    /// Every table of [`TABLES`], in that order.
     pub tables: Vec<Table>,
+    /// The plots (declaration rate by year, the funnel, owned points), in the order
+    /// `report.md` shows them.
     pub plots: Vec<Plot>,
     /// Extra lines for `report.md` (e.g. the count of unreadable entries).
     pub notes: Vec<String>,

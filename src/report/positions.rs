@@ -27,9 +27,13 @@ pub struct PositionCounts {
     pub captures: u32,
     /// Legal moves that drop a piece from hand.
     pub drops: u32,
-    /// Per side (Black, White): pieces in the enemy camp, declaration points, owned points.
+    /// Per side (index 0 Black, 1 White): own non-king pieces in the enemy camp.
     pub zone: [i32; 2],
+    /// Per side: declaration points (own non-king pieces in the enemy camp plus hand;
+    /// rook, bishop, dragon and horse 5, others 1).
     pub declaration_points: [i32; 2],
+    /// Per side: owned points (every own non-king piece on the board and in hand, counted
+    /// as for declaration points).
     pub owned_points: [i32; 2],
 }
 
@@ -229,7 +233,9 @@ pub fn shortfall_distribution(sides: &DataFrame) -> PolarsResult<DataFrame> {
 /// A line of a positions file that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
+    /// 1-based line number in the positions file.
     pub line: usize,
+    /// Why the SFEN of that line was refused (unreadable or an illegal position).
     pub reason: String,
 }
 

@@ -27,6 +27,7 @@ pub struct TableSpec {
     pub number: &'static str,
     /// File stem of the CSV and Parquet outputs.
     pub name: &'static str,
+    /// Heading of the table in `report.md` (after `Table <number>.`).
     pub title: &'static str,
     /// What exactly is counted. `{percentile}`, `{pool}` and `{min_games}` are replaced by
     /// the report's settings.

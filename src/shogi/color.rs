@@ -6,7 +6,9 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum Color {
+    /// Sente, the side that moves first; written `+` in CSA and upper case in SFEN.
     Black = 0,
+    /// Gote, the side that moves second; written `-` in CSA and lower case in SFEN.
     White = 1,
 }
 

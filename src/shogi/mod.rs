@@ -4,6 +4,8 @@
 //! mate in one and perft; [`sets`] reads the piece sets in place for evaluations. No I/O,
 //! no threads.
 
+#![warn(missing_docs)]
+
 mod attacks;
 mod bitboard;
 mod color;

@@ -12,13 +12,21 @@ use super::{PieceKind, Square};
 /// A move: a board move (with or without promotion) or a drop from hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A piece on the board moves from one square to another, capturing whatever stands
+    /// on the destination.
     Normal {
+        /// The square the piece leaves.
         from: Square,
+        /// The square the piece arrives on.
         to: Square,
+        /// True when the piece promotes on this move.
         promote: bool,
     },
+    /// A piece from the mover's hand is put on an empty square.
     Drop {
+        /// The kind dropped, one of the seven unpromoted kinds that can be held in hand.
         kind: PieceKind,
+        /// The empty square the piece is dropped on.
         to: Square,
     },
 }

@@ -9,19 +9,36 @@ use super::Color;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// Pawn (fuhyo, CSA `FU`, SFEN `P`).
     Pawn = 0,
+    /// Lance (kyosha, CSA `KY`, SFEN `L`).
     Lance,
+    /// Knight (keima, CSA `KE`, SFEN `N`).
     Knight,
+    /// Silver general (ginsho, CSA `GI`, SFEN `S`).
     Silver,
+    /// Gold general (kinsho, CSA `KI`, SFEN `G`); it does not promote.
     Gold,
+    /// Bishop (kakugyo, CSA `KA`, SFEN `B`).
     Bishop,
+    /// Rook (hisha, CSA `HI`, SFEN `R`).
     Rook,
+    /// King (gyoku or osho, CSA `OU`, SFEN `K`); it does not promote and is never held in
+    /// hand.
     King,
+    /// Promoted pawn (tokin, CSA `TO`, SFEN `+P`); moves as a gold.
     ProPawn,
+    /// Promoted lance (CSA `NY`, SFEN `+L`); moves as a gold.
     ProLance,
+    /// Promoted knight (CSA `NK`, SFEN `+N`); moves as a gold.
     ProKnight,
+    /// Promoted silver (CSA `NG`, SFEN `+S`); moves as a gold.
     ProSilver,
+    /// Promoted bishop (ryuma, CSA `UM`, SFEN `+B`): a bishop that also steps one square
+    /// orthogonally.
     Horse,
+    /// Promoted rook (ryuo, CSA `RY`, SFEN `+R`): a rook that also steps one square
+    /// diagonally.
     Dragon,
 }
 
@@ -190,11 +207,14 @@ impl fmt::Display for PieceKind {
 /// A piece: a kind with its side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// The side that owns the piece.
     pub color: Color,
+    /// The piece's kind, promoted or not.
     pub kind: PieceKind,
 }
 
 impl Piece {
+    /// The piece of kind `kind` owned by `color`.
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece { color, kind }
     }

@@ -15,20 +15,47 @@ use super::{Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Squ
 /// One reason a setup is not a legal shogi position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// A side does not have exactly one king on the board.
     #[error("{color} has {count} kings (exactly one is needed)")]
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        /// The side with the wrong number of kings.
+        color: Color,
+        /// How many kings of that side stand on the board (0, or 2 and more).
+        count: u32,
+    },
+    /// A side has two or more unpromoted pawns on one file (nifu).
     #[error("{color} has two unpromoted pawns on file {file}")]
-    TwoPawns { color: Color, file: u8 },
+    TwoPawns {
+        /// The side owning the pawns.
+        color: Color,
+        /// The file, 1 to 9 (CSA numbering, file 1 on Black's right).
+        file: u8,
+    },
+    /// A pawn or lance on the last rank, or a knight on the last two ranks, as seen from
+    /// its owner: it has no square to move to, ever.
     #[error("{piece:?} on {square} can never move")]
-    StuckPiece { square: Square, piece: Piece },
+    StuckPiece {
+        /// The square the piece stands on.
+        square: Square,
+        /// The piece that cannot move.
+        piece: Piece,
+    },
+    /// The board and both hands hold more pieces of one kind than a full set has.
     #[error("{count} pieces of kind {kind} (a full set has {max})")]
     TooManyPieces {
+        /// The unpromoted kind; promoted pieces on the board count as their base kind.
         kind: PieceKind,
+        /// Pieces of that kind on the board and in both hands together.
         count: u32,
+        /// How many a full set has (18 pawns; 4 lances, knights, silvers and golds; 2
+        /// bishops and rooks).
         max: u32,
     },
+    /// The side that has just moved (the one not to move) has its king attacked, so the
+    /// side to move could capture it.
     #[error("the side not to move ({0}) is in check")]
     OpponentInCheck(Color),
+    /// The move number is 0; move numbers start at 1.
     #[error("move number 0 (numbering starts at 1)")]
     MoveNumberZero,
 }
@@ -55,8 +82,10 @@ impl std::error::Error for PositionErrors {}
 /// SFEN text that is unreadable or describes an illegal position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionParseError {
+    /// The text is not well-formed SFEN.
     #[error(transparent)]
     Sfen(#[from] SfenError),
+    /// The text is well-formed SFEN, but the position it describes breaks a rule.
     #[error(transparent)]
     Position(#[from] PositionErrors),
 }
@@ -64,10 +93,17 @@ pub enum PositionParseError {
 /// A CSA move text that cannot be a move in this position (syntax and plausibility only).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CsaMoveError {
+    /// The text (held, decoded lossily) is not a sign, an origin, a destination and a
+    /// piece code: a wrong length, a bad sign or digit, an unknown piece code, an origin
+    /// with only one zero digit, or an origin equal to the destination.
     #[error("bad CSA move `{0}`: expected a sign, two squares and a piece, e.g. +7776FU")]
     Syntax(String),
+    /// The sign (`+` or `-`) of the text (held, decoded lossily) is not that of the side
+    /// to move.
     #[error("bad CSA move `{0}`: the sign is not the side to move")]
     WrongSide(String),
+    /// The text (held, decoded lossily) drops (origin `00`) a piece that cannot be held
+    /// in hand: a king or a promoted kind.
     #[error("bad CSA move `{0}`: this piece cannot be dropped")]
     BadDrop(String),
 }

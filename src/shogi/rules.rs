@@ -138,9 +138,13 @@ impl DeclarationOutcome {
 /// Every condition of a declaration by the side to move, and the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeclarationEvaluation {
+    /// The rule the declaration was judged under.
     pub rule: EnteringKingRule,
+    /// The declarer: the side to move.
     pub side: Color,
+    /// The declarer's king stands in the enemy camp (ranks 1-3 for Black, 7-9 for White).
     pub king_in_camp: bool,
+    /// The declarer is in check (a declaration in check is illegal).
     pub in_check: bool,
     /// Own non-king pieces in the enemy camp (10 needed).
     pub zone_count: i32,
@@ -152,6 +156,9 @@ pub struct DeclarationEvaluation {
     pub draw_threshold: Option<i32>,
     /// The move-count clause holds (24-point rules: SFEN move number <= 500).
     pub move_number_ok: bool,
+    /// The verdict: a win when every condition holds and `points` reaches `threshold`, a
+    /// draw when they hold and `points` reaches only `draw_threshold`, else illegal;
+    /// [`DeclarationOutcome::NotApplicable`] when the rule has no declaration.
     pub outcome: DeclarationOutcome,
 }
 
@@ -297,6 +304,8 @@ pub fn try_rule_reached(pos: &Position, c: Color) -> bool {
 /// Rule set of a game for [`terminal_status`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRules {
+    /// How declaration, impasse and the try rule end the game (default: the 24-point
+    /// rule).
     pub entering_king_rule: EnteringKingRule,
     /// Draw after this many plies (SFEN move number - 1) unless in check; 0 or less: no limit.
     pub max_moves_to_draw: i32,
@@ -314,30 +323,48 @@ impl Default for GameRules {
 /// Outcome for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TerminalOutcome {
+    /// The game goes on.
     #[default]
     None,
+    /// The side to move has won.
     Win,
+    /// The game is drawn.
     Draw,
+    /// The side to move has lost.
     Loss,
 }
 
 /// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TerminalReason {
+    /// The game goes on.
     #[default]
     None,
+    /// The side to move wins by declaring: [`evaluate_declaration`] gives
+    /// [`DeclarationOutcome::Win`].
     DeclarationWin,
+    /// The same position (board, hands and side to move) has occurred four times without
+    /// perpetual check (sennichite): a draw.
     Repetition,
+    /// The fourfold repetition came from one side checking on every move: that side
+    /// loses.
     PerpetualCheck,
+    /// Both kings are in the enemy camp and the owned points decide a draw or a win.
     Impasse,
+    /// The game has reached [`GameRules::max_moves_to_draw`] plies with the side to move
+    /// not in check: a draw.
     MoveLimit,
+    /// A king stands on the enemy king's start square under the try rule: its side wins.
     TryRule,
 }
 
 /// Terminal verdict of a position, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TerminalStatus {
+    /// Win, draw or loss for the side to move; [`TerminalOutcome::None`] while the game
+    /// goes on.
     pub outcome: TerminalOutcome,
+    /// The rule that ended the game; [`TerminalReason::None`] while it goes on.
     pub reason: TerminalReason,
 }
 

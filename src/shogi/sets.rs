@@ -24,19 +24,33 @@ pub const KINDS: usize = 14;
 /// The kinds in index order.
 pub const KIND_LIST: [PieceKind; KINDS] = PieceKind::ALL;
 
+/// Index 0: the pawn, [`PieceKind::Pawn`], also its slot in a hand.
 pub const PAWN: usize = PieceKind::Pawn as usize;
+/// Index 1: the lance, [`PieceKind::Lance`], also its slot in a hand.
 pub const LANCE: usize = PieceKind::Lance as usize;
+/// Index 2: the knight, [`PieceKind::Knight`], also its slot in a hand.
 pub const KNIGHT: usize = PieceKind::Knight as usize;
+/// Index 3: the silver, [`PieceKind::Silver`], also its slot in a hand.
 pub const SILVER: usize = PieceKind::Silver as usize;
+/// Index 4: the gold, [`PieceKind::Gold`], also its slot in a hand.
 pub const GOLD: usize = PieceKind::Gold as usize;
+/// Index 5: the bishop, [`PieceKind::Bishop`], also its slot in a hand.
 pub const BISHOP: usize = PieceKind::Bishop as usize;
+/// Index 6: the rook, [`PieceKind::Rook`], also its slot in a hand.
 pub const ROOK: usize = PieceKind::Rook as usize;
+/// Index 7: the king, [`PieceKind::King`].
 pub const KING: usize = PieceKind::King as usize;
+/// Index 8: the promoted pawn (tokin), [`PieceKind::ProPawn`].
 pub const PRO_PAWN: usize = PieceKind::ProPawn as usize;
+/// Index 9: the promoted lance, [`PieceKind::ProLance`].
 pub const PRO_LANCE: usize = PieceKind::ProLance as usize;
+/// Index 10: the promoted knight, [`PieceKind::ProKnight`].
 pub const PRO_KNIGHT: usize = PieceKind::ProKnight as usize;
+/// Index 11: the promoted silver, [`PieceKind::ProSilver`].
 pub const PRO_SILVER: usize = PieceKind::ProSilver as usize;
+/// Index 12: the horse (promoted bishop), [`PieceKind::Horse`].
 pub const HORSE: usize = PieceKind::Horse as usize;
+/// Index 13: the dragon (promoted rook), [`PieceKind::Dragon`].
 pub const DRAGON: usize = PieceKind::Dragon as usize;
 
 /// Index of a piece kind.

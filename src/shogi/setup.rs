@@ -12,6 +12,7 @@ pub struct Setup {
     pub board: [Option<Piece>; 81],
     /// Indexed by [`Color::index`].
     pub hands: [Hand; 2],
+    /// The side whose turn it is.
     pub side_to_move: Color,
     /// SFEN move number (1 at the start of a game, +1 per ply).
     pub move_number: u32,
@@ -20,14 +21,27 @@ pub struct Setup {
 /// SFEN text that cannot be read; names the offending token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SfenError {
+    /// The text (held whole, without a leading `sfen `) has fewer than three or more than
+    /// four whitespace-separated fields.
     #[error("SFEN needs board, side to move and hands (and an optional move number), got `{0}`")]
     FieldCount(String),
+    /// The board field cannot be read.
     #[error("bad SFEN board `{token}`: {reason}")]
-    Board { token: String, reason: String },
+    Board {
+        /// The whole board field.
+        token: String,
+        /// What is wrong with it: the rank count, a rank's length, a digit, a `+` or a
+        /// piece letter.
+        reason: String,
+    },
+    /// The side-to-move field (held) is neither `b` nor `w`.
     #[error("bad SFEN side to move `{0}` (expected `b` or `w`)")]
     Side(String),
+    /// The hands field (held) is not `-` nor a list of counted piece letters that can be
+    /// held, each count at most two digits and within a full set.
     #[error("bad SFEN hands `{0}`")]
     Hands(String),
+    /// The move-number field (held) is not a whole number of at least 1.
     #[error("bad SFEN move number `{0}`")]
     MoveNumber(String),
 }
@@ -36,7 +50,9 @@ pub enum SfenError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("bad CSA position line `{line}`: {reason}")]
 pub struct CsaPositionError {
+    /// The offending line as written (decoded lossily, so any byte is shown).
     pub line: String,
+    /// What is wrong with the line, e.g. `bad square` or `no such piece to remove`.
     pub reason: &'static str,
 }
 
