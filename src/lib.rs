@@ -10,12 +10,16 @@
 //! - [`scan`]: the parallel pipeline from sources to the per-game table.
 //! - [`report`]: paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
+//! - [`outdir`] and [`interrupt`]: all-or-nothing output folders and their lock; SIGINT
+//!   and SIGTERM as a flag the long stages look at.
 //! - [`cli`]: flags, messages, progress bars and exit codes.
 
 pub mod cli;
 pub mod csa;
 pub mod engine;
 pub mod game;
+pub mod interrupt;
+pub mod outdir;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod scan;
