@@ -7,6 +7,8 @@
 //! - [`csa`]: CSA record text to structured events; syntax only, never legality.
 //! - [`game`]: one record in, one checked verdict out (replay, judge, table row).
 //! - [`source`]: where record bytes come from (folders, tar, gzip, 7z, zip, stdin).
+//! - [`outdir`] and [`interrupt`]: all-or-nothing output folders and their lock; SIGINT
+//!   and SIGTERM as a flag the long stages look at.
 //! - [`scan`]: the parallel pipeline from sources to the per-game table.
 //! - [`report`]: paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
@@ -16,6 +18,8 @@ pub mod cli;
 pub mod csa;
 pub mod engine;
 pub mod game;
+pub mod interrupt;
+pub mod outdir;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod scan;

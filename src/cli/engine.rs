@@ -1,4 +1,5 @@
 //! `floodgate-scan usi`, `bench`, `replay`, `tune`, `validate`: the engine subcommands.
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,6 +14,7 @@ use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
 use crate::engine::tune;
 use crate::engine::usi;
+use crate::outdir::OutDir;
 use crate::shogi::{EnteringKingRule, Position};
 
 #[derive(Debug, clap::Args)]
@@ -179,34 +181,73 @@ fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
 fn load_positions(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, usize)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read positions {}", path.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let (ok, bad) = replay::read_positions(&text, &name);
+    let (ok, bad) = replay::read_positions(&text, &file_name(path));
     for b in &bad {
         eprintln!("floodgate-scan: warning: {b}");
     }
     Ok((ok, bad.len()))
 }
 
+/// The folder and file name of an output file.
+fn split_file(path: &Path) -> anyhow::Result<(PathBuf, String)> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((dir, name.to_string_lossy().into_owned()))
+}
+
+/// Do two folder paths name the same folder (once both exist)?
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Refuse a start-position file or games table with unreadable positions before hours of
+/// replay, naming the file and the first bad lines or games.
+fn refuse_bad(path: &Path, bad: &[String]) -> anyhow::Result<()> {
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = bad.iter().take(3).map(String::as_str).collect();
+    let more = match bad.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    bail!(
+        "{}: {} unreadable start position{}: {}{more}; nothing replayed",
+        path.display(),
+        bad.len(),
+        if bad.len() == 1 { "" } else { "s" },
+        shown.join("; ")
+    )
+}
+
 /// Start positions from a scan's games table: mutual entering-king games the move limit
 /// cut off, continued from their final position.
-fn load_games(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, usize)> {
+fn load_games(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, Vec<String>)> {
     let rows: Vec<(String, String)> = if path.extension().is_some_and(|e| e == "csv") {
         games_from_csv(path)?
     } else {
         games_from_parquet(path)?
     };
     let mut out = Vec::new();
-    let mut bad = 0;
+    let mut bad = Vec::new();
     for (id, sfen) in rows {
         match Position::from_sfen(&sfen) {
             Ok(p) => out.push((StartPosition { id, sfen }, p)),
-            Err(e) => {
-                bad += 1;
-                eprintln!("floodgate-scan: warning: {id}: bad final_sfen: {e}");
-            }
+            Err(e) => bad.push(format!("game {id}: bad final_sfen: {e}")),
         }
     }
     Ok((out, bad))
@@ -297,9 +338,19 @@ fn progress_bar(n: usize) -> ProgressBar {
 
 pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     a.play.pool()?;
-    let (mut starts, bad) = match (&a.games, &a.positions) {
-        (Some(g), None) => load_games(g)?,
-        (None, Some(p)) => load_positions(p)?,
+    let mut starts = match (&a.games, &a.positions) {
+        (Some(g), None) => {
+            let (starts, bad) = load_games(g)?;
+            refuse_bad(g, &bad)?;
+            starts
+        }
+        (None, Some(p)) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read positions {}", p.display()))?;
+            let (starts, bad) = replay::read_positions(&text, &file_name(p));
+            refuse_bad(p, &bad)?;
+            starts
+        }
         _ => bail!("replay needs --games or --positions"),
     };
     if let Some(n) = a.limit {
@@ -315,12 +366,17 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let pb = progress_bar(starts.len());
     let rows = replay::replay(&starts, &config, &settings, &|| pb.inc(1));
     pb.finish_and_clear();
-    let mut w = csv::Writer::from_path(&a.out)
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    // The table and the summary all or nothing: under temporary names until both are
+    // complete (see crate::outdir), the summary put into place last.
+    let (out_dir, out_name) = split_file(&a.out)?;
+    let dir = OutDir::open(&out_dir)?;
+    let write_err = |p: &Path| format!("cannot write {}", p.display());
+    let mut w = csv::Writer::from_writer(dir.create(&out_name).with_context(|| write_err(&a.out))?);
     for r in &rows {
-        w.serialize(r)?;
+        w.serialize(r).with_context(|| write_err(&a.out))?;
     }
-    w.flush()?;
+    w.flush().with_context(|| write_err(&a.out))?;
+    drop(w);
     let s = replay::summarize(&rows);
     let fmt = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
     println!(
@@ -342,16 +398,27 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         s.with_better_side,
         s.better_side_lost
     );
+    // A summary in another folder has that folder's own lock and temporaries.
+    let mut other = None;
     if let Some(p) = &a.summary {
-        std::fs::write(p, serde_json::to_string_pretty(&s)?)
-            .with_context(|| format!("cannot write {}", p.display()))?;
+        let (sum_dir, sum_name) = split_file(p)?;
+        let text = serde_json::to_string_pretty(&s)? + "\n";
+        let target = if same_folder(&sum_dir, &out_dir) {
+            &dir
+        } else {
+            other.insert(OutDir::open(&sum_dir)?)
+        };
+        target
+            .create(&sum_name)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .with_context(|| write_err(p))?;
+    }
+    dir.commit(&[])?;
+    if let Some(o) = other {
+        o.commit(&[])?;
     }
     eprintln!("wrote {} rows to {}", rows.len(), a.out.display());
-    Ok(if bad > 0 {
-        ExitCode::from(super::EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_tune(a: TuneArgs) -> anyhow::Result<ExitCode> {

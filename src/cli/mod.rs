@@ -4,7 +4,8 @@
 //!
 //! Exit codes: 0 success (every entry read), 1 partial failure (some input could not be
 //! read; the rest was processed and written), 2 usage or fatal error (bad flag, bad
-//! SFEN or move, unwritable output).
+//! SFEN or move, unwritable output, an output folder another run is writing, an internal
+//! error), 130 and 143 a scan stopped by SIGINT (Ctrl-C) or SIGTERM.
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -67,7 +68,24 @@ pub fn run() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let result = match cli.command {
+    // A panic is a bug; it still ends with a message and the fatal error's code, and the
+    // output folder's temporaries are removed on the way out.
+    let result = std::panic::catch_unwind(|| dispatch(cli)).unwrap_or_else(|_| {
+        Err(anyhow::anyhow!(
+            "internal error: the program panicked (the message above says where)"
+        ))
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("floodgate-scan: error: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Position(a) => position::run(a),
         Command::Scan(a) => scan::run(a),
@@ -78,12 +96,5 @@ pub fn run() -> ExitCode {
         Command::Replay(a) => engine::run_replay(a),
         Command::Tune(a) => engine::run_tune(a),
         Command::Validate(a) => engine::run_validate(a),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("floodgate-scan: error: {e:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
     }
 }

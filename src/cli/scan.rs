@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::EXIT_PARTIAL;
 use crate::scan::{
     ERRORS_CSV, GAMES_CSV, GAMES_PARQUET, PARQUET_AVAILABLE, Progress, SUMMARY_JSON, ScanConfig,
-    ScanReport, scan,
+    ScanError, ScanReport, scan,
 };
 use crate::source::{Input, bundled_inputs};
 
@@ -68,6 +68,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         outdir: a.outdir.clone(),
         jobs: a.jobs.map_or(0, usize::from),
     };
+    crate::interrupt::install();
     let progress = Progress::default();
     let show_bar = !a.quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
@@ -81,7 +82,14 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         let r = scan(&config, &progress);
         done.store(true, Ordering::Relaxed);
         r
-    })?;
+    });
+    let report = match report {
+        Ok(r) => r,
+        Err(ScanError::Interrupted(i)) => {
+            return Ok(interrupted(i, &progress, &a.outdir, started.elapsed()));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let elapsed = started.elapsed();
 
     for e in &report.input_errors {
@@ -105,6 +113,13 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         print_summary(&report, &a.outdir, elapsed);
     }
     if a.report {
+        if let Some(i) = crate::interrupt::received() {
+            eprintln!(
+                "floodgate-scan: {i} after the scan: its result is complete in {}; the report was not made",
+                a.outdir.display()
+            );
+            return Ok(ExitCode::from(i.exit_code()));
+        }
         crate::cli::report::run_after_scan(&a.outdir)
             .with_context(|| format!("report from {}", a.outdir.join(GAMES_PARQUET).display()))?;
     }
@@ -113,6 +128,25 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(EXIT_PARTIAL)
     })
+}
+
+/// Say how far an interrupted scan got; its exit code (130 for SIGINT, 143 for SIGTERM).
+fn interrupted(
+    i: crate::interrupt::Interrupted,
+    progress: &Progress,
+    outdir: &std::path::Path,
+    elapsed: Duration,
+) -> ExitCode {
+    let entries = progress.entries.load(Ordering::Relaxed);
+    let bytes = progress.bytes_read.load(Ordering::Relaxed);
+    eprintln!(
+        "floodgate-scan: {i} after {:.1} s: {entries} entries done, {:.1} MB read; \
+         nothing written, {} keeps its earlier files",
+        elapsed.as_secs_f64(),
+        bytes as f64 / 1e6,
+        outdir.display()
+    );
+    ExitCode::from(i.exit_code())
 }
 
 fn draw_progress(progress: &Progress, total: Option<u64>, done: &AtomicBool) {

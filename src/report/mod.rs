@@ -58,6 +58,9 @@ pub enum ReportError {
     /// A configuration value is out of range.
     #[error("{0}")]
     Config(String),
+    /// The output folder cannot be created or locked, or another run is writing it.
+    #[error(transparent)]
+    OutDir(#[from] crate::outdir::OutDirError),
 }
 
 impl ReportError {
@@ -239,28 +242,38 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
 }
 
 /// Write every table as `NAME.csv` and `NAME.parquet`, each plot as SVG, and
-/// `report.md`, into `dir` (created if needed).
+/// `report.md`, into `dir` (created if needed): all or nothing, `report.md` last (see
+/// [`crate::outdir`]); on an error the folder's earlier files are left as they were.
 pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
-    std::fs::create_dir_all(dir).map_err(ReportError::io(dir))?;
+    use std::io::Write as _;
+    let out = crate::outdir::OutDir::open(dir)?;
+    let create = |name: &str| {
+        let path = dir.join(name);
+        out.create(name)
+            .map_err(|cause| ReportError::Io { path, cause })
+    };
     for table in &report.tables {
         let mut df = table.data.clone();
-        let csv = dir.join(format!("{}.csv", table.spec.name));
-        let f = File::create(&csv).map_err(ReportError::io(&csv))?;
+        let csv = format!("{}.csv", table.spec.name);
+        let f = create(&csv)?;
         CsvWriter::new(f)
             .finish(&mut df)
-            .map_err(ReportError::polars(csv.display().to_string()))?;
-        let pq = dir.join(format!("{}.parquet", table.spec.name));
-        let f = File::create(&pq).map_err(ReportError::io(&pq))?;
+            .map_err(ReportError::polars(dir.join(&csv).display().to_string()))?;
+        let pq = format!("{}.parquet", table.spec.name);
+        let f = create(&pq)?;
         ParquetWriter::new(f)
             .finish(&mut df)
-            .map_err(ReportError::polars(pq.display().to_string()))?;
+            .map_err(ReportError::polars(dir.join(&pq).display().to_string()))?;
     }
     for plot in &report.plots {
-        let p = dir.join(plot.file);
-        std::fs::write(&p, &plot.svg).map_err(ReportError::io(&p))?;
+        create(plot.file)?
+            .write_all(plot.svg.as_bytes())
+            .map_err(ReportError::io(&dir.join(plot.file)))?;
     }
-    let md = dir.join("report.md");
-    std::fs::write(&md, markdown::render(report)).map_err(ReportError::io(&md))?;
+    create("report.md")?
+        .write_all(markdown::render(report).as_bytes())
+        .map_err(ReportError::io(&dir.join("report.md")))?;
+    out.commit(&[])?;
     Ok(())
 }
 

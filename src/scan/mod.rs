@@ -30,8 +30,8 @@ mod order;
 mod stats;
 mod writer;
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -40,6 +40,8 @@ use serde::Serialize;
 pub use stats::Stats;
 
 use crate::game::{Scratch, analyse_record_with};
+use crate::interrupt::{self, Interrupted};
+use crate::outdir::{OutDir, OutDirError};
 use crate::source::{
     Event, Format, Input, Part, SharedBytes, SourceError, parts, read_part, with_file, with_span,
 };
@@ -128,16 +130,15 @@ impl ScanReport {
     }
 }
 
-/// A problem that stops the scan: the output cannot be written.
+/// A problem that stops the scan: the output cannot be written, a thread broke, or a
+/// signal came. The output folder's earlier files are left as they were.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
+    /// The folder cannot be created or locked, or another run is writing it.
+    #[error(transparent)]
+    OutputDir(#[from] OutDirError),
     // The cause is written into the message (and so not also a `source`, or error
     // chains would print it twice).
-    #[error("cannot create output folder {}: {cause}", path.display())]
-    OutputDir {
-        path: PathBuf,
-        cause: std::io::Error,
-    },
     #[error("cannot write {}: {cause}", path.display())]
     Write {
         path: PathBuf,
@@ -145,6 +146,56 @@ pub enum ScanError {
     },
     #[error("{0}")]
     Internal(String),
+    #[error("{0}")]
+    Interrupted(Interrupted),
+}
+
+/// Stops every stage of the pipeline: the first failure of any thread, or a signal.
+#[derive(Default)]
+struct Stop {
+    stopped: AtomicBool,
+    first: Mutex<Option<ScanError>>,
+}
+
+impl Stop {
+    /// Record a failure (the first one is the one reported) and stop the other stages.
+    fn fail(&self, e: ScanError) {
+        if let Ok(mut first) = self.first.lock()
+            && first.is_none()
+        {
+            *first = Some(e);
+        }
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed) || interrupt::received().is_some()
+    }
+
+    /// Why the pipeline stopped, if it did.
+    fn reason(&self) -> Option<ScanError> {
+        let first = self.first.lock().ok().and_then(|mut f| f.take());
+        first.or_else(|| interrupt::received().map(ScanError::Interrupted))
+    }
+
+    /// Run one stage's body; a panic in it stops the pipeline with a message instead of
+    /// leaving the other stages waiting for it.
+    fn guard<T>(&self, stage: &str, body: impl FnOnce() -> T) -> Option<T> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+            Ok(v) => Some(v),
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown cause".into());
+                self.fail(ScanError::Internal(format!(
+                    "internal error: the {stage} thread panicked ({what})"
+                )));
+                None
+            }
+        }
+    }
 }
 
 /// Consecutive entries of one part of an input, handed to a worker together (one channel
@@ -248,13 +299,14 @@ enum Msg {
 
 /// Run a scan: read every input, analyse every record, write the outputs in
 /// `config.outdir`, and return the summary (also written to `summary.json`).
+///
+/// The outputs are written under temporary names and put into place together at the end
+/// (see [`crate::outdir`]): on any error, or on SIGINT or SIGTERM once
+/// [`interrupt::install`] was called, the scan stops every thread, removes its
+/// temporaries and returns the error, the folder's earlier files untouched.
 pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, ScanError> {
-    let outdir = &config.outdir;
-    std::fs::create_dir_all(outdir).map_err(|cause| ScanError::OutputDir {
-        path: outdir.clone(),
-        cause,
-    })?;
-    let mut out = order::Outputs::create(outdir)?;
+    let dir = OutDir::open(&config.outdir)?;
+    let mut out = order::Outputs::create(&dir)?;
 
     let jobs = if config.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -281,42 +333,62 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     let work_rx = Arc::new(Mutex::new(work_rx));
     let next_part = AtomicUsize::new(0);
     let pool = ArenaPool::default();
+    let stop = Stop::default();
 
+    // Every stage ends when the stage it feeds is gone (a send fails) or when `stop` is
+    // set: no thread can wait for one that has died.
     let (result, worker_stats) = std::thread::scope(|s| {
         for _ in 0..readers {
             let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
-            let (next_part, pool) = (&next_part, &pool);
+            let (next_part, pool, stop) = (&next_part, &pool, &stop);
             let (inputs, parts) = (&config.inputs, &parts);
             s.spawn(move || {
-                read_parts(inputs, parts, next_part, &work_tx, &msg_tx, pool, progress)
+                stop.guard("reader", || {
+                    read_parts(
+                        inputs, parts, next_part, &work_tx, &msg_tx, pool, progress, stop,
+                    )
+                })
             });
         }
         drop(work_tx);
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
-                let (names, pool) = (&part_names, &pool);
-                s.spawn(move || analyse(&work_rx, &msg_tx, names, pool, progress))
+                let (names, pool, stop) = (&part_names, &pool, &stop);
+                s.spawn(move || {
+                    stop.guard("worker", || {
+                        analyse(&work_rx, &msg_tx, names, pool, progress, stop)
+                    })
+                })
             })
             .collect();
+        // The workers hold the receiving end: once they are gone, the readers' sends fail.
+        drop(work_rx);
         drop(msg_tx);
         // The writer owns the receiving end: if it stops early, dropping it stops the rest.
-        let result = order::write_in_order(msg_rx, &names, &part_input, &mut out, progress);
+        let result = stop
+            .guard("writer", || {
+                order::write_in_order(msg_rx, &names, &part_input, &mut out, progress, &stop)
+            })
+            .unwrap_or_else(|| Err(ScanError::Internal("the writer stopped".into())));
+        let written = match result {
+            Ok(v) => v,
+            Err(e) => {
+                stop.fail(e);
+                None
+            }
+        };
         let mut stats = Stats::default();
         for w in workers {
-            match w.join() {
-                Ok(s) => stats.merge(&s),
-                Err(_) => {
-                    return (
-                        Err(ScanError::Internal(
-                            "a worker thread stopped unexpectedly".into(),
-                        )),
-                        stats,
-                    );
-                }
+            if let Ok(Some(s)) = w.join() {
+                stats.merge(&s);
             }
         }
-        (result, stats)
+        let outcome = match stop.reason() {
+            Some(e) => Err(e),
+            None => written.ok_or_else(|| ScanError::Internal("the writer stopped".into())),
+        };
+        (outcome, stats)
     });
     let (inputs, mut totals, input_errors) = result?;
     totals.merge(&worker_stats);
@@ -331,22 +403,36 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         parquet: PARQUET_AVAILABLE,
     };
     out.finish()?;
-    write_summary(outdir, &summary)?;
+    write_summary(&dir, &summary)?;
+    // The last moment to stop: from here on the renames run to their end.
+    interrupt::check().map_err(ScanError::Interrupted)?;
+    let obsolete: &[&str] = if PARQUET_AVAILABLE {
+        &[]
+    } else {
+        &[GAMES_PARQUET]
+    };
+    dir.commit(obsolete)?;
     Ok(ScanReport {
         summary,
         input_errors,
     })
 }
 
-fn write_summary(outdir: &Path, summary: &Summary) -> Result<(), ScanError> {
-    let path = outdir.join(SUMMARY_JSON);
+fn write_summary(dir: &OutDir, summary: &Summary) -> Result<(), ScanError> {
+    use std::io::Write as _;
     let mut text =
         serde_json::to_string_pretty(summary).map_err(|e| ScanError::Internal(e.to_string()))?;
     text.push('\n');
-    std::fs::write(&path, text).map_err(|cause| ScanError::Write { path, cause })
+    dir.create(SUMMARY_JSON)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|cause| ScanError::Write {
+            path: dir.final_path(SUMMARY_JSON),
+            cause,
+        })
 }
 
 /// A reader thread: take the next unread part of an input, read it to its end, repeat.
+#[allow(clippy::too_many_arguments)] // the pipeline's shared state, one argument each
 fn read_parts(
     inputs: &[Input],
     parts: &[(usize, Part)],
@@ -355,8 +441,12 @@ fn read_parts(
     msg_tx: &SyncSender<Msg>,
     pool: &ArenaPool,
     progress: &Progress,
+    stop: &Stop,
 ) {
     loop {
+        if stop.stopped() {
+            return;
+        }
         let part = next_part.fetch_add(1, Ordering::Relaxed);
         let Some((input, piece)) = parts.get(part) else {
             return;
@@ -370,6 +460,9 @@ fn read_parts(
             pool,
         };
         let mut sink = |event: Event<'_>| {
+            if stop.stopped() {
+                return false;
+            }
             let job = match event {
                 Event::Entry { name, bytes } => {
                     let start = batch.arena.len();
@@ -403,6 +496,10 @@ fn read_parts(
             batch.push(job, work_tx)
         };
         let result = read_part(source, piece, &progress.bytes_read, &mut sink);
+        if stop.stopped() {
+            // Cut short: what was read is not a result.
+            return;
+        }
         let (format, failure) = match result {
             Ok(format) => (Some(format), None),
             Err(e) => (None, Some(e)),
@@ -487,10 +584,14 @@ fn analyse(
     names: &[String],
     pool: &ArenaPool,
     progress: &Progress,
+    stop: &Stop,
 ) -> Stats {
     let mut stats = Stats::default();
     let mut scratch = Scratch::default();
     loop {
+        if stop.stopped() {
+            return stats;
+        }
         let work = match work_rx.lock() {
             Ok(rx) => rx.recv(),
             Err(_) => return stats,

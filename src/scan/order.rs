@@ -8,17 +8,27 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use super::encode::decode_row;
 use super::writer::{CsvTable, ErrorsCsv};
-use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats};
+use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats, Stop};
+use crate::outdir::{OutDir, OutFile};
 use crate::source::SourceError;
+
+/// How often the writer, waiting for results, looks whether the scan was stopped.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 const SKIPPED_SAMPLE: usize = 100;
 
-/// The open output files.
-pub struct Outputs {
+/// What the writer gives back: the per-input summaries, the counts of unreadable entries
+/// and skipped files, and the errors of the parts that could not be read to their end.
+pub type Written = (Vec<InputSummary>, Stats, Vec<SourceError>);
+
+/// The open output files (under their temporary names in `out`).
+pub struct Outputs<'a> {
+    out: &'a OutDir,
     dir: PathBuf,
     games: CsvTable,
     #[cfg(feature = "report")]
@@ -44,14 +54,16 @@ fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanE
     }
 }
 
-impl Outputs {
-    pub fn create(dir: &Path) -> Result<Outputs, ScanError> {
-        let games = CsvTable::create(&dir.join(GAMES_CSV)).map_err(file_err(dir, GAMES_CSV))?;
+impl<'a> Outputs<'a> {
+    pub fn create(out: &'a OutDir) -> Result<Outputs<'a>, ScanError> {
+        let dir = out.path();
+        let open = |name: &'a str| out.create(name).map_err(file_err(dir, name));
+        let games = CsvTable::new(open(GAMES_CSV)?).map_err(file_err(dir, GAMES_CSV))?;
         #[cfg(feature = "report")]
-        let parquet = super::writer::ParquetTable::create(&dir.join(super::GAMES_PARQUET))
-            .map_err(file_err(dir, super::GAMES_PARQUET))?;
-        let errors = ErrorsCsv::create(&dir.join(ERRORS_CSV)).map_err(file_err(dir, ERRORS_CSV))?;
+        let parquet = super::writer::ParquetTable::new(open(super::GAMES_PARQUET)?);
+        let errors = ErrorsCsv::new(open(ERRORS_CSV)?).map_err(file_err(dir, ERRORS_CSV))?;
         Ok(Outputs {
+            out,
             dir: dir.to_path_buf(),
             games,
             #[cfg(feature = "report")]
@@ -128,14 +140,16 @@ impl PartState {
 /// Receive every result and write them in order. `names` are the inputs' names,
 /// `part_input` the input of each part (in order). Returns the per-input summaries, the
 /// counts of unreadable entries and skipped files, and the errors of the parts that could
-/// not be read to their end.
+/// not be read to their end; `None` when the scan was stopped (by another stage, which
+/// holds the reason, or by a signal).
 pub fn write_in_order(
     rx: Receiver<Msg>,
     names: &[String],
     part_input: &[usize],
-    out: &mut Outputs,
+    out: &mut Outputs<'_>,
     progress: &Progress,
-) -> Result<(Vec<InputSummary>, Stats, Vec<SourceError>), ScanError> {
+    stop: &Stop,
+) -> Result<Option<Written>, ScanError> {
     let mut summaries: Vec<InputSummary> = names
         .iter()
         .map(|n| InputSummary {
@@ -147,7 +161,15 @@ pub fn write_in_order(
     let mut stats = Stats::default();
     let mut current = 0;
     while current < states.len() {
-        let Ok(msg) = rx.recv() else {
+        if stop.stopped() {
+            return Ok(None);
+        }
+        let msg = match rx.recv_timeout(STOP_POLL) {
+            Ok(msg) => Ok(msg),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => Err(()),
+        };
+        let Ok(msg) = msg else {
             // Every sender is gone before every part was done: a thread stopped unexpectedly.
             for &i in &part_input[current..] {
                 summaries[i]
@@ -215,7 +237,7 @@ pub fn write_in_order(
             } else {
                 let spill = match &mut st.spill {
                     Some(s) => s,
-                    None => st.spill.insert(Spill::create(&out.dir, part)?),
+                    None => st.spill.insert(Spill::create(out.out, part)?),
                 };
                 spill.push(&item)?;
             }
@@ -242,19 +264,23 @@ pub fn write_in_order(
         }
     }
     let errors = states.iter_mut().filter_map(|s| s.failure.take()).collect();
-    Ok((summaries, stats, errors))
+    Ok(Some((summaries, stats, errors)))
 }
 
 /// Items of one input in order, on disk until the input's turn.
 struct Spill {
     path: PathBuf,
-    out: BufWriter<File>,
+    out: BufWriter<OutFile>,
 }
 
 impl Spill {
-    fn create(dir: &Path, part: usize) -> Result<Spill, ScanError> {
-        let path = dir.join(format!(".spill-{}-{part}.tmp", std::process::id()));
-        let file = File::create(&path).map_err(write_err(&path))?;
+    fn create(dir: &OutDir, part: usize) -> Result<Spill, ScanError> {
+        let (file, path) =
+            dir.scratch(&format!("spill-{part}"))
+                .map_err(|cause| ScanError::Write {
+                    path: dir.temp_path(&format!("spill-{part}")),
+                    cause,
+                })?;
         Ok(Spill {
             out: BufWriter::with_capacity(1 << 20, file),
             path,

@@ -1,11 +1,10 @@
 //! The output files: `games.csv` and `games.parquet` (the same columns, from [`COLUMNS`]),
 //! and `errors.csv`. Rows arrive one at a time in their final order; nothing holds the
 //! whole table (Parquet is written in row groups).
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
 
 use crate::game::{COLUMNS, Cell};
+use crate::outdir::OutFile;
 
 /// Rows of a Parquet row group.
 #[cfg(feature = "report")]
@@ -18,13 +17,13 @@ pub const ROW_GROUP: usize = 32 * 1024;
 /// test holds the two together): the table has forty-odd fields a row, and a general
 /// writer's per-field work was a tenth of a scan's CPU time.
 pub struct CsvTable {
-    out: BufWriter<File>,
+    out: BufWriter<OutFile>,
     line: Vec<u8>,
 }
 
 impl CsvTable {
-    pub fn create(path: &Path) -> io::Result<CsvTable> {
-        let file = File::create(path)?;
+    /// The table in `file`, its header written.
+    pub fn new(file: OutFile) -> io::Result<CsvTable> {
         let mut table = CsvTable {
             out: BufWriter::with_capacity(1 << 20, file),
             line: Vec::with_capacity(1024),
@@ -107,12 +106,13 @@ fn push_int(n: i64, line: &mut Vec<u8>) {
 
 /// `errors.csv`: one line per unreadable entry or failed input.
 pub struct ErrorsCsv {
-    out: csv::Writer<BufWriter<File>>,
+    out: csv::Writer<BufWriter<OutFile>>,
 }
 
 impl ErrorsCsv {
-    pub fn create(path: &Path) -> io::Result<ErrorsCsv> {
-        let mut out = csv::Writer::from_writer(BufWriter::new(File::create(path)?));
+    /// The table in `file`, its header written.
+    pub fn new(file: OutFile) -> io::Result<ErrorsCsv> {
+        let mut out = csv::Writer::from_writer(BufWriter::new(file));
         out.write_record(["source", "entry", "line", "reason"])
             .map_err(io::Error::other)?;
         Ok(ErrorsCsv { out })
@@ -160,7 +160,7 @@ mod parquet {
 
     /// Buffered: the Parquet writer issues a write per page and per column chunk (thousands
     /// of small writes per row group); the footer's flush empties the buffer.
-    type Writer = polars::io::parquet::write::BatchedWriter<BufWriter<File>>;
+    type Writer = polars::io::parquet::write::BatchedWriter<BufWriter<OutFile>>;
 
     /// `games.parquet`, written one row group at a time by a thread of its own: the rows'
     /// writer hands it each full row group and goes on. (Written in place, a group held the
@@ -174,7 +174,7 @@ mod parquet {
 
     enum Encoder {
         /// No row group yet: the file, opened.
-        Waiting(File),
+        Waiting(OutFile),
         /// The encoding thread, and where it takes the row groups (one may wait).
         Running {
             groups: std::sync::mpsc::SyncSender<DataFrame>,
@@ -256,12 +256,13 @@ mod parquet {
     }
 
     impl ParquetTable {
-        pub fn create(path: &Path) -> io::Result<ParquetTable> {
-            Ok(ParquetTable {
+        /// The table in `file`.
+        pub fn new(file: OutFile) -> ParquetTable {
+            ParquetTable {
                 bufs: Self::empty_bufs(),
                 rows: 0,
-                encoder: Encoder::Waiting(File::create(path)?),
-            })
+                encoder: Encoder::Waiting(file),
+            }
         }
 
         fn empty_bufs() -> Vec<Buf> {
@@ -361,6 +362,14 @@ mod parquet {
             self.stop()
         }
     }
+
+    impl Drop for ParquetTable {
+        /// A table dropped unfinished (the scan stopped): the encoding thread ends with
+        /// the row group it holds, before the file is removed.
+        fn drop(&mut self) {
+            let _ = self.stop();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -397,7 +406,7 @@ mod tests {
         /// Rows `0..n` of [`cells`], with text `r{i}`.
         fn write_rows(path: &std::path::Path, n: usize) {
             let texts: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-            let mut t = ParquetTable::create(path).unwrap();
+            let mut t = ParquetTable::new(std::fs::File::create(path).unwrap().into());
             for (i, text) in texts.iter().enumerate() {
                 t.write_row(&cells(i, text)).unwrap();
             }
@@ -466,7 +475,7 @@ mod tests {
         #[test]
         fn a_failed_write_is_reported() {
             let texts: Vec<String> = (0..3 * ROW_GROUP).map(|i| format!("row {i}")).collect();
-            let mut t = ParquetTable::create(std::path::Path::new("/dev/full")).unwrap();
+            let mut t = ParquetTable::new(std::fs::File::create("/dev/full").unwrap().into());
             let mut failed = None;
             for (i, text) in texts.iter().enumerate() {
                 if let Err(e) = t.write_row(&cells(i, text)) {
