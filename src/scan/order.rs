@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 
+use super::dups::Duplicates;
 use super::encode::decode_row;
 use super::writer::{CsvTable, ErrorsCsv};
 use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats};
@@ -25,6 +26,8 @@ pub struct Outputs {
     parquet: super::writer::ParquetTable,
     errors: ErrorsCsv,
     pub skipped_sample: Vec<String>,
+    /// Game ids already written, and the duplicates met.
+    pub dups: Duplicates,
 }
 
 /// The error of a failed write to `path`, the path copied only on an error (the writers
@@ -45,7 +48,7 @@ fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanE
 }
 
 impl Outputs {
-    pub fn create(dir: &Path) -> Result<Outputs, ScanError> {
+    pub fn create(dir: &Path, dups: Duplicates) -> Result<Outputs, ScanError> {
         let games = CsvTable::create(&dir.join(GAMES_CSV)).map_err(file_err(dir, GAMES_CSV))?;
         #[cfg(feature = "report")]
         let parquet = super::writer::ParquetTable::create(&dir.join(super::GAMES_PARQUET))
@@ -58,13 +61,19 @@ impl Outputs {
             parquet,
             errors,
             skipped_sample: Vec::new(),
+            dups,
         })
     }
 
-    fn emit(&mut self, source: &str, item: &Item) -> Result<(), ScanError> {
+    /// Write `item`, of input `input` (`names[input]`), in its place.
+    fn emit(&mut self, input: usize, names: &[String], item: &Item) -> Result<(), ScanError> {
+        let source = &names[input];
         match item {
             Item::Game(bytes) => {
                 let cells = decode_row(bytes).map_err(|e| ScanError::Internal(e.to_string()))?;
+                if !self.dups.keep(input, names, &cells) {
+                    return Ok(());
+                }
                 self.games
                     .write_row(&cells)
                     .map_err(file_err(&self.dir, GAMES_CSV))?;
@@ -207,11 +216,10 @@ pub fn write_in_order(
         };
         // Pass on what is now in order for this part.
         let st = &mut states[part];
-        let name = &names[part_input[part]];
         while let Some(item) = st.pending.remove(&st.next) {
             st.next += 1;
             if part == current {
-                out.emit(name, &item)?;
+                out.emit(part_input[part], names, &item)?;
             } else {
                 let spill = match &mut st.spill {
                     Some(s) => s,
@@ -236,8 +244,8 @@ pub fn write_in_order(
             }
             current += 1;
             if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
-                let name = &names[part_input[current]];
-                spill.replay(|item| out.emit(name, &item))?;
+                let input = part_input[current];
+                spill.replay(|item| out.emit(input, names, &item))?;
             }
         }
     }
