@@ -166,8 +166,16 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         eprintln!("floodgate-scan: {e}");
     }
     // An input read to its end without a record is most often a wrong path or level.
-    for i in &report.summary.inputs {
-        if i.error.is_none() && i.entries == 0 {
+    let inputs = &report.summary.inputs;
+    for i in inputs {
+        // A folder of archives has no records of its own: no warning for it.
+        let prefix = format!(
+            "{}{}",
+            i.source.trim_end_matches('/'),
+            std::path::MAIN_SEPARATOR
+        );
+        let holds_archives = inputs.iter().any(|o| o.source.starts_with(&prefix));
+        if i.error.is_none() && i.entries == 0 && !holds_archives {
             let others = match i.skipped {
                 0 => String::new(),
                 1 => " (1 other file skipped)".to_string(),
