@@ -3,12 +3,15 @@
 # run on the same machine: cshogi's full pass (parse + legal replay + final-board check) on
 # the same folder with 1 and 2 processes, and decompression alone (7zz x -so, gzip -dc).
 # The .7z is measured twice: one solid block (as the yearly archives are made), and blocks
-# of 32 MB (-ms=32m), whose blocks the scan decodes side by side.
+# of 32 MB (-ms=32m), whose blocks the scan decodes side by side. The download as a
+# researcher has it, one solid .7z a year in one folder, is scanned as that folder and
+# compared with 7zz decoding the same files JOBS at a time (xargs -P).
 #
 #   scripts/bench-scan.sh [WORKDIR]        (default: target/bench-scan)
 #
 # Environment: GAMES (default 20000), RUNS (rounds of every measurement; default 3),
-# JOBS (scan --jobs, default 2), FEATURES (extra cargo flags, e.g. --no-default-features to
+# JOBS (scan --jobs, default 2), ONLY (yearly: only the folder of yearly .7z files against
+# its decoders), FEATURES (extra cargo flags, e.g. --no-default-features to
 # time the CSV-only build), PHASES (default 1; 0 leaves out the per-phase CPU figures, whose
 # benchmark build of the default features takes several minutes). Needs python3 (cshogi is
 # installed if missing), 7zz (Debian package 7zip), GNU tar, gzip and /usr/bin/time. Run
@@ -42,6 +45,17 @@ fi
 if [ ! -f "$WORK/corpus.blocks.7z" ]; then
     ( cd "$WORK" && 7zz a -bd -bso0 -t7z -m0=lzma2 -mx=9 -ms=32m corpus.blocks.7z corpus )
 fi
+# The yearly download: one solid .7z a year, as wdoor<YEAR>.7z, in one folder.
+if [ ! -f "$WORK/yearly.done" ]; then
+    rm -rf "$WORK/yearly"
+    mkdir -p "$WORK/yearly"
+    for y in $(ls "$WORK/corpus"); do
+        ( cd "$WORK/corpus" && 7zz a -bd -bso0 -t7z -m0=lzma2 -mx=9 -ms=on \
+            "../yearly/wdoor$y.7z" "$y" )
+    done
+    touch "$WORK/yearly.done"
+fi
+YEARS=$(ls "$WORK/yearly" | wc -l)
 BLOCKS=$(7zz l -slt "$WORK/corpus.blocks.7z" | sed -n 's/^Blocks = //p')
 # The records' bytes alone (`du -sb` would add the folders' own sizes).
 BYTES=$(find "$WORK/corpus" -type f -name '*.csa' -printf '%s\n' | awk '{ s += $1 } END { print s }')
@@ -52,19 +66,27 @@ BYTES=$(find "$WORK/corpus" -type f -name '*.csa' -printf '%s\n' | awk '{ s += $
 # ratio is the median of the ratios of the same round, with their range.
 RAW="$WORK/results.tsv"
 : > "$RAW"
-# timed ROUND NAME CMD...: one run, "ROUND NAME wall peak-RSS-KB" appended to $RAW.
+# timed ROUND NAME CMD...: one run, "ROUND NAME wall peak-RSS-KB CPU" appended to $RAW.
 timed() {
     local round=$1 name=$2; shift 2
-    /usr/bin/time -f '%e %M' -o "$WORK/time.out" "$@" > /dev/null
-    read -r wall kb < "$WORK/time.out"
-    printf '%s\t%s\t%s\t%s\n' "$round" "$name" "$wall" "$kb" >> "$RAW"
+    /usr/bin/time -f '%e %M %U %S' -o "$WORK/time.out" "$@" > /dev/null
+    read -r wall kb user sys < "$WORK/time.out"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$wall" "$kb" \
+        "$(awk "BEGIN { print $user + $sys }")" >> "$RAW"
 }
 SCAN=("$BIN" scan -q --jobs "$JOBS" -o "$WORK/out")
 
 # Warm the page cache first: every timing below is warm-cache, like cshogi_scan.py's.
 find "$WORK/corpus" -type f -exec cat {} + > /dev/null; cat "$WORK"/corpus.* > /dev/null
+cat "$WORK"/yearly/*.7z > /dev/null
+# The yearly files decoded JOBS at a time, the largest first (as the scan schedules them).
+DECODE_YEARLY="ls -S '$WORK'/yearly/*.7z | xargs -P $JOBS -I{} sh -c '7zz x -so {} > /dev/null'"
 for r in $(seq "$RUNS"); do
     echo "round $r of $RUNS" >&2
+    # The folder of yearly archives, scan and decoders side by side, CPU time kept too.
+    timed "$r" scan_yearly        "${SCAN[@]}" "$WORK/yearly"
+    timed "$r" decode_yearly      sh -c "$DECODE_YEARLY"
+    [ "${ONLY:-}" = yearly ] && continue
     timed "$r" scan_folder        "${SCAN[@]}" "$WORK/corpus"
     timed "$r" scan_folder_1job   "$BIN" scan -q --jobs 1 -o "$WORK/out1" "$WORK/corpus"
     timed "$r" scan_tar           "${SCAN[@]}" "$WORK/corpus.tar"
@@ -80,7 +102,7 @@ for r in $(seq "$RUNS"); do
 import json, sys
 p = json.load(open(sys.argv[1]))["passes"]
 for key, name in (("full_1p", "cshogi_1p"), ("full_2p", "cshogi_2p")):
-    print(f"{sys.argv[2]}\t{name}\t{p[key]['median_s']}\t0")
+    print(f"{sys.argv[2]}\t{name}\t{p[key]['median_s']}\t0\t0")
 PY
     timed "$r" scan_tar_gz        "${SCAN[@]}" "$WORK/corpus.tar.gz"
     timed "$r" decode_gzip        sh -c "gzip -dc '$WORK/corpus.tar.gz' > /dev/null"
@@ -91,18 +113,23 @@ PY
 done
 
 # 3. Medians and ratios.
-python3 - "$RAW" "$GAMES" "$BYTES" "$JOBS" "$BLOCKS" <<'PY'
+python3 - "$RAW" "$GAMES" "$BYTES" "$JOBS" "$BLOCKS" "$YEARS" <<'PY'
 import statistics, sys
 from collections import defaultdict
 raw, games, nbytes, jobs, blocks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+years = sys.argv[6]
 walls, peak, by_round = defaultdict(list), defaultdict(int), defaultdict(dict)
+cpus, cpu_round = defaultdict(list), defaultdict(dict)
 for line in open(raw):
-    r, name, wall, kb = line.split("\t")
+    r, name, wall, kb, cpu_s = line.split("\t")
     walls[name].append(float(wall))
+    cpus[name].append(float(cpu_s))
+    cpu_round[r][name] = float(cpu_s)
     peak[name] = max(peak[name], int(kb))
     by_round[r][name] = float(wall)
 rounds = len(by_round)
 med = {n: statistics.median(w) for n, w in walls.items()}
+cpu = {n: statistics.median(c) for n, c in cpus.items()}
 print(f"corpus: {games} games, {nbytes / 1e6:.1f} MB of records; scan --jobs {jobs}; "
       f"{rounds} rounds\n")
 print("| measurement | wall (s, median) | games/s | peak RSS (MB) |")
@@ -122,6 +149,15 @@ slow = lambda scan, anchor: paired(lambda w: w[scan], lambda w: w[anchor])
 print()
 print("Ratios, median over the rounds of each round's own ratio (and their range):")
 print()
+print(f"- folder of {years} yearly .7z, wall / 7zz decoding them {jobs} at a time: "
+      f"{slow('scan_yearly', 'decode_yearly')} (target <= 1.10)")
+v = sorted(w["scan_yearly"] / w["decode_yearly"] for w in cpu_round.values())
+print(f"- the same, CPU time (user+sys): {cpu['scan_yearly']:.2f} s against {cpu['decode_yearly']:.2f} s "
+      f"(median); ratio {statistics.median(v):.2f} (rounds {v[0]:.2f}-{v[-1]:.2f})")
+load = open("/proc/loadavg").read().split()[:3] if __import__("os").path.exists("/proc/loadavg") else ["?"]
+print(f"- load average at the end (1, 5, 15 min): {' '.join(load)}")
+if "cshogi_2p" not in med:
+    sys.exit(0)
 print(f"- folder games/s / cshogi 2 processes: {speed('scan_folder', 'cshogi_2p')} (target >= 10)")
 print(f"- .tar games/s / cshogi 2 processes: {speed('scan_tar', 'cshogi_2p')} (target >= 10)")
 print(f"- folder, 1 job / cshogi 1 process: {speed('scan_folder_1job', 'cshogi_1p')}")
@@ -140,7 +176,7 @@ PY
 # 4. Where the CPU time of one game goes (one thread): the records taken out of the folder
 # and out of the .tar, then each phase of the analysis on records in memory, and the floors
 # of reading and of replay (the least those two phases could cost).
-if [ "${PHASES:-1}" != 0 ]; then
+if [ "${PHASES:-1}" != 0 ] && [ "${ONLY:-}" != yearly ]; then
     for input in corpus corpus.tar; do
         echo
         echo "$input:"

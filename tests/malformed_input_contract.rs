@@ -379,10 +379,15 @@ fn odd_records_in_a_nested_folder_are_each_counted_once() {
     fs::create_dir_all(root.join("empty-dir")).unwrap();
     let run = run_one("odd-folder", &root);
     assert_eq!(run.count("entries_seen"), 6, "only *.csa files are entries");
+    // Other files in a folder are no entries, but counted as skipped (not silently lost).
+    assert_eq!(run.count("skipped_files"), 2);
+    let sample = &run.summary()["skipped_sample"];
     assert_eq!(
-        run.count("skipped_files"),
-        0,
-        "other files in a folder are not entries"
+        (sample[0].as_str().unwrap(), sample[1].as_str().unwrap()),
+        (
+            format!("{}: README.txt", root.display()).as_str(),
+            format!("{}: x/notes.md", root.display()).as_str()
+        )
     );
     // Each entry appears once, as a row or as an error, whatever its verdict.
     let mut names: Vec<String> = csv::Reader::from_path(run.out.join("games.csv"))
@@ -512,4 +517,351 @@ fn seven_zip_on_standard_input_is_refused_with_a_reason() {
         run.stderr
     );
     run.assert_counted_once();
+}
+
+// Exact counts under damage. For every container, cut at many points and corrupted with
+// several seeds: the games kept are exactly the entries the damaged container still holds
+// whole (computed here from the container's own structure), each counted once, rows equal
+// to those of the sound container; nothing before the damage is lost.
+
+/// A point in `0..n` drawn from `seed` (the same xorshift as [`noise`]).
+fn pick(n: usize, seed: u64) -> usize {
+    let b = noise(8, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    (u64::from_le_bytes(b.try_into().unwrap()) % n as u64) as usize
+}
+
+/// Record members of a tar held in `bytes`: (name, where its data starts, where it ends).
+fn tar_members(bytes: &[u8]) -> Vec<(String, usize, usize)> {
+    let mut a = tar::Archive::new(bytes);
+    a.entries()
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.path().unwrap().to_string_lossy().into_owned();
+            let start = e.raw_file_position() as usize;
+            (name, start, start + e.size() as usize)
+        })
+        .filter(|m| m.0.ends_with(".csa"))
+        .collect()
+}
+
+/// The rows of the sound fixture `name`, keyed by entry (without the `source` column).
+fn sound_rows(name: &str) -> std::collections::HashMap<String, Vec<String>> {
+    let run = scan(
+        &scratch(&format!("sound-{name}")),
+        &["-q", fixture(name).to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0);
+    run.games_without_source()
+        .into_iter()
+        .map(|row| (row[0].clone(), row))
+        .collect()
+}
+
+/// Scan `bytes` written as `file`: every entry counted once, exit 1 when damaged, and the
+/// kept entries exactly `expected` (in order), each row the sound archive's. Returns the
+/// run.
+fn exact(
+    test: &str,
+    file: &str,
+    bytes: &[u8],
+    expected: &[String],
+    sound: &std::collections::HashMap<String, Vec<String>>,
+) -> Run {
+    let p = write(&scratch(&format!("{test}-in")), file, bytes);
+    let run = run_one(test, &p);
+    let rows = run.games_without_source();
+    let kept: Vec<&String> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(
+        kept,
+        expected.iter().collect::<Vec<_>>(),
+        "{test}: the entries kept"
+    );
+    for r in &rows {
+        assert_eq!(
+            Some(r),
+            sound.get(&r[0]),
+            "{test}: {} as in the sound archive",
+            r[0]
+        );
+    }
+    let s = run.summary();
+    assert_eq!(run.count("games"), expected.len() as u64, "{test}: {s}");
+    run
+}
+
+/// Cut points for a container whose members are `members`, of length `len`: at a member's
+/// data end (the member whole, nothing after), one byte short of it, at the start of a
+/// member's data (its header whole), inside a header, and random points.
+fn cuts(members: &[(String, usize, usize)], len: usize, seeds: std::ops::Range<u64>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for seed in seeds {
+        let m = &members[pick(members.len(), seed)];
+        out.extend([
+            m.2,
+            m.2 - 1,
+            m.1,
+            m.1.saturating_sub(40),
+            pick(len, seed + 100),
+        ]);
+    }
+    out.extend([0, 1, len - 1]);
+    out
+}
+
+#[test]
+fn cut_tar_and_zip_keep_exactly_the_entries_wholly_before_the_cut() {
+    for name in ["synthetic.tar", "synthetic.zip"] {
+        let bytes = fs::read(fixture(name)).unwrap();
+        let members = if name.ends_with(".tar") {
+            tar_members(&bytes)
+        } else {
+            zip_members(&bytes)
+                .into_iter()
+                .filter(|m| m.0.ends_with(".csa"))
+                .collect()
+        };
+        assert_eq!(members.len() as u64, SYNTHETIC_GAMES);
+        let sound = sound_rows(name);
+        for cut in cuts(&members, bytes.len(), 1..6) {
+            let expected: Vec<String> = members
+                .iter()
+                .filter(|m| m.2 <= cut)
+                .map(|m| m.0.trim_start_matches("./").to_string())
+                .collect();
+            let test = format!("exact-{name}-{cut}");
+            let run = exact(&test, name, &bytes[..cut], &expected, &sound);
+            // Only the end-of-archive padding cut: every member is whole (exit 0 or 1).
+            if expected.len() < members.len() {
+                assert_eq!(run.code, 1, "{test}: {}", run.stderr);
+            }
+            // A member whose data the cut falls in is named unreadable, once.
+            let inside = members.iter().find(|m| m.1 < cut && cut < m.2);
+            let unreadable = run.count("unreadable_entries");
+            match inside {
+                Some(m) => {
+                    assert_eq!(unreadable, 1, "{test}");
+                    assert_eq!(run.errors()[0][1], m.0.trim_start_matches("./"), "{test}");
+                }
+                None => assert!(unreadable <= 1, "{test}: {unreadable}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn cut_tar_gz_keeps_exactly_the_entries_its_stream_still_holds() {
+    use std::io::Read;
+    let bytes = fs::read(fixture("synthetic.tar.gz")).unwrap();
+    let mut tar_bytes = Vec::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_end(&mut tar_bytes)
+        .unwrap();
+    let members = tar_members(&tar_bytes);
+    let sound = sound_rows("synthetic.tar.gz");
+    for seed in 1..9 {
+        let cut = 20 + pick(bytes.len() - 20, seed);
+        // What the cut stream still decodes to: every byte the decoder gives before it
+        // runs out of input.
+        let mut prefix = Vec::new();
+        let mut d = flate2::read::GzDecoder::new(&bytes[..cut]);
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = d.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            prefix.extend_from_slice(&buf[..n]);
+        }
+        let expected: Vec<String> = members
+            .iter()
+            .filter(|m| m.2 <= prefix.len())
+            .map(|m| m.0.trim_start_matches("./").to_string())
+            .collect();
+        let test = format!("exact-tgz-{cut}");
+        let run = exact(&test, "cut.tar.gz", &bytes[..cut], &expected, &sound);
+        assert_eq!(run.code, 1, "{test}");
+        assert!(run.count("unreadable_entries") <= 1, "{test}");
+    }
+}
+
+/// The packed data of each block of a 7z: (start, length) in the file.
+fn packed_blocks(path: &Path) -> (sevenz_rust2::Archive, Vec<(usize, usize)>) {
+    let archive =
+        sevenz_rust2::Archive::read(&mut fs::File::open(path).unwrap(), &Default::default())
+            .unwrap();
+    let mut at = 32 + archive.pack_pos() as usize;
+    let blocks = archive
+        .pack_sizes()
+        .iter()
+        .map(|&s| {
+            let b = (at, s as usize);
+            at += s as usize;
+            b
+        })
+        .collect();
+    (archive, blocks)
+}
+
+#[test]
+fn a_cut_7z_holds_no_entry_and_says_so() {
+    // The index is at the end: any cut leaves exactly nothing to read, single or multi-block.
+    for name in ["synthetic.7z", "synthetic-blocks.7z"] {
+        let bytes = fs::read(fixture(name)).unwrap();
+        for seed in 1..5 {
+            let cut = pick(bytes.len(), seed);
+            let test = format!("exact-cut-{name}-{cut}");
+            let run = exact(&test, "cut.7z", &bytes[..cut], &[], &Default::default());
+            assert_eq!(run.code, 1, "{test}");
+            assert_eq!(run.count("entries_seen"), 0, "{test}");
+            assert_eq!(run.count("failed_inputs"), 1, "{test}");
+        }
+    }
+}
+
+#[test]
+fn a_damaged_7z_block_loses_exactly_its_own_entries() {
+    // Damage at the start of a block's packed data: its first entry fails, and with it the
+    // rest of that solid block; every entry of every other block is kept. 15 blocks of 10.
+    let path = fixture("synthetic-blocks.7z");
+    let (archive, blocks) = packed_blocks(&path);
+    let sound = sound_rows("synthetic-blocks.7z");
+    let block_of = &archive.stream_map.file_block_index;
+    let names: Vec<String> = archive.files.iter().map(|f| f.name().to_string()).collect();
+    for seed in 1..6 {
+        let mut damaged: Vec<usize> = (0..1 + pick(3, seed))
+            .map(|i| pick(15, seed * 7 + i as u64))
+            .collect();
+        damaged.sort_unstable();
+        damaged.dedup();
+        let mut bytes = fs::read(&path).unwrap();
+        for &k in &damaged {
+            let (start, _) = blocks[k];
+            for (b, n) in bytes[start..start + 16].iter_mut().zip(noise(16, seed)) {
+                *b ^= n | 1;
+            }
+        }
+        let expected: Vec<String> = names
+            .iter()
+            .zip(block_of)
+            .filter(|(_, b)| b.is_some_and(|b| !damaged.contains(&b)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        assert_eq!(expected.len(), 150 - 10 * damaged.len());
+        let test = format!("exact-block-{seed}-{damaged:?}");
+        let run = exact(&test, "blocks.7z", &bytes, &expected, &sound);
+        assert_eq!(run.code, 1, "{test}");
+        // One unreadable entry a damaged block: its first.
+        let named: Vec<String> = run.errors().iter().map(|e| e[1].clone()).collect();
+        let firsts: Vec<String> = damaged
+            .iter()
+            .map(|&k| names[block_of.iter().position(|&b| b == Some(k)).unwrap()].clone())
+            .collect();
+        assert_eq!(named, firsts, "{test}");
+    }
+}
+
+#[test]
+fn damage_inside_a_solid_7z_keeps_every_entry_before_it() {
+    // Damage at a random point of the one solid block: the entries kept are a run from the
+    // archive's start, the entry after them is named unreadable, once, and no other entry
+    // is reported (a solid block cannot be decoded past a break).
+    let path = fixture("synthetic.7z");
+    let (archive, blocks) = packed_blocks(&path);
+    let sound = sound_rows("synthetic.7z");
+    let names: Vec<String> = archive
+        .files
+        .iter()
+        .filter(|f| !f.is_directory())
+        .map(|f| f.name().to_string())
+        .collect();
+    let (start, len) = blocks[0];
+    let mut lengths = Vec::new();
+    for seed in 1..6 {
+        let at = start + 64 + pick(len - 128, seed);
+        let mut bytes = fs::read(&path).unwrap();
+        for (b, n) in bytes[at..at + 8].iter_mut().zip(noise(8, seed)) {
+            *b ^= n | 1;
+        }
+        let test = format!("exact-solid-{seed}");
+        let p = write(&scratch(&format!("{test}-in")), "solid.7z", &bytes);
+        let run = run_one(&test, &p);
+        assert_eq!(run.code, 1, "{test}");
+        let kept: Vec<String> = run
+            .games_without_source()
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
+        let k = kept.len();
+        assert_eq!(kept[..], names[..k], "{test}: a run from the start");
+        let expected = names[..k].to_vec();
+        exact(
+            &format!("{test}-again"),
+            "solid.7z",
+            &bytes,
+            &expected,
+            &sound,
+        );
+        let named: Vec<String> = run.errors().iter().map(|e| e[1].clone()).collect();
+        assert_eq!(
+            named,
+            [names[k].clone()],
+            "{test}: the entry the damage is in"
+        );
+        assert_eq!(run.count("entries_seen"), k as u64 + 1, "{test}");
+        lengths.push(k);
+    }
+    // Later damage keeps more: the count follows where the damage is.
+    let ats: Vec<usize> = (1..6).map(|s| pick(len - 128, s)).collect();
+    for i in 0..ats.len() {
+        for j in 0..ats.len() {
+            if ats[i] < ats[j] {
+                assert!(lengths[i] <= lengths[j], "{ats:?} {lengths:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_folder_of_damaged_archives_counts_each_exactly() {
+    // Cut and damaged archives side by side in one folder: each is its own source, with
+    // the count it has when named alone.
+    let dir = scratch("exact-folder-in");
+    let dl = dir.join("dl");
+    let tar = fs::read(fixture("synthetic.tar")).unwrap();
+    let tar_members = tar_members(&tar);
+    let tar_cut = tar_members[57].2;
+    write(&dl, "a-cut.tar", &tar[..tar_cut]);
+    let zip = fs::read(fixture("synthetic.zip")).unwrap();
+    let zip_cut = zip_members(&zip)
+        .into_iter()
+        .filter(|m| m.0.ends_with(".csa"))
+        .nth(99)
+        .unwrap()
+        .2;
+    write(&dl, "b-cut.zip", &zip[..zip_cut]);
+    let path = fixture("synthetic-blocks.7z");
+    let (_, blocks) = packed_blocks(&path);
+    let mut seven = fs::read(&path).unwrap();
+    for b in &mut seven[blocks[4].0..blocks[4].0 + 16] {
+        *b ^= 0x5a;
+    }
+    write(&dl, "c-damaged.7z", &seven);
+    write(
+        &dl,
+        "d.tar.gz",
+        &fs::read(fixture("synthetic.tar.gz")).unwrap(),
+    );
+    let run = scan(&dir.join("out"), &["-q", dl.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    run.assert_counted_once();
+    let s = run.summary();
+    let games: Vec<u64> = s["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["games"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, [58, 100, 140, SYNTHETIC_GAMES]);
+    assert_eq!(run.count("failed_inputs"), 3);
+    assert_eq!(run.count("games"), 58 + 100 + 140 + SYNTHETIC_GAMES);
 }

@@ -147,25 +147,42 @@ fn report_without_the_report_feature_exits_2_before_the_scan() {
 }
 
 #[test]
-fn missing_input_exits_1_and_the_rest_is_written() {
+fn missing_input_is_a_usage_error_before_anything_is_written() {
+    // A typo in a path: exit 2, the path named, no output folder made (was: exit 1 and the
+    // other inputs written).
     let dir = scratch("missing-input");
     let missing = dir.join("no-such.7z");
+    let out = dir.join("out");
     let run = scan(
-        &dir.join("out"),
+        &out,
         &[
             "-q",
+            fixture("synthetic.tar.gz").to_str().unwrap(),
             missing.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no-such.7z: ") && run.stderr.contains("nothing was written"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "nothing written");
+    // An input that exists but breaks while being read keeps exit 1, the rest read.
+    let broken = dir.join("broken.7z");
+    std::fs::write(&broken, b"7z\xBC\xAF\x27\x1C but nothing else").unwrap();
+    let run = scan(
+        &out,
+        &[
+            "-q",
+            broken.to_str().unwrap(),
             fixture("synthetic.tar.gz").to_str().unwrap(),
         ],
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("no-such.7z"), "{}", run.stderr);
     assert_eq!(run.count("games"), SYNTHETIC_GAMES);
     assert_eq!(run.count("failed_inputs"), 1);
     run.assert_counted_once();
-    let errors = run.errors();
-    assert_eq!(errors.len(), 1);
-    assert!(errors[0][0].ends_with("no-such.7z"));
 }
 
 #[test]

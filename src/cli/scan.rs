@@ -8,18 +8,22 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::EXIT_PARTIAL;
+use crate::cli::{EXIT_PARTIAL, EXIT_USAGE};
 use crate::scan::{
     ERRORS_CSV, GAMES_CSV, GAMES_PARQUET, PARQUET_AVAILABLE, Progress, SUMMARY_JSON, ScanConfig,
     ScanError, ScanReport, scan,
 };
-use crate::source::{Input, bundled_inputs};
+use crate::source::{Input, bundled_inputs, check_openable, expand};
 
 #[derive(Debug, clap::Args)]
 pub struct ScanArgs {
-    /// Folders (searched for *.csa), .csa files, .tar, .tar.gz/.tgz, .7z or .zip archives
-    /// (recognised by content), or - for a tar (or gzip-compressed tar) stream on standard
-    /// input. With none, the fixture archive built into the program is scanned.
+    /// Folders, .csa files, .tar, .tar.gz/.tgz, .7z or .zip archives (recognised by
+    /// content), or - for a tar (or gzip-compressed tar) stream on standard input. A folder
+    /// is searched recursively: its *.csa files are read as one input, and every archive in
+    /// it (a download folder of yearly .7z files) as an input of its own, in sorted path
+    /// order; other files are counted as skipped. A path that does not exist or cannot be
+    /// opened is an error (exit 2) before anything is written. With no input, the fixture
+    /// archive built into the program is scanned.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
     /// Output folder for games.parquet, games.csv, errors.csv and summary.json.
@@ -39,6 +43,72 @@ pub struct ScanArgs {
     /// Then make the report tables from the scan's games.parquet.
     #[arg(long)]
     pub report: bool,
+    /// Write each game id once: when the same game is met again (the same archive named
+    /// twice, an archive beside its extracted folder), keep the first in output order and
+    /// count the others apart (duplicates_dropped). Without it, duplicates are written,
+    /// counted and warned about.
+    #[arg(long)]
+    pub dedupe: bool,
+}
+
+/// Every named input must exist and open: a typo is a usage error (exit 2), said before
+/// anything is written, not an empty result after the others were read.
+fn check_inputs(inputs: &[Input]) -> Result<(), Vec<String>> {
+    let problems: Vec<String> = inputs.iter().filter_map(check_openable).collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// The ids seen more than once, said on standard error with the first few.
+fn warn_duplicates(report: &ScanReport, dedupe: bool) {
+    let s = &report.summary;
+    if s.duplicate_games == 0 {
+        return;
+    }
+    let what = if dedupe {
+        "left out (--dedupe)"
+    } else {
+        "written again (use --dedupe to keep the first only)"
+    };
+    eprintln!(
+        "floodgate-scan: warning: {} game{} already seen under the same id, {what}:",
+        s.duplicate_games,
+        if s.duplicate_games == 1 { "" } else { "s" },
+    );
+    for d in s.duplicate_sample.iter().take(5) {
+        eprintln!("  {d}");
+    }
+    if s.duplicate_games > 5 {
+        eprintln!("  ... (see duplicate_sample in {SUMMARY_JSON})");
+    }
+}
+
+/// One line per input when there are several: each archive of a folder is its own source.
+fn print_inputs(report: &ScanReport) {
+    let inputs = &report.summary.inputs;
+    if inputs.len() < 2 {
+        return;
+    }
+    println!("  per input:");
+    for i in inputs {
+        let mut line = format!("    {}: {} games", i.source, i.games);
+        for (n, what) in [
+            (i.unreadable, "unreadable"),
+            (i.skipped, "skipped"),
+            (i.duplicates, "duplicates"),
+        ] {
+            if n > 0 {
+                line.push_str(&format!(", {n} {what}"));
+            }
+        }
+        if i.error.is_some() {
+            line.push_str(" (failed)");
+        }
+        println!("{line}");
+    }
 }
 
 pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
@@ -58,6 +128,13 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     if inputs.iter().filter(|i| matches!(i, Input::Stdin)).count() > 1 {
         anyhow::bail!("standard input (-) can be given only once");
     }
+    if let Err(problems) = check_inputs(&inputs) {
+        for p in problems {
+            eprintln!("floodgate-scan: error: {p}");
+        }
+        eprintln!("floodgate-scan: nothing was written (check the input paths)");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     if bundled && !a.quiet {
         eprintln!(
             "floodgate-scan: no input given; scanning the fixture archive built into the program"
@@ -67,6 +144,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         inputs,
         outdir: a.outdir.clone(),
         jobs: a.jobs.map_or(0, usize::from),
+        dedupe: a.dedupe,
     };
     crate::interrupt::install();
     let progress = Progress::default();
@@ -75,7 +153,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     let done = AtomicBool::new(false);
     let report = std::thread::scope(|s| {
         if show_bar {
-            let total: Option<u64> = config.inputs.iter().map(Input::size_hint).sum();
+            let total: Option<u64> = expand(&config.inputs).iter().map(Input::size_hint).sum();
             let (progress, done) = (&progress, &done);
             s.spawn(move || draw_progress(progress, total, done));
         }
@@ -96,8 +174,16 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         eprintln!("floodgate-scan: {e}");
     }
     // An input read to its end without a record is most often a wrong path or level.
-    for i in &report.summary.inputs {
-        if i.error.is_none() && i.entries == 0 {
+    let inputs = &report.summary.inputs;
+    for i in inputs {
+        // A folder of archives has no records of its own: no warning for it.
+        let prefix = format!(
+            "{}{}",
+            i.source.trim_end_matches('/'),
+            std::path::MAIN_SEPARATOR
+        );
+        let holds_archives = inputs.iter().any(|o| o.source.starts_with(&prefix));
+        if i.error.is_none() && i.entries == 0 && !holds_archives {
             let others = match i.skipped {
                 0 => String::new(),
                 1 => " (1 other file skipped)".to_string(),
@@ -109,8 +195,10 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    warn_duplicates(&report, a.dedupe);
     if !a.quiet {
         print_summary(&report, &a.outdir, elapsed);
+        print_inputs(&report);
     }
     if a.report {
         if let Some(i) = crate::interrupt::received() {

@@ -25,6 +25,7 @@
 //! Parquet row group to a thread of its own, which encodes and compresses its columns side
 //! by side: writing `games.parquet` does not hold up the workers, and its last row group,
 //! written after them, is compressed on every core.
+mod dups;
 mod encode;
 mod order;
 mod stats;
@@ -43,18 +44,23 @@ use crate::game::{Scratch, analyse_record_with};
 use crate::interrupt::{self, Interrupted};
 use crate::outdir::{OutDir, OutDirError};
 use crate::source::{
-    Event, Format, Input, Part, SharedBytes, SourceError, parts, read_part, with_file, with_span,
+    Event, Format, Input, Part, SharedBytes, SourceError, expand, read_part, weighed_parts,
+    with_file, with_span,
 };
 
 /// What to scan and where to write.
 #[derive(Debug, Clone)]
 pub struct ScanConfig {
-    /// Inputs, in the order their rows are written.
+    /// Inputs, in the order their rows are written (a folder's records first, then each
+    /// archive below it as an input of its own, in sorted path order).
     pub inputs: Vec<Input>,
     /// Output folder (created if missing).
     pub outdir: PathBuf,
     /// Worker threads analysing records (0 = one per core).
     pub jobs: usize,
+    /// Write each game id once: a game whose id was already written (in output order) is
+    /// left out of the table and of the totals, and counted in `duplicates_dropped`.
+    pub dedupe: bool,
 }
 
 /// Counters the caller may watch while a scan runs (for a progress bar).
@@ -91,8 +97,10 @@ pub struct InputSummary {
     pub entries: u64,
     pub games: u64,
     pub unreadable: u64,
-    /// Non-record files inside the archive.
+    /// Non-record files inside the archive (or folder).
     pub skipped: u64,
+    /// Games whose id was already seen, in this input or an earlier one (in output order).
+    pub duplicates: u64,
     /// Why the input could not be read to its end.
     pub error: Option<String>,
 }
@@ -111,6 +119,14 @@ pub struct Summary {
     pub judge_agreement_rate: Option<f64>,
     /// The first non-record files met inside archives (`source: name`), at most 100.
     pub skipped_sample: Vec<String>,
+    /// Games whose id was already seen (the same archive named twice, an archive beside
+    /// its extracted folder): every sighting after the first.
+    pub duplicate_games: u64,
+    /// Of those, the ones left out of the table and of the totals (`--dedupe`); they are
+    /// still counted in `entries_seen`.
+    pub duplicates_dropped: u64,
+    /// The first few duplicates: `id (in SOURCE, again in SOURCE)`.
+    pub duplicate_sample: Vec<String>,
     /// Whether `games.parquet` was written.
     pub parquet: bool,
 }
@@ -306,24 +322,32 @@ enum Msg {
 /// temporaries and returns the error, the folder's earlier files untouched.
 pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, ScanError> {
     let dir = OutDir::open(&config.outdir)?;
-    let mut out = order::Outputs::create(&dir)?;
 
     let jobs = if config.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         config.jobs
     };
-    let names: Vec<String> = config.inputs.iter().map(Input::name).collect();
+    // A folder's archives are inputs of their own, after the folder's records.
+    let inputs = expand(&config.inputs);
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut out = order::Outputs::create(&dir, dups::Duplicates::new(config.dedupe, names.len()))?;
     // Each input in its parts (one, but for a 7z file of several blocks), in order.
-    let planned: Vec<Vec<Part>> = {
+    let planned: Vec<Vec<(Part, u64)>> = {
         use rayon::prelude::*;
-        config.inputs.par_iter().map(parts).collect()
+        inputs.par_iter().map(weighed_parts).collect()
     };
+    let mut weights = Vec::new();
     let parts: Vec<(usize, Part)> = planned
         .into_iter()
         .enumerate()
         .flat_map(|(input, ps)| ps.into_iter().map(move |p| (input, p)))
+        .map(|(input, (part, weight))| {
+            weights.push(weight);
+            (input, part)
+        })
         .collect();
+    let schedule = schedule(&weights);
     let part_input: Vec<usize> = parts.iter().map(|(input, _)| *input).collect();
     let part_names: Vec<String> = part_input.iter().map(|&i| names[i].clone()).collect();
     let readers = parts.len().clamp(1, jobs.max(1));
@@ -341,11 +365,11 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         for _ in 0..readers {
             let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
             let (next_part, pool, stop) = (&next_part, &pool, &stop);
-            let (inputs, parts) = (&config.inputs, &parts);
+            let (inputs, parts, schedule) = (&inputs, &parts, &schedule);
             s.spawn(move || {
                 stop.guard("reader", || {
                     read_parts(
-                        inputs, parts, next_part, &work_tx, &msg_tx, pool, progress, stop,
+                        inputs, parts, schedule, next_part, &work_tx, &msg_tx, pool, progress, stop,
                     )
                 })
             });
@@ -390,8 +414,16 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         };
         (outcome, stats)
     });
-    let (inputs, mut totals, input_errors) = result?;
+    let (mut inputs, mut totals, input_errors) = result?;
     totals.merge(&worker_stats);
+    totals.remove_games(&out.dups.dropped);
+    for (summary, &d) in inputs.iter_mut().zip(&out.dups.per_input) {
+        summary.duplicates = d;
+        if config.dedupe {
+            summary.games -= d;
+        }
+    }
+    let duplicate_games = out.dups.total();
     let failed_inputs = inputs.iter().filter(|i| i.error.is_some()).count() as u64;
     let summary = Summary {
         inputs,
@@ -400,6 +432,9 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         judge_agreement_rate: totals.judge_agreement_rate(),
         totals,
         skipped_sample: std::mem::take(&mut out.skipped_sample),
+        duplicate_games,
+        duplicates_dropped: if config.dedupe { duplicate_games } else { 0 },
+        duplicate_sample: std::mem::take(&mut out.dups.sample),
         parquet: PARQUET_AVAILABLE,
     };
     out.finish()?;
@@ -431,11 +466,23 @@ fn write_summary(dir: &OutDir, summary: &Summary) -> Result<(), ScanError> {
         })
 }
 
-/// A reader thread: take the next unread part of an input, read it to its end, repeat.
+/// The order the parts are read in: the largest first (ties in output order), so that the
+/// readers, each taking the next part when done with one, finish at about the same time
+/// instead of one decoding the largest archive alone at the end. The output order does not
+/// change: parts read ahead of their turn wait in spill files.
+fn schedule(weights: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
+    order
+}
+
+/// A reader thread: take the next unread part of an input (in `schedule` order), read it
+/// to its end, repeat.
 #[allow(clippy::too_many_arguments)] // the pipeline's shared state, one argument each
 fn read_parts(
     inputs: &[Input],
     parts: &[(usize, Part)],
+    schedule: &[usize],
     next_part: &AtomicUsize,
     work_tx: &SyncSender<Work>,
     msg_tx: &SyncSender<Msg>,
@@ -447,10 +494,10 @@ fn read_parts(
         if stop.stopped() {
             return;
         }
-        let part = next_part.fetch_add(1, Ordering::Relaxed);
-        let Some((input, piece)) = parts.get(part) else {
+        let Some(&part) = schedule.get(next_part.fetch_add(1, Ordering::Relaxed)) else {
             return;
         };
+        let (input, piece) = &parts[part];
         let source = &inputs[*input];
         let mut batch = Batch {
             part,

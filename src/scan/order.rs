@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
+use super::dups::Duplicates;
 use super::encode::decode_row;
 use super::writer::{CsvTable, ErrorsCsv};
 use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats, Stop};
@@ -35,6 +36,8 @@ pub struct Outputs<'a> {
     parquet: super::writer::ParquetTable,
     errors: ErrorsCsv,
     pub skipped_sample: Vec<String>,
+    /// Game ids already written, and the duplicates met.
+    pub dups: Duplicates,
 }
 
 /// The error of a failed write to `path`, the path copied only on an error (the writers
@@ -55,7 +58,7 @@ fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanE
 }
 
 impl<'a> Outputs<'a> {
-    pub fn create(out: &'a OutDir) -> Result<Outputs<'a>, ScanError> {
+    pub fn create(out: &'a OutDir, dups: Duplicates) -> Result<Outputs<'a>, ScanError> {
         let dir = out.path();
         let open = |name: &'a str| out.create(name).map_err(file_err(dir, name));
         let games = CsvTable::new(open(GAMES_CSV)?).map_err(file_err(dir, GAMES_CSV))?;
@@ -70,13 +73,19 @@ impl<'a> Outputs<'a> {
             parquet,
             errors,
             skipped_sample: Vec::new(),
+            dups,
         })
     }
 
-    fn emit(&mut self, source: &str, item: &Item) -> Result<(), ScanError> {
+    /// Write `item`, of input `input` (`names[input]`), in its place.
+    fn emit(&mut self, input: usize, names: &[String], item: &Item) -> Result<(), ScanError> {
+        let source = &names[input];
         match item {
             Item::Game(bytes) => {
                 let cells = decode_row(bytes).map_err(|e| ScanError::Internal(e.to_string()))?;
+                if !self.dups.keep(input, names, &cells) {
+                    return Ok(());
+                }
                 self.games
                     .write_row(&cells)
                     .map_err(file_err(&self.dir, GAMES_CSV))?;
@@ -229,11 +238,10 @@ pub fn write_in_order(
         };
         // Pass on what is now in order for this part.
         let st = &mut states[part];
-        let name = &names[part_input[part]];
         while let Some(item) = st.pending.remove(&st.next) {
             st.next += 1;
             if part == current {
-                out.emit(name, &item)?;
+                out.emit(part_input[part], names, &item)?;
             } else {
                 let spill = match &mut st.spill {
                     Some(s) => s,
@@ -258,8 +266,8 @@ pub fn write_in_order(
             }
             current += 1;
             if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
-                let name = &names[part_input[current]];
-                spill.replay(|item| out.emit(name, &item))?;
+                let input = part_input[current];
+                spill.replay(|item| out.emit(input, names, &item))?;
             }
         }
     }

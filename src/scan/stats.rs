@@ -5,7 +5,55 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::game::GameRow;
+use crate::game::{COLUMNS, Cell, GameRow};
+
+/// Where the columns the counts look at are in a row's cells.
+struct Columns {
+    status: usize,
+    year: usize,
+    final_board: usize,
+    final_sfen: usize,
+    game_name: usize,
+    owned_black: usize,
+    owned_white: usize,
+    judge_agrees: usize,
+}
+
+fn columns() -> &'static Columns {
+    static COLS: std::sync::OnceLock<Columns> = std::sync::OnceLock::new();
+    COLS.get_or_init(|| {
+        let at = |name: &str| {
+            COLUMNS
+                .iter()
+                .position(|c| c.name == name)
+                .unwrap_or(usize::MAX)
+        };
+        Columns {
+            status: at("status"),
+            year: at("year"),
+            final_board: at("final_board"),
+            final_sfen: at("final_sfen"),
+            game_name: at("game_name"),
+            owned_black: at("owned_black"),
+            owned_white: at("owned_white"),
+            judge_agrees: at("judge_agrees"),
+        }
+    })
+}
+
+fn text<'a>(cells: &[Cell<'a>], i: usize) -> Option<&'a str> {
+    match cells.get(i) {
+        Some(Cell::Str(s)) => *s,
+        _ => None,
+    }
+}
+
+fn int(cells: &[Cell<'_>], i: usize) -> Option<i64> {
+    match cells.get(i) {
+        Some(Cell::Int(v)) => *v,
+        _ => None,
+    }
+}
 
 /// Additive counts of a scan (or of part of one).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -47,24 +95,65 @@ fn bump(counts: &mut BTreeMap<String, u64>, key: &str) {
 impl Stats {
     /// Count one game.
     pub fn add_game(&mut self, row: &GameRow) {
+        self.add_cells(&row.cells());
+    }
+
+    /// Count one game from the cells of its row (as [`GameRow::cells`] gives them, or as
+    /// the writer reads them back).
+    pub fn add_cells(&mut self, cells: &[Cell<'_>]) {
+        let c = columns();
         self.entries_seen += 1;
         self.games += 1;
-        bump(&mut self.games_by_status, &row.status);
-        match row.year {
+        bump(
+            &mut self.games_by_status,
+            text(cells, c.status).unwrap_or(""),
+        );
+        match int(cells, c.year) {
             Some(y) => bump(&mut self.games_by_year, &y.to_string()),
             None => bump(&mut self.games_by_year, "unknown"),
         }
-        bump(&mut self.final_board, &row.final_board);
-        if row.final_sfen.is_some() && full_set(row.game_name.as_deref()) {
+        bump(
+            &mut self.final_board,
+            text(cells, c.final_board).unwrap_or(""),
+        );
+        if text(cells, c.final_sfen).is_some() && full_set(text(cells, c.game_name)) {
             self.points54_checked += 1;
-            if row.owned_black + row.owned_white != 54 {
+            let owned =
+                int(cells, c.owned_black).unwrap_or(0) + int(cells, c.owned_white).unwrap_or(0);
+            if owned != 54 {
                 self.points54_violations += 1;
             }
         }
-        if let Some(agrees) = row.judge_agrees {
+        if let Some(Cell::Bool(Some(agrees))) = cells.get(c.judge_agrees) {
             self.judge_compared += 1;
-            self.judge_agreed += u64::from(agrees);
+            self.judge_agreed += u64::from(*agrees);
         }
+    }
+
+    /// Take the games counted in `other` off these counts (games left out of the table as
+    /// duplicates); they stay counted in `entries_seen`, as entries read.
+    pub fn remove_games(&mut self, other: &Stats) {
+        self.games = self.games.saturating_sub(other.games);
+        for (mine, theirs) in [
+            (&mut self.games_by_status, &other.games_by_status),
+            (&mut self.games_by_year, &other.games_by_year),
+            (&mut self.final_board, &other.final_board),
+        ] {
+            for (k, v) in theirs {
+                if let Some(n) = mine.get_mut(k) {
+                    *n = n.saturating_sub(*v);
+                    if *n == 0 {
+                        mine.remove(k);
+                    }
+                }
+            }
+        }
+        self.points54_checked = self.points54_checked.saturating_sub(other.points54_checked);
+        self.points54_violations = self
+            .points54_violations
+            .saturating_sub(other.points54_violations);
+        self.judge_compared = self.judge_compared.saturating_sub(other.judge_compared);
+        self.judge_agreed = self.judge_agreed.saturating_sub(other.judge_agreed);
     }
 
     /// Count one unreadable entry.

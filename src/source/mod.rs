@@ -41,8 +41,12 @@ pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
 /// One input as given on the command line.
 #[derive(Debug, Clone)]
 pub enum Input {
-    /// A folder, a record file or an archive file.
+    /// A folder, a record file or an archive file. A folder holding archives is read as
+    /// its records plus one input per archive ([`expand`]).
     Path(PathBuf),
+    /// The record files of a folder (and its other files, skipped), without its archives,
+    /// which [`expand`] made inputs of their own.
+    FolderRecords(PathBuf),
     /// A tar stream (optionally gzip-compressed) on standard input, given as `-`.
     Stdin,
     /// Records held in memory, read like a folder (the fixtures built into the binary).
@@ -74,7 +78,7 @@ impl Input {
     /// The name written in the `source` column and in messages.
     pub fn name(&self) -> String {
         match self {
-            Input::Path(p) => p.display().to_string(),
+            Input::Path(p) | Input::FolderRecords(p) => p.display().to_string(),
             Input::Stdin => "-".to_string(),
             Input::Embedded { name, .. } | Input::EmbeddedRecords { name, .. } => {
                 (*name).to_string()
@@ -94,6 +98,7 @@ impl Input {
                     Some(meta.len())
                 }
             }
+            Input::FolderRecords(p) => Some(dir::total_size(p)),
             Input::Stdin => None,
             Input::Embedded { bytes, .. } => Some(bytes.len() as u64),
             Input::EmbeddedRecords { files, .. } => {
@@ -130,7 +135,8 @@ pub enum Event<'a> {
     Shared { name: String, bytes: SharedBytes },
     /// An entry that exists but whose bytes could not be read.
     Unreadable { name: String, reason: String },
-    /// A file inside an archive that is not a `.csa` record (directories are not reported).
+    /// A file inside an archive, or inside a folder, that is not a `.csa` record (nor, in a
+    /// folder, an archive; directories are not reported).
     Skipped { name: String },
 }
 
@@ -257,29 +263,89 @@ enum PartKind {
 /// side by side. Reading every part with [`read_part`], the parts in the order given,
 /// delivers the entries [`read_input`] delivers, in the same order.
 pub fn parts(input: &Input) -> Vec<Part> {
-    let whole = vec![Part(PartKind::Whole)];
+    weighed_parts(input).into_iter().map(|(p, _)| p).collect()
+}
+
+/// [`parts`], each with the work of reading it, for scheduling the largest first: the
+/// bytes of the records it delivers as far as they are known before reading (the unpacked
+/// size of a 7z file's blocks, from its index; else the bytes of the file, or of a
+/// folder's records).
+pub fn weighed_parts(input: &Input) -> Vec<(Part, u64)> {
+    let whole = |w: u64| vec![(Part(PartKind::Whole), w)];
     let Input::Path(path) = input else {
-        return whole;
+        return whole(input.size_hint().unwrap_or(0));
     };
     let Ok(mut file) = File::open(path) else {
-        return whole;
+        return whole(0);
     };
+    let len = file.metadata().map_or(0, |m| m.len());
     let mut head = Vec::with_capacity(detect::HEAD_LEN);
     if (&mut file)
         .take(detect::HEAD_LEN as u64)
         .read_to_end(&mut head)
         .is_err()
         || detect(&head) != Some(Format::SevenZ)
+        || file.seek(SeekFrom::Start(0)).is_err()
     {
-        return whole;
+        return whole(input.size_hint().unwrap_or(len));
     }
     match sevenz::plan(io::BufReader::new(file)) {
-        Some(blocks) => blocks
+        Some((Some(blocks), _)) => blocks
             .into_iter()
-            .map(|b| Part(PartKind::SevenZ(b)))
+            .map(|b| {
+                let w = b.unpacked;
+                (Part(PartKind::SevenZ(b)), w)
+            })
             .collect(),
-        None => whole,
+        Some((None, unpacked)) => whole(unpacked),
+        None => whole(len),
     }
+}
+
+/// The inputs as they are read: a folder becomes its own records (an
+/// [`Input::FolderRecords`], kept when it holds any file that is no archive, or nothing at
+/// all) followed by one [`Input::Path`] per archive below it, in sorted path order, each
+/// named by its path (the folder's path joined with its place in the folder). Other inputs
+/// are kept as they are, in the order given. Expanding twice changes nothing.
+pub fn expand(inputs: &[Input]) -> Vec<Input> {
+    let mut out = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        match input {
+            Input::Path(path) if path.is_dir() => {
+                let listing = dir::list(path);
+                let own = !listing.records.is_empty()
+                    || !listing.others.is_empty()
+                    || !listing.broken.is_empty()
+                    || listing.archives.is_empty();
+                if own {
+                    out.push(Input::FolderRecords(path.clone()));
+                }
+                out.extend(listing.archives.into_iter().map(|(_, p)| Input::Path(p)));
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+/// Why `input` cannot be read at all (a path that does not exist or cannot be opened),
+/// checked before anything is written; `None` when it can be opened.
+pub fn check_openable(input: &Input) -> Option<String> {
+    let (Input::Path(path) | Input::FolderRecords(path)) = input else {
+        return None;
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return Some(format!("{}: {}", path.display(), io_message(&e))),
+    };
+    let opened = if meta.is_dir() {
+        std::fs::read_dir(path).map(drop)
+    } else {
+        File::open(path).map(drop)
+    };
+    opened
+        .err()
+        .map(|e| format!("{}: {}", path.display(), io_message(&e)))
 }
 
 /// Read one part of `input` (one of [`parts`]) to its end, as [`read_input`] reads a whole
@@ -314,11 +380,17 @@ pub fn read_input(
 ) -> Result<Format, SourceError> {
     let name = input.name();
     match input {
+        Input::FolderRecords(path) => {
+            std::fs::read_dir(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
+            dir::read_dir(path, false, sink);
+            Ok(Format::Folder)
+        }
         Input::Path(path) => {
             let meta =
                 std::fs::metadata(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;
             if meta.is_dir() {
-                dir::read_dir(path, sink);
+                // Not expanded: its archives are named as skipped, not lost without a word.
+                dir::read_dir(path, true, sink);
                 return Ok(Format::Folder);
             }
             let mut file = File::open(path).map_err(|e| SourceError::new(&name, io_message(&e)))?;

@@ -25,6 +25,8 @@ pub struct Blocks {
     /// The last part also delivers the entries stored without data (empty files), which
     /// the archive lists apart from every block.
     pub(super) last: bool,
+    /// Unpacked bytes of the run's blocks (the work of decoding and analysing them).
+    pub(super) unpacked: u64,
     index: Arc<Mutex<Weak<Archive>>>,
 }
 
@@ -51,6 +53,7 @@ impl Blocks {
         Blocks {
             blocks,
             last,
+            unpacked: 0,
             index: Arc::default(),
         }
     }
@@ -58,9 +61,10 @@ impl Blocks {
 
 /// The parts of a 7z archive of several blocks, in archive order: every block in exactly
 /// one part, consecutive blocks gathered into at most about [`MAX_PARTS`] runs of about
-/// equal unpacked size. `None` when the archive's index cannot be read (reading it whole
-/// then says why) or when it has a single block.
-pub fn plan<R: Read + Seek>(mut r: R) -> Option<Vec<Blocks>> {
+/// equal unpacked size (`None` when it has a single block), and the unpacked size of the
+/// whole archive. `None` when the archive's index cannot be read (reading it whole then
+/// says why).
+pub fn plan<R: Read + Seek>(mut r: R) -> Option<(Option<Vec<Blocks>>, u64)> {
     let archive = Archive::read(&mut r, &Password::empty()).ok()?;
     let sizes: Vec<u64> = archive.blocks.iter().map(|b| b.get_unpack_size()).collect();
     let total = sizes.iter().fold(0u64, |t, &s| t.saturating_add(s));
@@ -80,20 +84,24 @@ pub fn plan<R: Read + Seek>(mut r: R) -> Option<Vec<Blocks>> {
         runs.push(start..sizes.len());
     }
     if runs.len() < 2 {
-        return None;
+        return Some((None, total));
     }
     let n = runs.len();
     let index = Arc::new(Mutex::new(Weak::new()));
-    Some(
+    let runs = Some(
         runs.into_iter()
             .enumerate()
             .map(|(i, blocks)| Blocks {
+                unpacked: sizes[blocks.clone()]
+                    .iter()
+                    .fold(0u64, |t, &s| t.saturating_add(s)),
                 blocks,
                 last: i + 1 == n,
                 index: Arc::clone(&index),
             })
             .collect(),
-    )
+    );
+    Some((runs, total))
 }
 
 /// Read a whole 7z archive.

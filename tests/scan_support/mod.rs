@@ -78,11 +78,16 @@ impl Run {
         let seen = s["entries_seen"].as_u64().unwrap();
         let games = s["games"].as_u64().unwrap();
         let unreadable = s["unreadable_entries"].as_u64().unwrap();
-        assert_eq!(games + unreadable, seen, "{s}");
+        // Games left out as duplicates (--dedupe) are entries read, counted apart.
+        let dropped = s["duplicates_dropped"].as_u64().unwrap_or(0);
+        assert_eq!(games + unreadable + dropped, seen, "{s}");
         let inputs = s["inputs"].as_array().unwrap();
         let sum = |k: &str| inputs.iter().map(|i| i[k].as_u64().unwrap()).sum::<u64>();
         assert_eq!(sum("entries"), seen);
         assert_eq!(sum("games"), games);
+        if dropped > 0 {
+            assert_eq!(sum("duplicates"), dropped);
+        }
         assert_eq!(sum("unreadable"), unreadable);
         let rows = csv::Reader::from_path(self.out.join("games.csv"))
             .unwrap()
