@@ -208,26 +208,8 @@ fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: Bits) 
             score -= 8;
         }
     }
-    // Drops next to the king: empty squares around it that the enemy already attacks (a
-    // piece dropped there is supported), weighed by the enemy's droppable pieces other
-    // than pawns (the mating material of an entering-king race with full hands).
-    let them = 1 - c;
-    let droppers = b.hand_count(them, GOLD)
-        + b.hand_count(them, SILVER)
-        + b.hand_count(them, ROOK)
-        + b.hand_count(them, BISHOP)
-        + b.hand_count(them, KNIGHT)
-        + b.hand_count(them, LANCE);
-    if droppers > 0 {
-        let supported = (around & !b.occupancy() & enemy_attacks_map).count_ones() as i32;
-        score -= supported * DROP_DANGER * droppers.min(3);
-    }
     score
 }
-
-/// Penalty per supported empty square next to the king, per enemy piece in hand (other
-/// than pawns, counted up to three).
-pub const DROP_DANGER: i32 = 14;
 
 /// The evaluation from the side to move's point of view (centipawns), computed the plain
 /// way: one pass over every piece with a per-piece `match`. It defines the evaluation;
