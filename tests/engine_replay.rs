@@ -77,6 +77,7 @@ fn replay_writes_a_well_formed_table() {
                 "mate",
                 "repetition",
                 "perpetual_check",
+                "declared_draw",
                 "limit"
             ]
             .contains(&ending),
@@ -111,6 +112,70 @@ fn replay_writes_a_well_formed_table() {
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(s["positions"], 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn replay_counts_declared_draws_and_skips_positions_past_move_500() {
+    let dir = std::env::temp_dir().join(format!("fs-engine-replay-dd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = dir.join("positions.tsv");
+    // 1: Black owns 30 points, all in the camp or in hand, White nothing: a declared draw.
+    // 2: the same at move 501: under the 24-point rule nothing can be declared any more.
+    // 3: Black at 31 points: a declaration win.
+    std::fs::write(
+        &positions,
+        "RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 1\n\
+         RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 501\n\
+         RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1\n",
+    )
+    .unwrap();
+    let out = dir.join("replay.csv");
+    let summary = dir.join("summary.json");
+    let o = bin()
+        .arg("replay")
+        .arg("--positions")
+        .arg(&positions)
+        .args([
+            "--max-plies",
+            "10",
+            "--nodes",
+            "2000",
+            "--jobs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--summary")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("declared draw 1"), "{stdout}");
+    assert!(
+        stdout.contains("1 positions past move 500 not played"),
+        "{stdout}"
+    );
+    let mut rdr = csv::Reader::from_path(&out).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    let idx = |n: &str| headers.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    let get = |i: usize, c: &str| rows[i][idx(c)].to_string();
+    assert_eq!(get(0, "ending"), "declared_draw");
+    assert_eq!(get(0, "winner"), "draw");
+    assert_eq!(get(0, "declared_by"), "black");
+    assert_eq!(get(1, "ending"), "past_move_500");
+    assert_eq!(get(1, "plies"), "0");
+    assert_eq!(get(1, "winner"), "draw");
+    assert_eq!(get(2, "ending"), "declaration");
+    assert_eq!(get(2, "winner"), "black");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(s["declared_draws"], 1);
+    assert_eq!(s["past_move_500"], 1);
+    assert_eq!(s["declarations"], 1);
+    assert_eq!(s["limits"], 0);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -172,9 +172,94 @@ fn stop_ends_an_infinite_search_and_win_is_declared() {
     e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1");
     e.send("go byoyomi 1000");
     assert_eq!(bestmove(&e.until("bestmove")), "win");
-    // 30 points: a draw declaration, which the engine does not make.
+    // 30 points, all Black owns, nothing left to capture: a draw is declared (`win`,
+    // which the 24-point rule makes a draw).
     e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 1");
     e.send("go depth 2");
+    assert_eq!(bestmove(&e.until("bestmove")), "win");
+    // The same 30 points with a 31st owned outside the camp: the win is in reach, no
+    // declaration.
+    e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/P8 b 4P 1");
+    e.send("go depth 2");
     assert_ne!(bestmove(&e.until("bestmove")), "win");
+    e.quit();
+}
+
+#[test]
+fn go_mate_answers_checkmate_and_gameover_is_accepted() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok");
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 1000");
+    assert_eq!(e.until("checkmate").last().unwrap(), "checkmate G*5b");
+    // Black mates in 3 (no mate in 1): the answer is the whole line, ending in mate.
+    let three = "l4p+L2/4K4/p2p2+P1s/2p1+B4/3S2Np1/PP3P2p/3P2kN1/2+p6/L1S1RGsG1 b RB2G2N6Pl 187";
+    e.send(&format!("position sfen {three}"));
+    e.send("go mate infinite");
+    let line = e.until("checkmate").last().unwrap().clone();
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{line}");
+    let mut pos = Position::from_sfen(three).unwrap();
+    for m in moves {
+        pos.play(Move::from_usi(m).unwrap()).unwrap();
+    }
+    assert!(pos.legal_moves().is_empty(), "{line}");
+    e.send("position startpos");
+    e.send("go mate 500");
+    assert_eq!(e.until("checkmate").last().unwrap(), "checkmate nomate");
+    e.send("gameover lose");
+    e.send("isready");
+    e.until("readyok");
+    e.quit();
+}
+
+#[test]
+fn a_game_is_played_to_its_end_against_a_scripted_opponent() {
+    // Black (the engine, 24-point mode) has 9 pieces in the camp and 35 points; White (the
+    // script) answers every move with its first legal move. The game ends when the engine
+    // declares, or mates, within 20 moves.
+    let start = "RRBB+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 10P 1";
+    let mut e = Engine::start();
+    e.send("setoption name Mode value decl24");
+    e.send("setoption name EnteringKingRule value CSARule24");
+    e.send("isready");
+    e.until("readyok");
+    e.send("usinewgame");
+    let mut pos = Position::from_sfen(start).unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    let mut ended = None;
+    for _ in 0..20 {
+        e.send(&format!("position sfen {start} moves {}", moves.join(" ")));
+        e.send("go btime 0 wtime 0 byoyomi 200");
+        let b = bestmove(&e.until("bestmove"));
+        if b == "win" || b == "resign" {
+            ended = Some(b);
+            break;
+        }
+        let m = Move::from_usi(&b).unwrap();
+        assert!(pos.is_legal(m), "illegal bestmove {b} at {}", pos.to_sfen());
+        pos.play(m).unwrap();
+        moves.push(b);
+        let reply = pos.legal_moves().iter().next().copied();
+        let Some(r) = reply else {
+            ended = Some("mate".into());
+            break;
+        };
+        pos.play(r).unwrap();
+        moves.push(r.to_usi());
+    }
+    let ended = ended.expect("the game ended within 20 moves");
+    assert!(ended == "win" || ended == "mate", "{ended}");
+    if ended == "win" {
+        let v = floodgate_scan::shogi::evaluate_declaration(
+            &pos,
+            floodgate_scan::shogi::EnteringKingRule::CSARule24,
+        );
+        assert_eq!(v.outcome, floodgate_scan::shogi::DeclarationOutcome::Win);
+    }
+    e.send("gameover win");
+    e.send("isready");
+    e.until("readyok");
     e.quit();
 }

@@ -380,16 +380,23 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let s = replay::summarize(&rows);
     let fmt = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
     println!(
-        "positions {}  declared {} ({:.1}%: black {}, white {})  mate {}  repetition {}  limit {}",
+        "positions {}  declared {} ({:.1}%: black {}, white {})  declared draw {}  mate {}  repetition {}  limit {}",
         s.positions,
         s.declarations,
         100.0 * s.declaration_share,
         s.declarations_black,
         s.declarations_white,
+        s.declared_draws,
         s.mates,
         s.repetitions,
         s.limits
     );
+    if s.past_move_500 > 0 {
+        println!(
+            "{} positions past move 500 not played: the {} rule allows no declaration after move 500",
+            s.past_move_500, a.play.rule
+        );
+    }
     println!(
         "median plies to 10 pieces {}  to the declaration {}  better side won {}/{} (lost {})",
         fmt(s.median_plies_to_ten),

@@ -3,7 +3,7 @@
 //! `validate`. It depends only on the position core ([`crate::shogi`]).
 //!
 //! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights;
-//!   [`guard`]: its mate guard.
+//!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
@@ -11,6 +11,7 @@ pub mod bench;
 pub mod decl24;
 pub mod eval;
 pub mod guard;
+pub mod mate;
 pub mod ordering;
 pub mod play;
 pub mod replay;

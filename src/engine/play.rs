@@ -1,7 +1,8 @@
 //! Engine-versus-engine games from a start position under the engine rules: the engine
 //! that `replay` uses to continue the endings the move limit cut off, and that `tune` and
 //! `validate` use for self-play. A game ends by a declaration win, mate, repetition (the
-//! 4th occurrence, with perpetual check), the try rule, or the ply limit.
+//! 4th occurrence, with perpetual check), the try rule, a declared draw (24-point rules),
+//! or the ply limit.
 use super::search::{Config, Control, Decision, Searcher, can_declare_win};
 use super::time::Limits;
 use crate::shogi::{Color, EnteringKingRule, Move, Position, try_rule_reached};
@@ -34,6 +35,8 @@ impl SideStats {
 pub enum Ending {
     /// The side to move declared a win.
     Declaration(Color),
+    /// The side to move declared with 24-30 points under a 24-point rule: a draw.
+    DeclaredDraw(Color),
     /// The side to move had no legal move; the other side won.
     Mate(Color),
     /// Fourfold repetition, drawn.
@@ -52,7 +55,7 @@ impl Ending {
         match self {
             Ending::Declaration(c) | Ending::Try(c) => Some(c),
             Ending::Mate(loser) | Ending::PerpetualCheck(loser) => Some(loser.opposite()),
-            Ending::Repetition | Ending::Limit => None,
+            Ending::DeclaredDraw(_) | Ending::Repetition | Ending::Limit => None,
         }
     }
 
@@ -60,6 +63,7 @@ impl Ending {
     pub fn name(self) -> &'static str {
         match self {
             Ending::Declaration(_) => "declaration",
+            Ending::DeclaredDraw(_) => "declared_draw",
             Ending::Mate(_) => "mate",
             Ending::Repetition => "repetition",
             Ending::PerpetualCheck(_) => "perpetual_check",
@@ -81,6 +85,9 @@ pub struct GameRecord {
     pub first_ten: [Option<u32>; 2],
     pub moves: Vec<Move>,
     pub nodes: u64,
+    /// Not played: no declaration is possible from the start position (a 24-point rule
+    /// past move 500; set by `replay`).
+    pub past_move_limit: bool,
 }
 
 /// How the games are played.
@@ -179,6 +186,7 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
         let m = match result.decision {
             Decision::Move(m) => m,
             Decision::Win => break Ending::Declaration(us),
+            Decision::DeclareDraw => break Ending::DeclaredDraw(us),
             Decision::Resign => break Ending::Mate(us),
         };
         if pos.play(m).is_err() {
@@ -210,6 +218,7 @@ pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSetting
         first_ten,
         moves,
         nodes,
+        past_move_limit: false,
     }
 }
 

@@ -5,10 +5,15 @@
 //! The "better" side of a start position is the side owning more points (a declaration
 //! win needs 31 owned points under the 24-point rule, and owned points move only by
 //! captures); positions where both own the same have no better side.
+//!
+//! Under a 24-point rule nothing can be declared after move 500 (the rule's own limit): a
+//! start position past it cannot be settled by a declaration, so it is not played out; its
+//! row says `past_move_500` and the summary counts such positions apart. Declared draws
+//! (24-30 points) are counted apart from the games the ply limit stopped.
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::play::{Ending, GameRecord, GameSettings, play_game};
+use super::play::{Ending, GameRecord, GameSettings, SideStats, play_game};
 use super::search::Config;
 use crate::shogi::{Color, Position};
 
@@ -58,11 +63,13 @@ pub struct ReplayRow {
     pub start_owned_white: i32,
     /// `black`, `white` or empty.
     pub better: String,
-    /// `declaration`, `mate`, `repetition`, `perpetual_check`, `try`, `limit`.
+    /// `declaration`, `declared_draw`, `mate`, `repetition`, `perpetual_check`, `try`,
+    /// `limit`, or `past_move_500` (not played: a 24-point rule allows no declaration
+    /// after move 500).
     pub ending: String,
     /// `black`, `white` or `draw`.
     pub winner: String,
-    /// Who declared (empty unless the ending is a declaration).
+    /// Who declared (a win or a draw; empty otherwise).
     pub declared_by: String,
     pub plies: u32,
     pub first_ten_black: Option<u32>,
@@ -102,7 +109,7 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
         start_points_white: g.start[1].points,
         start_owned_white: g.start[1].owned,
         better: better.to_string(),
-        ending: g.ending.name().to_string(),
+        ending: ending_name(g).to_string(),
         winner: g
             .ending
             .winner()
@@ -110,7 +117,7 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
             .unwrap_or("draw")
             .to_string(),
         declared_by: match g.ending {
-            Ending::Declaration(c) => color_name(c).to_string(),
+            Ending::Declaration(c) | Ending::DeclaredDraw(c) => color_name(c).to_string(),
             _ => String::new(),
         },
         plies: g.plies,
@@ -132,7 +139,41 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
     }
 }
 
-/// Replay every position in parallel; `on_done` is called after each game.
+fn ending_name(g: &GameRecord) -> &'static str {
+    if g.past_move_limit {
+        "past_move_500"
+    } else {
+        g.ending.name()
+    }
+}
+
+/// Whether a declaration is impossible from `pos` on under `settings`' rule: a 24-point
+/// rule and a move number past 500.
+pub fn past_move_500(pos: &Position, settings: &GameSettings) -> bool {
+    settings.rule.is_24() && pos.move_number() > 500
+}
+
+/// The record of a position not played because no declaration is possible from it.
+fn not_played(p: &Position) -> GameRecord {
+    let stats = [
+        SideStats::of(p, Color::Black),
+        SideStats::of(p, Color::White),
+    ];
+    let ten = |c: Color| (p.zone_count(c) >= 10).then_some(0);
+    GameRecord {
+        start: stats,
+        end: stats,
+        ending: Ending::Limit,
+        plies: 0,
+        first_ten: [ten(Color::Black), ten(Color::White)],
+        moves: Vec::new(),
+        nodes: 0,
+        past_move_limit: true,
+    }
+}
+
+/// Replay every position in parallel; `on_done` is called after each game. Positions past
+/// move 500 under a 24-point rule are not played (see the module text).
 pub fn replay(
     starts: &[(StartPosition, Position)],
     config: &Config,
@@ -142,7 +183,11 @@ pub fn replay(
     starts
         .par_iter()
         .map(|(s, p)| {
-            let g = play_game(p, [config, config], settings);
+            let g = if past_move_500(p, settings) {
+                not_played(p)
+            } else {
+                play_game(p, [config, config], settings)
+            };
             on_done();
             row(s, &g)
         })
@@ -157,9 +202,14 @@ pub struct Summary {
     pub declarations_black: usize,
     pub declarations_white: usize,
     pub declaration_share: f64,
+    /// Draws declared with 24-30 points (24-point rules).
+    pub declared_draws: usize,
     pub mates: usize,
     pub repetitions: usize,
+    /// Games the ply limit stopped.
     pub limits: usize,
+    /// Positions past move 500 under a 24-point rule: not played, no declaration possible.
+    pub past_move_500: usize,
     /// Median plies from the start to the first 10-piece position, over the sides that
     /// reached it during the game (sides already there at the start are not counted).
     pub median_plies_to_ten: Option<f64>,
@@ -209,12 +259,14 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
         } else {
             decl.len() as f64 / rows.len() as f64
         },
+        declared_draws: rows.iter().filter(|r| r.ending == "declared_draw").count(),
         mates: rows.iter().filter(|r| r.ending == "mate").count(),
         repetitions: rows
             .iter()
             .filter(|r| r.ending == "repetition" || r.ending == "perpetual_check")
             .count(),
         limits: rows.iter().filter(|r| r.ending == "limit").count(),
+        past_move_500: rows.iter().filter(|r| r.ending == "past_move_500").count(),
         median_plies_to_ten: median(to_ten),
         median_plies_to_declaration: median(decl.iter().map(|r| r.plies as f64).collect()),
         with_better_side: with_better.len(),

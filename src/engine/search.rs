@@ -89,6 +89,10 @@ pub enum Decision {
     Move(Move),
     /// Declare a win (`bestmove win`).
     Win,
+    /// Declare under a 24-point rule with 24-30 points (`bestmove win`, which the rule
+    /// makes a draw): the search found no way to the win's points and nothing better by
+    /// playing on.
+    DeclareDraw,
     /// No legal move (`bestmove resign`).
     Resign,
 }
@@ -98,7 +102,7 @@ impl Decision {
     pub fn to_usi(self) -> String {
         match self {
             Decision::Move(m) => m.to_usi(),
-            Decision::Win => "win".to_string(),
+            Decision::Win | Decision::DeclareDraw => "win".to_string(),
             Decision::Resign => "resign".to_string(),
         }
     }
@@ -266,6 +270,31 @@ pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
         && pos.king_in_camp(pos.side_to_move())
         && pos.zone_count(pos.side_to_move()) >= 10
         && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
+}
+
+/// Whether the side to move (not in check) can declare a draw now: a 24-point rule, every
+/// condition met, 24-30 points.
+pub fn can_declare_draw(pos: &Position, rule: EnteringKingRule) -> bool {
+    rule.is_24()
+        && pos.king_in_camp(pos.side_to_move())
+        && pos.zone_count(pos.side_to_move()) >= 10
+        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Draw
+}
+
+/// Whether playing `pv` from `pos` brings the side to move's owned points to `target`
+/// (captures are the only way owned points grow).
+fn pv_reaches(pos: &Position, pv: &[Move], target: i32) -> bool {
+    let us = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in pv {
+        if p.play(m).is_err() {
+            break;
+        }
+        if p.owned_points(us) >= target {
+            return true;
+        }
+    }
+    false
 }
 
 /// Under the try rule: whether the side that just moved has its king on the try square.
@@ -514,6 +543,16 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos);
         }
+        // A side that may declare a draw is worth at least the draw.
+        let original_alpha = alpha;
+        let mut floor = -MATE - 1;
+        if ply > 0 && !in_check && can_declare_draw(pos, self.config.rule) {
+            if beta <= 0 {
+                return 0;
+            }
+            floor = 0;
+            alpha = alpha.max(0);
+        }
         if in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
@@ -659,9 +698,8 @@ impl Searcher {
         // The history as it is now is what the quiet moves must be scored by.
         let mut deferred = Some(self.heur.defer());
 
-        let mut best = -MATE - 1;
+        let mut best = floor;
         let mut best_move = None;
-        let original_alpha = alpha;
         for n in 0..scored.len() {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
@@ -757,7 +795,7 @@ impl Searcher {
         self.scratch[ply] = scratch;
         let bound = if best >= beta {
             Bound::Lower
-        } else if alpha > original_alpha {
+        } else if best > original_alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -940,15 +978,31 @@ impl Searcher {
         if !root_in_check && can_declare_win(&pos, self.config.rule) {
             return finish(Decision::Win, MATE, 0, 0, Vec::new());
         }
+        let root_draw = !root_in_check && can_declare_draw(&pos, self.config.rule);
         let all = pos.legal_moves();
         if all.is_empty() {
-            return finish(Decision::Resign, -MATE, 0, 0, Vec::new());
+            return finish(
+                if root_draw {
+                    Decision::DeclareDraw
+                } else {
+                    Decision::Resign
+                },
+                if root_draw { 0 } else { -MATE },
+                0,
+                0,
+                Vec::new(),
+            );
         }
         let mut root_moves: Vec<Move> = all.iter().copied().collect();
-        if self.config.mode == Mode::Decl24 {
-            // The mate guard: take a short mate, never allow one when it can be avoided.
-            // The guard's time counts against the move's hard limit like the search's.
-            let hard = self.plan.hard;
+        {
+            // The mate guard, in both modes: take a short mate, never allow one when it
+            // can be avoided. The guard's time counts against the move's hard limit like
+            // the search's; in the full search it may take at most half of it, the rest
+            // is the search's.
+            let hard = match self.config.mode {
+                Mode::Decl24 => self.plan.hard,
+                Mode::Search => self.plan.hard.map(|h| h / 2),
+            };
             let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
             match guard::guard_root_until(
                 &mut pos,
@@ -1051,6 +1105,20 @@ impl Searcher {
         }
         if best_pv.first() != Some(&best_move) {
             best_pv = vec![best_move];
+        }
+        // The draw declaration, under a 24-point rule: only when the side owns fewer points
+        // than a win needs (owned points grow only by captures) and the search found no win
+        // (no mate, no line capturing its way to the points); never while a win is in
+        // reach. Being mated is worse than the draw.
+        if root_draw && completed > 0 {
+            let target = evaluate_declaration(&pos, self.config.rule).threshold;
+            let us = pos.side_to_move();
+            let no_win = best_score < MATE_BOUND
+                && pos.owned_points(us) < target
+                && !pv_reaches(&pos, &best_pv, target);
+            if no_win || best_score <= -MATE_BOUND {
+                return finish(Decision::DeclareDraw, 0, completed, self.nodes, Vec::new());
+            }
         }
         finish(
             Decision::Move(best_move),

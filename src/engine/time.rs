@@ -16,6 +16,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
+    /// `go mate`: a mate search instead of a move, within this many milliseconds
+    /// (`u64::MAX` for `go mate infinite`).
+    pub mate: Option<u64>,
 }
 
 impl Limits {
@@ -48,6 +51,12 @@ pub const MARGIN_MS: u64 = 120;
 /// Least time spent on a move when the clock allows it.
 const MIN_MS: u64 = 10;
 
+/// The reserve kept out of `total` milliseconds available on a move: [`MARGIN_MS`], but
+/// never more than a fifth of the move's time (a 200 ms byoyomi keeps 40 ms, not 120).
+fn margin(total: u64) -> u64 {
+    MARGIN_MS.min(total / 5)
+}
+
 /// The time plan for the side to move (`black` = Black to move) at SFEN move `ply`.
 pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
     if limits.infinite {
@@ -57,7 +66,7 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
         };
     }
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(MARGIN_MS).max(MIN_MS));
+        let t = Duration::from_millis(mt.saturating_sub(margin(mt)).max(MIN_MS));
         return TimePlan {
             soft: Some(t),
             hard: Some(t),
@@ -71,7 +80,7 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
     let byo = limits.byoyomi;
     let Some(time) = time else {
         if byo > 0 {
-            let hard = byo.saturating_sub(MARGIN_MS).max(MIN_MS);
+            let hard = byo.saturating_sub(margin(byo)).max(MIN_MS);
             return TimePlan {
                 soft: Some(Duration::from_millis(hard * 7 / 10)),
                 hard: Some(Duration::from_millis(hard)),
@@ -86,7 +95,9 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
     let moves_to_go = 50u64.saturating_sub(ply as u64 / 8).max(20);
     let base = time / moves_to_go + inc + byo;
     // Never plan to use more than the clock can give on this move.
-    let available = (time + byo + inc).saturating_sub(MARGIN_MS).max(MIN_MS);
+    let available = (time + byo + inc)
+        .saturating_sub(margin(time + byo + inc))
+        .max(MIN_MS);
     let hard = (base * 4)
         .min(time / 3 + byo + inc)
         .min(available)
@@ -148,6 +159,21 @@ mod tests {
         );
         assert!(ms(p.hard) <= 5000 - MARGIN_MS && ms(p.hard) >= 4000);
         assert!(ms(p.soft) <= ms(p.hard));
+    }
+
+    #[test]
+    fn a_short_byoyomi_keeps_a_fifth() {
+        let p = plan(
+            &Limits {
+                btime: Some(0),
+                wtime: Some(0),
+                byoyomi: 200,
+                ..Limits::default()
+            },
+            true,
+            30,
+        );
+        assert_eq!(ms(p.hard), 160);
     }
 
     #[test]

@@ -9,9 +9,10 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::decl24::Weights;
+use super::mate::{self, MateLimits};
 use super::search::{Config, Control, Decision, Info, Mode, Searcher};
 use super::time::Limits;
 use crate::shogi::{EnteringKingRule, Move, Position};
@@ -127,7 +128,15 @@ fn parse_go(rest: &[&str]) -> Result<Limits, String> {
                 i += 1;
             }
             "mate" => {
-                // `go mate` (checkmate search) is answered by a normal search.
+                // `go mate <ms>` or `go mate infinite`: a mate search, answered with
+                // `checkmate ...`.
+                l.mate = Some(match rest.get(i + 1) {
+                    None | Some(&"infinite") => u64::MAX,
+                    Some(t) => t
+                        .parse::<i64>()
+                        .map(|v| v.max(0) as u64)
+                        .map_err(|_| format!("go: bad value `{t}` for `mate`"))?,
+                });
                 if rest.get(i + 1).is_some() {
                     i += 1;
                 }
@@ -454,6 +463,10 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, limits: Limits) {
+        if let Some(ms) = limits.mate {
+            self.go_mate(ms);
+            return;
+        }
         let mut searcher = {
             self.searcher();
             self.searcher.take().expect("searcher just made")
@@ -480,6 +493,33 @@ impl<W: Write + Send + 'static> Session<W> {
                 (d, _) => format!("bestmove {}", d.to_usi()),
             };
             say(&out, &line);
+            searcher
+        });
+        self.running = Some(Running { handle, control });
+    }
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    /// `go mate`: the mate solver on its own thread, answering `checkmate <moves>`,
+    /// `checkmate nomate` or `checkmate timeout`; `stop` ends it (with `timeout` unless a
+    /// mate was already proven).
+    fn go_mate(&mut self, ms: u64) {
+        let searcher = {
+            self.searcher();
+            self.searcher.take().expect("searcher just made")
+        };
+        let control = Arc::new(Control::new(false));
+        let out = self.out.clone();
+        let pos = self.position.clone();
+        let c = control.clone();
+        let handle = std::thread::spawn(move || {
+            let limits = MateLimits {
+                deadline: (ms != u64::MAX)
+                    .then(|| Instant::now() + Duration::from_millis(ms.max(1))),
+                ..MateLimits::default()
+            };
+            let answer = mate::solve(&pos, limits, &c.stop);
+            say(&out, &answer.to_usi());
             searcher
         });
         self.running = Some(Running { handle, control });

@@ -60,7 +60,9 @@ impl EnteringKingRule {
         )
     }
 
-    const fn is_24(self) -> bool {
+    /// True for the two 24-point rules (the ones with a declared draw at 24-30 points and
+    /// a move-500 limit).
+    pub const fn is_24(self) -> bool {
         matches!(
             self,
             EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H
