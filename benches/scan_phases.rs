@@ -26,7 +26,7 @@ use clock::timed;
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::{analyse_record, replay};
 use floodgate_scan::shogi::{Move, Position};
-use floodgate_scan::source::{Event, Input, bundled_inputs, read_input};
+use floodgate_scan::source::{Event, Input, ReadBuffer, bundled_inputs, read_input};
 
 /// Run `f` on every event of reading `inputs` as a scan reads them.
 fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
@@ -45,15 +45,22 @@ fn each_event(inputs: &[Input], mut f: impl FnMut(Event<'_>)) {
 /// `f` on the bytes of the record an event names, read as a worker reads them (a folder's
 /// file, a record of a `.tar` file's block); `None` for an event that is no record or a
 /// record that cannot be read.
-fn record<T>(e: Event<'_>, f: impl FnOnce(&[u8]) -> T) -> Option<(String, T)> {
-    let v = e.with_record(f)?.ok()?;
+fn record<T>(
+    e: Event<'_>,
+    buffer: &mut ReadBuffer,
+    f: impl FnOnce(&[u8]) -> T,
+) -> Option<(String, T)> {
+    let v = e.with_record(buffer, f)?.ok()?;
     Some((e.name().to_string(), v))
 }
 
 /// Every record of `inputs`, as (entry name, bytes).
 fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
     let mut records = Vec::new();
-    each_event(inputs, |e| records.extend(record(e, <[u8]>::to_vec)));
+    let mut buffer = ReadBuffer::default();
+    each_event(inputs, |e| {
+        records.extend(record(e, &mut buffer, <[u8]>::to_vec))
+    });
     records
 }
 
@@ -61,8 +68,9 @@ fn load(inputs: &[Input]) -> Vec<(String, Vec<u8>)> {
 /// own file reader), analysing nothing: the bytes read.
 fn input_only(inputs: &[Input]) -> usize {
     let mut total = 0usize;
+    let mut buffer = ReadBuffer::default();
     each_event(inputs, |e| {
-        total += record(e, |b| black_box(b).len()).map_or(0, |(_, n)| n);
+        total += record(e, &mut buffer, |b| black_box(b).len()).map_or(0, |(_, n)| n);
     });
     total
 }

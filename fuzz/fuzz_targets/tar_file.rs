@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use floodgate_scan::source::{
-    Event, Format, Input, SourceError, detect, read_bytes, read_input, read_tar_file_in_blocks,
+    Event, Format, Input, ReadBuffer, SourceError, detect, read_bytes, read_input,
+    read_tar_file_in_blocks,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -33,13 +34,17 @@ fn outcome(
 ) -> Outcome {
     let counted = AtomicU64::new(0);
     let mut events = Vec::new();
+    let mut buffer = ReadBuffer::default();
     let mut sink = |e: Event<'_>| {
         // A span's bytes are not counted by the reader: the worker that reads them counts
         // them, as here.
         if let Event::Span { len, .. } = e {
             counted.fetch_add(len, Ordering::Relaxed);
         }
-        events.push((e.name().to_string(), e.with_record(<[u8]>::to_vec)));
+        let record = e
+            .with_record(&mut buffer, <[u8]>::to_vec)
+            .map(|r| r.map_err(|reason| reason.to_string()));
+        events.push((e.name().to_string(), record));
         true
     };
     let result = read(&counted, &mut sink).map_err(|e| {

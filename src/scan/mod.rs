@@ -44,8 +44,8 @@ use crate::game::{Scratch, analyse_record_with};
 use crate::interrupt::{self, Interrupted};
 use crate::outdir::{OutDir, OutDirError};
 use crate::source::{
-    Event, Format, Input, Part, SharedBytes, SourceError, expand, read_part, weighed_parts,
-    with_file, with_span,
+    Event, Format, Input, Part, ReadBuffer, SharedBytes, SourceError, expand, read_part,
+    weighed_parts,
 };
 
 /// What to scan and where to write.
@@ -635,6 +635,8 @@ fn analyse(
 ) -> Stats {
     let mut stats = Stats::default();
     let mut scratch = Scratch::default();
+    // The memory this worker reads a folder's record files and a tar file's spans into.
+    let mut buffer = ReadBuffer::default();
     loop {
         if stop.stopped() {
             return stats;
@@ -655,7 +657,14 @@ fn analyse(
         let source = names.get(part).map_or("", String::as_str);
         let items = jobs
             .into_iter()
-            .map(|job| analyse_one(source, job, &arena, &mut stats, &mut scratch, progress))
+            .map(|job| {
+                let mine = Mine {
+                    stats: &mut stats,
+                    scratch: &mut scratch,
+                    buffer: &mut buffer,
+                };
+                analyse_one(source, job, &arena, mine, progress)
+            })
             .collect();
         pool.give_back(arena);
         if msg_tx.send(Msg::Items { part, first, items }).is_err() {
@@ -664,15 +673,20 @@ fn analyse(
     }
 }
 
-fn analyse_one(
-    source: &str,
-    job: Job,
-    arena: &[u8],
-    stats: &mut Stats,
-    scratch: &mut Scratch,
-    progress: &Progress,
-) -> Item {
-    // A folder's records are read into the worker's kept buffer and analysed there; an
+/// What a worker owns and reuses from record to record.
+struct Mine<'w> {
+    stats: &'w mut Stats,
+    scratch: &'w mut Scratch,
+    buffer: &'w mut ReadBuffer,
+}
+
+fn analyse_one(source: &str, job: Job, arena: &[u8], mine: Mine<'_>, progress: &Progress) -> Item {
+    let Mine {
+        stats,
+        scratch,
+        buffer,
+    } = mine;
+    // A folder's records are read into the worker's buffer and analysed there; an
     // archive's are in the batch's arena: no allocation per record.
     let (name, result) = match job {
         Job::Known(item) => return item,
@@ -685,7 +699,7 @@ fn analyse_one(
             (name, Ok(item))
         }
         Job::File { name, path } => {
-            let result = with_file(&path, |bytes| {
+            let result = buffer.with_file(&path, |bytes| {
                 progress
                     .bytes_read
                     .fetch_add(bytes.len() as u64, Ordering::Relaxed);
@@ -700,7 +714,7 @@ fn analyse_one(
             len,
         } => {
             progress.bytes_read.fetch_add(len, Ordering::Relaxed);
-            let result = with_span(&file, offset, len, |bytes| {
+            let result = buffer.with_span(&file, offset, len, |bytes| {
                 analyse_bytes(source, &name, bytes, stats, scratch)
             });
             (name, result)
@@ -713,10 +727,10 @@ fn analyse_one(
             line,
             reason,
         },
-        Err(reason) => Item::Unreadable {
+        Err(e) => Item::Unreadable {
             entry: name,
             line: None,
-            reason,
+            reason: e.to_string(),
         },
     }
 }

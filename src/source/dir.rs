@@ -8,7 +8,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::detect::{self, Format};
-use super::{Event, Sink, io_message, is_record_name};
+use super::error::io_message;
+use super::event::{Event, Sink};
+use super::names::is_record_name;
 
 /// What a folder holds, each list sorted by relative name (`/` separators).
 #[derive(Debug, Default)]
@@ -24,11 +26,9 @@ pub struct Listing {
 }
 
 /// The container `path` holds, by its first bytes (`None`: not an archive).
-fn archive_kind(path: &Path) -> Result<Option<Format>, String> {
+fn archive_kind(path: &Path) -> std::io::Result<Option<Format>> {
     let mut head = Vec::with_capacity(detect::HEAD_LEN);
-    File::open(path)
-        .and_then(|f| f.take(detect::HEAD_LEN as u64).read_to_end(&mut head))
-        .map_err(|e| io_message(&e))?;
+    File::open(path).and_then(|f| f.take(detect::HEAD_LEN as u64).read_to_end(&mut head))?;
     Ok(detect::detect(&head))
 }
 
@@ -66,7 +66,7 @@ pub fn list(root: &Path) -> Listing {
                 match archive_kind(&entry.path()) {
                     Ok(Some(_)) => out.archives.push((rel, entry.path())),
                     Ok(None) => out.others.push(rel),
-                    Err(reason) => out.broken.push((rel, reason)),
+                    Err(e) => out.broken.push((rel, io_message(&e))),
                 }
             }
         }

@@ -8,7 +8,11 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use sevenz_rust2::{Archive, ArchiveEntry, BlockDecoder, Password};
 
-use super::{Counting, Event, Sink, SourceError, clean_name, is_record_name, read_into};
+use super::buffer::read_into;
+use super::counting::Counting;
+use super::error::SourceError;
+use super::event::{Event, Sink};
+use super::names::{clean_name, is_record_name};
 
 /// Most parts an archive is read in. A part may have to read the archive's index again
 /// (see [`Blocks`]), and an archive made without solid compression has one block per file:
@@ -284,7 +288,7 @@ impl Reading {
         match read_into(reader, &mut self.held) {
             Ok(n) => self.pending = Some(Held::Entry(name, n)),
             Err(reason) => {
-                self.entry_error = Some((name, reason));
+                self.entry_error = Some((name, reason.to_string()));
                 return false;
             }
         }

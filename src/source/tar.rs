@@ -9,11 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::read::MultiGzDecoder;
 
-use super::detect::{HEAD_LEN, looks_like_tar};
-use super::{
-    Event, Format, SharedBytes, Sink, SourceError, clean_name, detect, io_message, is_record_name,
-    read_record, with_entry,
-};
+use super::buffer::{ReadBuffer, read_at};
+use super::detect::{HEAD_LEN, detect, looks_like_tar};
+use super::error::{EntryError, SourceError};
+use super::event::{Event, SharedBytes, Sink};
+use super::names::{clean_name, is_record_name};
+use super::{Format, read_record};
 
 /// Read up to [`HEAD_LEN`] bytes and give them back in front of the rest of the stream.
 type Peeked<R> = (Vec<u8>, io::Chain<Cursor<Vec<u8>>, R>);
@@ -30,25 +31,26 @@ pub fn read_stream<R: Read>(
     input: &str,
     file_name: &str,
     r: R,
+    buffer: &mut ReadBuffer,
     sink: &mut Sink<'_>,
 ) -> Result<Format, SourceError> {
     let err = |message: String| SourceError::new(input, message);
-    let (head, r) = peek(r).map_err(|e| err(io_message(&e)))?;
+    let (head, r) = peek(r).map_err(SourceError::io(input))?;
     if head.starts_with(&[0x1f, 0x8b]) {
-        let (inner, gz) =
-            peek(MultiGzDecoder::new(r)).map_err(|e| err(format!("gzip: {}", io_message(&e))))?;
+        let (inner, gz) = peek(MultiGzDecoder::new(r))
+            .map_err(|e| err(format!("gzip: {}", EntryError::from(e))))?;
         if looks_like_tar(&inner) {
-            read_tar(input, gz, sink)?;
+            read_tar(input, gz, buffer, sink)?;
         } else {
             let name = file_name
                 .strip_suffix(".gz")
                 .or_else(|| file_name.strip_suffix(".GZ"))
                 .unwrap_or(file_name);
-            read_record(name, gz, sink);
+            read_record(name, gz, buffer, sink);
         }
         Ok(Format::Gzip)
     } else if looks_like_tar(&head) {
-        read_tar(input, r, sink)?;
+        read_tar(input, r, buffer, sink)?;
         Ok(Format::Tar)
     } else if let Some(f @ (Format::SevenZ | Format::Zip)) = super::detect(&head) {
         Err(err(format!(
@@ -120,7 +122,12 @@ fn ends_inside_an_entry() -> io::Error {
     )
 }
 
-fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
+fn read_tar<R: Read>(
+    input: &str,
+    r: R,
+    buffer: &mut ReadBuffer,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
     let mut archive = tar::Archive::new(Forward {
         inner: BufReader::with_capacity(1 << 18, r),
         pos: 0,
@@ -128,7 +135,7 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
     let ControlFlow::Continue(last) =
         each_entry(input, &mut archive, sink, |entry, name, sink| {
             let size = entry.size();
-            with_entry(entry, |read| match read {
+            buffer.read_entry(entry, |read| match read {
                 Ok(bytes) if (bytes.len() as u64) < size => {
                     Err(cut_short(bytes.len() as u64, size))
                 }
@@ -142,13 +149,13 @@ fn read_tar<R: Read>(input: &str, r: R, sink: &mut Sink<'_>) -> Result<(), Sourc
     // Read what follows the end-of-archive blocks so that a gzip trailer (CRC, length) is
     // checked too.
     io::copy(&mut archive.into_inner(), &mut io::sink())
-        .map_err(|e| SourceError::at(input, None, last, io_message(&e)))?;
+        .map_err(|e| SourceError::at(input, None, last, EntryError::from(e).to_string()))?;
     Ok(())
 }
 
 /// The archive ended inside a record: nothing after it can be read.
-fn cut_short(present: u64, size: u64) -> String {
-    format!("truncated: {present} of {size} bytes present")
+fn cut_short(present: u64, size: u64) -> EntryError {
+    EntryError::Truncated { present, size }
 }
 
 /// Go through the entries of a tar archive: folders and extension headers passed over,
@@ -160,7 +167,7 @@ fn each_entry<R: Read + Seek>(
     input: &str,
     archive: &mut tar::Archive<R>,
     sink: &mut Sink<'_>,
-    mut record: impl FnMut(tar::Entry<'_, R>, String, &mut Sink<'_>) -> Result<bool, String>,
+    mut record: impl FnMut(tar::Entry<'_, R>, String, &mut Sink<'_>) -> Result<bool, EntryError>,
 ) -> Result<ControlFlow<(), Option<String>>, SourceError> {
     let mut last: Option<String> = None;
     let fail = |entry: Option<String>, after: &Option<String>, message: String| {
@@ -169,10 +176,15 @@ fn each_entry<R: Read + Seek>(
     };
     let entries = archive
         .entries_with_seek()
-        .map_err(|e| fail(None, &None, io_message(&e)))?;
+        .map_err(|e| fail(None, &None, EntryError::from(e).to_string()))?;
     for entry in entries {
-        let entry =
-            entry.map_err(|e| fail(None, &last, format!("bad tar header: {}", io_message(&e))))?;
+        let entry = entry.map_err(|e| {
+            fail(
+                None,
+                &last,
+                format!("bad tar header: {}", EntryError::from(e)),
+            )
+        })?;
         let name = clean_name(&crate::csa::lossy(&entry.path_bytes()));
         let kind = entry.header().entry_type();
         if kind.is_dir() || kind.is_pax_global_extensions() || kind.is_pax_local_extensions() {
@@ -186,7 +198,7 @@ fn each_entry<R: Read + Seek>(
             continue;
         }
         let going = record(entry, name.clone(), sink)
-            .map_err(|reason| fail(Some(name.clone()), &last, reason))?;
+            .map_err(|reason| fail(Some(name.clone()), &last, reason.to_string()))?;
         if !going {
             return Ok(ControlFlow::Break(()));
         }
@@ -224,10 +236,7 @@ pub fn read_tar_file(
     sink: &mut Sink<'_>,
 ) -> Result<(), SourceError> {
     let block = block.max(1);
-    let len = file
-        .metadata()
-        .map_err(|e| SourceError::new(input, io_message(&e)))?
-        .len();
+    let len = file.metadata().map_err(SourceError::io(input))?.len();
     let file = Arc::new(file);
     let blocks = RefCell::new(Blocks::new(&file, len, block));
     let mut archive = tar::Archive::new(BlockReader(&blocks));
@@ -340,7 +349,7 @@ impl<'a> Blocks<'a> {
     fn fill(&self, buf: &mut [u8], at: u64) -> io::Result<usize> {
         let mut n = 0;
         while n < buf.len() {
-            match super::read_at(self.file, &mut buf[n..], at + n as u64) {
+            match read_at(self.file, &mut buf[n..], at + n as u64) {
                 Ok(0) => break,
                 Ok(k) => n += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -351,9 +360,9 @@ impl<'a> Blocks<'a> {
     }
 
     /// The record of `size` bytes at `offset` (at most a block), shared with the block.
-    fn record(&mut self, offset: u64, size: u64) -> Result<SharedBytes, String> {
+    fn record(&mut self, offset: u64, size: u64) -> Result<SharedBytes, EntryError> {
         if !self.holds(offset, size) {
-            self.load(offset).map_err(|e| io_message(&e))?;
+            self.load(offset)?;
             if !self.holds(offset, size) {
                 // The file is shorter than when the reading began.
                 let present = (self.start + self.filled as u64).saturating_sub(offset);
@@ -362,10 +371,10 @@ impl<'a> Blocks<'a> {
         }
         // Inside the block's `filled` bytes, as just checked.
         let start = (offset - self.start) as usize;
-        Ok(SharedBytes {
-            block: Arc::clone(&self.block),
-            range: start..start + size as usize,
-        })
+        Ok(SharedBytes::new(
+            Arc::clone(&self.block),
+            start..start + size as usize,
+        ))
     }
 }
 
@@ -464,7 +473,8 @@ mod tests {
             }
             true
         };
-        read_stream("t.tar", "t.tar", tar.as_slice(), &mut sink).unwrap();
+        let mut buffer = ReadBuffer::default();
+        read_stream("t.tar", "t.tar", tar.as_slice(), &mut buffer, &mut sink).unwrap();
         assert_eq!(got.len(), bodies.len());
         for (i, (name, bytes)) in got.iter().enumerate() {
             assert_eq!(name, &format!("d/{i}.csa"));
@@ -524,16 +534,19 @@ mod tests {
 
     fn outcome(read: impl FnOnce(&AtomicU64, &mut Sink<'_>) -> Result<(), SourceError>) -> Outcome {
         let counted = AtomicU64::new(0);
+        let mut buffer = ReadBuffer::default();
         let mut got = Vec::new();
         let mut sink = |e: Event<'_>| {
             if let Event::Span { len, .. } = e {
                 counted.fetch_add(len, Ordering::Relaxed);
             }
-            got.push(match (e.with_record(<[u8]>::to_vec), &e) {
+            got.push(match (e.with_record(&mut buffer, <[u8]>::to_vec), &e) {
                 (Some(Ok(bytes)), _) => ("entry", e.name().to_string(), bytes),
-                (Some(Err(reason)), Event::Unreadable { .. }) => {
-                    ("unreadable", e.name().to_string(), reason.into_bytes())
-                }
+                (Some(Err(reason)), Event::Unreadable { .. }) => (
+                    "unreadable",
+                    e.name().to_string(),
+                    reason.to_string().into_bytes(),
+                ),
                 (Some(Err(reason)), _) => panic!("{}: {reason}", e.name()),
                 (None, _) => ("skipped", e.name().to_string(), Vec::new()),
             });
@@ -562,7 +575,12 @@ mod tests {
         for cut in cuts {
             let bytes = &tar[..cut];
             let stream = outcome(|counted, sink| {
-                read_tar("t.tar", super::super::Counting::new(bytes, counted), sink)
+                read_tar(
+                    "t.tar",
+                    super::super::counting::Counting::new(bytes, counted),
+                    &mut ReadBuffer::default(),
+                    sink,
+                )
             });
             std::fs::write(&path, bytes).unwrap();
             let mut file = File::open(&path).unwrap();
@@ -664,6 +682,7 @@ mod tests {
         std::fs::write(&path, &tar).unwrap();
 
         let counted = AtomicU64::new(0);
+        let mut buffer = ReadBuffer::default();
         let (mut shared, mut spans, mut held) = (0, 0, Vec::new());
         // The last records read, held a while as the records waiting for the workers are.
         let mut recent = std::collections::VecDeque::new();
@@ -687,7 +706,7 @@ mod tests {
                 }
                 other => panic!("{other:?}"),
             }
-            let bytes = e.with_record(<[u8]>::to_vec).unwrap().unwrap();
+            let bytes = e.with_record(&mut buffer, <[u8]>::to_vec).unwrap().unwrap();
             got.push((e.name().to_string(), bytes));
             true
         };
@@ -726,21 +745,19 @@ mod tests {
         let path = dir.join("t.tar");
         std::fs::write(&path, vec![7u8; 3000]).unwrap();
         let file = File::open(&path).unwrap();
-        use super::super::with_span as span;
+        let mut buffer = ReadBuffer::default();
+        let mut span = |offset, len| buffer.with_span(&file, offset, len, <[u8]>::to_vec);
+        assert_eq!(span(1000, 2000).unwrap(), vec![7u8; 2000]);
         assert_eq!(
-            span(&file, 1000, 2000, <[u8]>::to_vec).unwrap(),
-            vec![7u8; 2000]
-        );
-        assert_eq!(
-            span(&file, 1000, 2500, <[u8]>::len).unwrap_err(),
+            span(1000, 2500).unwrap_err().to_string(),
             "truncated: 2000 of 2500 bytes present"
         );
         assert_eq!(
-            span(&file, 5000, 1, <[u8]>::len).unwrap_err(),
+            span(5000, 1).unwrap_err().to_string(),
             "truncated: 0 of 1 bytes present"
         );
-        let e = span(&file, 0, super::super::MAX_ENTRY_BYTES + 1, <[u8]>::len).unwrap_err();
-        assert!(e.contains("larger than 64 MiB"), "{e}");
+        let e = span(0, super::super::MAX_ENTRY_BYTES + 1).unwrap_err();
+        assert_eq!(e, EntryError::TooLarge);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

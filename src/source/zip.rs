@@ -8,9 +8,17 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use ::zip::ZipArchive;
 use ::zip::read::{ZipFile, read_zipfile_from_stream};
 
-use super::{Event, Sink, SourceError, clean_name, is_record_name, with_entry};
+use super::buffer::ReadBuffer;
+use super::error::SourceError;
+use super::event::{Event, Sink};
+use super::names::{clean_name, is_record_name};
 
-pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Result<(), SourceError> {
+pub fn read<R: Read + Seek>(
+    input: &str,
+    mut r: R,
+    buffer: &mut ReadBuffer,
+    sink: &mut Sink<'_>,
+) -> Result<(), SourceError> {
     let err = |entry, after, message| SourceError::at(input, entry, after, message);
     let mut archive = match ZipArchive::new(&mut r) {
         Ok(archive) => archive,
@@ -18,7 +26,7 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
             let directory = format!("cannot read the zip directory ({e}; an incomplete download?)");
             r.seek(SeekFrom::Start(0))
                 .map_err(|e| err(None, None, format!("{directory}; {e}")))?;
-            return read_front_to_back(BufReader::with_capacity(1 << 16, r), sink)
+            return read_front_to_back(BufReader::with_capacity(1 << 16, r), buffer, sink)
                 .map_err(|(entry, after, why)| err(entry, after, format!("{directory}; {why}")));
         }
     };
@@ -34,7 +42,7 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
                 reason: e.to_string(),
             }),
             Ok(file) if file.is_dir() => continue,
-            Ok(file) => deliver(listed, file, sink),
+            Ok(file) => deliver(listed, file, buffer, sink),
         };
         if !going {
             break;
@@ -45,13 +53,21 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
 
 /// Hand one archive member to `sink`: a record's bytes (or why they could not be read), or
 /// the name of a file that is not a record.
-fn deliver<R: Read>(name: String, file: ZipFile<'_, R>, sink: &mut Sink<'_>) -> bool {
+fn deliver<R: Read>(
+    name: String,
+    file: ZipFile<'_, R>,
+    buffer: &mut ReadBuffer,
+    sink: &mut Sink<'_>,
+) -> bool {
     if !is_record_name(&name) {
         return sink(Event::Skipped { name });
     }
-    with_entry(file, |read| match read {
+    buffer.read_entry(file, |read| match read {
         Ok(bytes) => sink(Event::Entry { name, bytes }),
-        Err(reason) => sink(Event::Unreadable { name, reason }),
+        Err(e) => sink(Event::Unreadable {
+            name,
+            reason: e.to_string(),
+        }),
     })
 }
 
@@ -60,6 +76,7 @@ fn deliver<R: Read>(name: String, file: ZipFile<'_, R>, sink: &mut Sink<'_>) -> 
 /// readable directory): (entry being read, last entry delivered, what happened).
 fn read_front_to_back<R: Read>(
     mut r: R,
+    buffer: &mut ReadBuffer,
     sink: &mut Sink<'_>,
 ) -> Result<(), (Option<String>, Option<String>, String)> {
     let mut read = 0usize;
@@ -97,7 +114,7 @@ fn read_front_to_back<R: Read>(
         // The data of a member cut short fails its own read: it is the broken entry.
         let mut failed = None;
         let going = if is_record_name(&name) {
-            with_entry(file, |bytes| match bytes {
+            buffer.read_entry(file, |bytes| match bytes {
                 Ok(bytes) => sink(Event::Entry {
                     name: name.clone(),
                     bytes,
