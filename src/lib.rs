@@ -12,9 +12,10 @@
 //! - [`scan`]: the parallel pipeline from sources to the per-game table.
 //! - [`report`]: paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
-//! - [`cli`]: flags, messages, progress bars and exit codes.
+//!
+//! The command line (flags, messages, progress bars, exit codes) is the binary's, not the
+//! library's: the library never prints, parses arguments or exits.
 
-pub mod cli;
 pub mod csa;
 pub mod engine;
 pub mod game;

@@ -1,5 +1,8 @@
+//! The `floodgate-scan` program: the command line over the library.
+mod cli;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    floodgate_scan::cli::run()
+    cli::run()
 }

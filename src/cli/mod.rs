@@ -1,6 +1,7 @@
-//! The command line: the only layer that knows flags, standard error, exit codes and
-//! `anyhow`. Each subcommand lives in its own file with the same shape:
-//! arguments -> configuration -> library call -> summary.
+//! The command line, part of the binary, not of the library: the only layer that knows
+//! flags, standard error, exit codes, progress bars and `anyhow`. Each subcommand lives in
+//! its own file with the same shape: arguments -> configuration -> library call ->
+//! summary (`play.rs` holds what the self-play subcommands share).
 //!
 //! Exit codes: 0 success (every entry read), 1 partial failure (some input could not be
 //! read; the rest was processed and written), 2 usage or fatal error (bad flag, bad
@@ -10,11 +11,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod engine;
-pub mod perft;
-pub mod position;
-pub mod report;
-pub mod scan;
+mod bench;
+mod perft;
+mod play;
+mod position;
+mod positions;
+mod replay;
+mod report;
+mod scan;
+mod tune;
+mod usi;
+mod validate;
 
 /// Exit code for a partial failure: some input was unreadable, the rest was written.
 pub const EXIT_PARTIAL: u8 = 1;
@@ -45,17 +52,17 @@ pub enum Command {
     /// Make the tables and plots of an entering-king study from a scan's games.parquet.
     Report(report::ReportArgs),
     /// Position statistics over a file of SFENs (first column of each line).
-    Positions(report::PositionsArgs),
+    Positions(positions::PositionsArgs),
     /// Speak the USI protocol on standard input and output (the built-in engine).
-    Usi(engine::UsiArgs),
+    Usi(usi::UsiArgs),
     /// Search a fixed set of positions and print the node-count signature and nodes/s.
-    Bench(engine::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Continue the mutual entering-king games the move limit cut off with the engine.
-    Replay(engine::ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Tune the 24-point engine's weights by SPSA self-play.
-    Tune(engine::TuneArgs),
+    Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
-    Validate(engine::ValidateArgs),
+    Validate(validate::ValidateArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -90,11 +97,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Position(a) => position::run(a),
         Command::Scan(a) => scan::run(a),
         Command::Report(a) => report::run(a),
-        Command::Positions(a) => report::run_positions(a),
-        Command::Usi(a) => engine::run_usi(a),
-        Command::Bench(a) => engine::run_bench(a),
-        Command::Replay(a) => engine::run_replay(a),
-        Command::Tune(a) => engine::run_tune(a),
-        Command::Validate(a) => engine::run_validate(a),
+        Command::Positions(a) => positions::run(a),
+        Command::Usi(a) => usi::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Tune(a) => tune::run(a),
+        Command::Validate(a) => validate::run(a),
     }
 }

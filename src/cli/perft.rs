@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::shogi::{Position, perft, perft_bulk, perft_divide};
+use floodgate_scan::shogi::{Position, perft, perft_bulk, perft_divide};
 
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {

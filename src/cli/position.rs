@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
-use crate::shogi::{
+use floodgate_scan::shogi::{
     Color, DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, Move, PieceKind, Position,
     Square, evaluate_declaration, is_mated, solve_mate_in_one,
 };

@@ -1,10 +1,10 @@
-//! `floodgate-scan report` (paper tables from a scan's `games.parquet`) and
-//! `floodgate-scan positions` (statistics over a file of SFENs).
+//! `floodgate-scan report`: the paper tables and plots from a scan's `games.parquet`.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Where `scan` writes by default, and so where `report` looks by default.
-pub const DEFAULT_SCAN_DIR: &str = "floodgate-scan-out";
+#[cfg(feature = "report")]
+const DEFAULT_SCAN_DIR: &str = "floodgate-scan-out";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PoolArg {
@@ -39,17 +39,9 @@ pub struct ReportArgs {
     pub game_name: Option<String>,
 }
 
-#[derive(Debug, clap::Args)]
-pub struct PositionsArgs {
-    /// A file of SFENs: the first tab-separated column of each line; `#` lines are comments.
-    pub file: PathBuf,
-    /// Print one JSON object instead of a Markdown table.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// The games table and output folder `report` uses for these arguments.
-pub fn paths(a: &ReportArgs) -> (PathBuf, PathBuf) {
+#[cfg(feature = "report")]
+fn paths(a: &ReportArgs) -> (PathBuf, PathBuf) {
     let games = a
         .games
         .clone()
@@ -66,8 +58,8 @@ pub fn paths(a: &ReportArgs) -> (PathBuf, PathBuf) {
 #[cfg(feature = "report")]
 mod imp {
     use super::*;
-    use crate::report::{self, RatingPool, ReportConfig};
     use anyhow::Context as _;
+    use floodgate_scan::report::{self, RatingPool, ReportConfig};
 
     pub fn run(a: ReportArgs) -> anyhow::Result<ExitCode> {
         let (games, out) = paths(&a);
@@ -136,7 +128,7 @@ pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
         imp::make(
             &outdir.join("games.parquet"),
             &outdir.join("report"),
-            &crate::report::ReportConfig::default(),
+            &floodgate_scan::report::ReportConfig::default(),
         )
     }
     #[cfg(not(feature = "report"))]
@@ -148,55 +140,4 @@ pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
 
 pub fn run(a: ReportArgs) -> anyhow::Result<ExitCode> {
     imp::run(a)
-}
-
-#[cfg(feature = "report")]
-pub fn run_positions(a: PositionsArgs) -> anyhow::Result<ExitCode> {
-    use crate::report::markdown::table_markdown;
-    use crate::report::positions::{frame_json, read_positions, tables};
-    use anyhow::Context as _;
-
-    let bytes = std::fs::read(&a.file).with_context(|| format!("{}", a.file.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let (counts, bad) = read_positions(&text);
-    for b in &bad {
-        eprintln!(
-            "floodgate-scan: {}: line {}: {}",
-            a.file.display(),
-            b.line,
-            b.reason
-        );
-    }
-    let [summary, sides, shortfall] = tables(&counts)?;
-    if a.json {
-        let v = serde_json::json!({
-            "positions": counts.len(),
-            "unreadable_lines": bad.len(),
-            "summary": frame_json(&summary),
-            "sides": frame_json(&sides),
-            "shortfall": frame_json(&shortfall),
-        });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        println!(
-            "Positions: {} ({} unreadable lines)\n",
-            counts.len(),
-            bad.len()
-        );
-        println!("{}", table_markdown(&summary));
-        println!("{}", table_markdown(&sides));
-        println!("{}", table_markdown(&shortfall));
-    }
-    Ok(if bad.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(super::EXIT_PARTIAL)
-    })
-}
-
-#[cfg(not(feature = "report"))]
-pub fn run_positions(_a: PositionsArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!(
-        "positions: this build has no `report` feature (polars); rebuild with default features"
-    )
 }

@@ -9,11 +9,11 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{EXIT_PARTIAL, EXIT_USAGE};
-use crate::scan::{
+use floodgate_scan::scan::{
     ERRORS_CSV, GAMES_CSV, GAMES_PARQUET, PARQUET_AVAILABLE, Progress, SUMMARY_JSON, ScanConfig,
     ScanError, ScanReport, scan,
 };
-use crate::source::{Input, bundled_inputs, check_openable, expand};
+use floodgate_scan::source::{Input, bundled_inputs, check_openable, expand};
 
 #[derive(Debug, clap::Args)]
 pub struct ScanArgs {
@@ -146,7 +146,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         jobs: a.jobs.map_or(0, usize::from),
         dedupe: a.dedupe,
     };
-    crate::interrupt::install();
+    floodgate_scan::interrupt::install();
     let progress = Progress::default();
     let show_bar = !a.quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
@@ -201,7 +201,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         print_inputs(&report);
     }
     if a.report {
-        if let Some(i) = crate::interrupt::received() {
+        if let Some(i) = floodgate_scan::interrupt::received() {
             eprintln!(
                 "floodgate-scan: {i} after the scan: its result is complete in {}; the report was not made",
                 a.outdir.display()
@@ -220,7 +220,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
 
 /// Say how far an interrupted scan got; its exit code (130 for SIGINT, 143 for SIGTERM).
 fn interrupted(
-    i: crate::interrupt::Interrupted,
+    i: floodgate_scan::interrupt::Interrupted,
     progress: &Progress,
     outdir: &std::path::Path,
     elapsed: Duration,

@@ -1,4 +1,5 @@
-//! `floodgate-scan usi`, `bench`, `replay`, `tune`, `validate`: the engine subcommands.
+//! `floodgate-scan replay`: the mutual entering-king games the move limit cut off (or the
+//! positions of a file) continued by the engine, a table and a summary written.
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -6,80 +7,12 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::engine::bench;
-use crate::engine::decl24::Weights;
-use crate::engine::play::GameSettings;
-use crate::engine::replay::{self, StartPosition};
-use crate::engine::search::{Config, Mode};
-use crate::engine::time::Limits;
-use crate::engine::tune;
-use crate::engine::usi;
-use crate::outdir::OutDir;
-use crate::shogi::{EnteringKingRule, Position};
+use floodgate_scan::engine::replay::{self, StartPosition};
+use floodgate_scan::engine::search::{Config, Mode};
+use floodgate_scan::outdir::OutDir;
+use floodgate_scan::shogi::Position;
 
-#[derive(Debug, clap::Args)]
-pub struct UsiArgs {}
-
-#[derive(Debug, clap::Args)]
-pub struct BenchArgs {
-    /// Search depth of every position.
-    #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
-    pub depth: u32,
-    /// `search` or `decl24`.
-    #[arg(long, default_value = "search")]
-    pub mode: Mode,
-    /// Transposition table size per position, in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-}
-
-/// Options shared by the self-play subcommands.
-#[derive(Debug, clap::Args)]
-pub struct PlayArgs {
-    /// Entering-king rule of the games (NoEnteringKing, CSARule24, CSARule24H, CSARule27,
-    /// CSARule27H, TryRule).
-    #[arg(long, default_value = "CSARule24")]
-    pub rule: EnteringKingRule,
-    /// Most plies played from each start position.
-    #[arg(long, default_value_t = 200)]
-    pub max_plies: u32,
-    /// Nodes per move (reproducible games).
-    #[arg(long, default_value_t = 20_000)]
-    pub nodes: u64,
-    /// Depth per move instead of nodes.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Transposition table per player, in MB.
-    #[arg(long, default_value_t = 8)]
-    pub hash: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
-}
-
-impl PlayArgs {
-    fn settings(&self) -> GameSettings {
-        GameSettings {
-            rule: self.rule,
-            max_plies: self.max_plies,
-            per_move: match self.depth {
-                Some(d) => Limits::depth(d),
-                None => Limits::nodes(self.nodes),
-            },
-            hash_mb: self.hash,
-        }
-    }
-
-    fn pool(&self) -> anyhow::Result<()> {
-        if let Some(j) = self.jobs {
-            // Fails only if a pool was already built in this process: harmless.
-            let _ = rayon::ThreadPoolBuilder::new()
-                .num_threads(j.max(1))
-                .build_global();
-        }
-        Ok(())
-    }
-}
+use super::play::{PlayArgs, file_name, load_weights};
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -110,84 +43,6 @@ pub struct ReplayArgs {
     pub play: PlayArgs,
 }
 
-#[derive(Debug, clap::Args)]
-pub struct TuneArgs {
-    /// Tuning positions (tune40.tsv format).
-    #[arg(long)]
-    pub positions: PathBuf,
-    /// SPSA iterations.
-    #[arg(long, default_value_t = 30)]
-    pub iterations: u32,
-    /// Starting weights (default: compiled-in weights).
-    #[arg(long)]
-    pub weights: Option<PathBuf>,
-    /// Where to write the tuned weights.
-    #[arg(long, short, default_value = "weights/tuned.txt")]
-    pub out: PathBuf,
-    /// Seed of the perturbations.
-    #[arg(long, default_value_t = 20_260_829)]
-    pub seed: u64,
-    #[command(flatten)]
-    pub play: PlayArgs,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ValidateArgs {
-    /// Held-out positions (holdout40.tsv format).
-    #[arg(long)]
-    pub positions: PathBuf,
-    /// The tuned weights file.
-    #[arg(long)]
-    pub weights: PathBuf,
-    /// The weights to play against (default: compiled-in weights).
-    #[arg(long)]
-    pub against: Option<PathBuf>,
-    #[command(flatten)]
-    pub play: PlayArgs,
-}
-
-pub fn run_usi(_a: UsiArgs) -> anyhow::Result<ExitCode> {
-    let stdin = std::io::stdin();
-    usi::run(std::io::BufReader::new(stdin), std::io::stdout());
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let r = bench::run(a.depth, a.mode, a.hash).map_err(anyhow::Error::msg)?;
-    println!(
-        "positions {} depth {} mode {} nodes {} time_ms {} nps {}",
-        r.positions,
-        r.depth,
-        a.mode,
-        r.nodes,
-        r.time.as_millis(),
-        r.nps()
-    );
-    println!("signature {}", r.nodes);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
-    match path {
-        None => Ok(Weights::default()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read weights {}", p.display()))?;
-            Weights::parse(&text).with_context(|| format!("weights {}", p.display()))
-        }
-    }
-}
-
-fn load_positions(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, usize)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read positions {}", path.display()))?;
-    let (ok, bad) = replay::read_positions(&text, &file_name(path));
-    for b in &bad {
-        eprintln!("floodgate-scan: warning: {b}");
-    }
-    Ok((ok, bad.len()))
-}
-
 /// The folder and file name of an output file.
 fn split_file(path: &Path) -> anyhow::Result<(PathBuf, String)> {
     let name = path
@@ -206,12 +61,6 @@ fn same_folder(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
     }
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 /// Refuse a start-position file or games table with unreadable positions before hours of
@@ -336,7 +185,7 @@ fn progress_bar(n: usize) -> ProgressBar {
     pb
 }
 
-pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
+pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     a.play.pool()?;
     let mut starts = match (&a.games, &a.positions) {
         (Some(g), None) => {
@@ -367,7 +216,7 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let rows = replay::replay(&starts, &config, &settings, &|| pb.inc(1));
     pb.finish_and_clear();
     // The table and the summary all or nothing: under temporary names until both are
-    // complete (see crate::outdir), the summary put into place last.
+    // complete (see floodgate_scan::outdir), the summary put into place last.
     let (out_dir, out_name) = split_file(&a.out)?;
     let dir = OutDir::open(&out_dir)?;
     let write_err = |p: &Path| format!("cannot write {}", p.display());
@@ -425,86 +274,5 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         o.commit(&[])?;
     }
     eprintln!("wrote {} rows to {}", rows.len(), a.out.display());
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
-    a.play.pool()?;
-    let (starts, _) = load_positions(&a.positions)?;
-    let positions: Vec<Position> = starts.into_iter().map(|(_, p)| p).collect();
-    if positions.is_empty() {
-        bail!("{}: no positions", a.positions.display());
-    }
-    let start = load_weights(a.weights.as_deref())?;
-    let settings = a.play.settings();
-    let tuned = tune::spsa(
-        &start,
-        &positions,
-        &settings,
-        a.iterations,
-        a.seed,
-        &mut |it| {
-            let v: Vec<String> = it
-                .weights
-                .values
-                .iter()
-                .map(|x| format!("{x:.2}"))
-                .collect();
-            eprintln!(
-                "iter {:>3}  plus: +{} -{} ={}  weights [{}]",
-                it.k,
-                it.plus.wins,
-                it.plus.losses,
-                it.plus.draws,
-                v.join(" ")
-            );
-        },
-    );
-    if let Some(dir) = a.out.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let comment = format!(
-        "SPSA {} iterations, {} positions, {} per move, {} plies at most, rule {}",
-        a.iterations,
-        positions.len(),
-        match a.play.depth {
-            Some(d) => format!("depth {d}"),
-            None => format!("{} nodes", a.play.nodes),
-        },
-        a.play.max_plies,
-        a.play.rule
-    );
-    std::fs::write(&a.out, tuned.to_text(&comment))
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
-    println!("wrote {}", a.out.display());
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_validate(a: ValidateArgs) -> anyhow::Result<ExitCode> {
-    a.play.pool()?;
-    let (starts, _) = load_positions(&a.positions)?;
-    let positions: Vec<Position> = starts.into_iter().map(|(_, p)| p).collect();
-    if positions.is_empty() {
-        bail!("{}: no positions", a.positions.display());
-    }
-    let tuned = load_weights(Some(&a.weights))?;
-    let base = load_weights(a.against.as_deref())?;
-    let r = tune::play_match(&tuned, &base, &positions, &a.play.settings());
-    let decisive = r.wins + r.losses;
-    println!(
-        "tuned vs {}: {}  decisive win rate {}",
-        a.against
-            .as_deref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "default".into()),
-        r.describe(),
-        if decisive > 0 {
-            format!("{:.1}%", 100.0 * r.wins as f64 / decisive as f64)
-        } else {
-            "-".into()
-        }
-    );
     Ok(ExitCode::SUCCESS)
 }
