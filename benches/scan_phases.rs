@@ -24,7 +24,7 @@ mod clock;
 
 use clock::timed;
 use floodgate_scan::csa::read_record;
-use floodgate_scan::game::{analyse_record, replay};
+use floodgate_scan::game::{analyse_record, playthrough};
 use floodgate_scan::shogi::{Move, Position};
 use floodgate_scan::source::{Event, Input, ReadBuffer, bundled_inputs, read_input};
 
@@ -115,11 +115,11 @@ fn parsed_games(records: &[(String, Vec<u8>)]) -> Vec<(Position, Vec<Move>)> {
         .iter()
         .filter_map(|(_, b)| {
             let rec = read_record(b).ok()?;
-            let start = replay::start_position(&rec).ok()?;
+            let start = playthrough::start_position(&rec).ok()?;
             let mut pos = start.clone();
             let mut moves = Vec::with_capacity(rec.moves.len());
             for ml in &rec.moves {
-                let Ok(m) = replay::parse_move(&pos, ml.text) else {
+                let Ok(m) = playthrough::parse_move(&pos, ml.text) else {
                     break;
                 };
                 if pos.legality(m).is_err() {
@@ -206,10 +206,10 @@ fn main() {
     });
     let replayed = time(runs, &records, |_, b| {
         let Ok(rec) = read_record(b) else { return 0 };
-        let Ok(start) = replay::start_position(&rec) else {
+        let Ok(start) = playthrough::start_position(&rec) else {
             return 0;
         };
-        replay::replay(start, &rec.moves, false).played
+        playthrough::play_through(start, &rec.moves, false).played
     });
     let analysed = time(runs, &records, |n, b| {
         analyse_record("bench", n, b).map_or(0, |r| r.plies as usize)

@@ -219,7 +219,7 @@ fn game_id_from_the_entry_name_when_event_is_missing() {
 fn server_declaration_rule_equals_the_core_27_point_rule_along_a_game() {
     use floodgate_scan::csa::read_record;
     use floodgate_scan::game::judge::server_kachi;
-    use floodgate_scan::game::replay::{parse_move, start_position};
+    use floodgate_scan::game::playthrough::{parse_move, start_position};
     use floodgate_scan::shogi::{DeclarationOutcome, EnteringKingRule, evaluate_declaration};
     for prefix in ["kachi--", "uchifuzume--"] {
         let bytes = fixture(prefix);

@@ -6,7 +6,7 @@
 use floodgate_scan::csa::read_record;
 use floodgate_scan::game::analyse_record;
 use floodgate_scan::game::final_board::{compare, compare_parsed};
-use floodgate_scan::game::replay::{replay, start_position};
+use floodgate_scan::game::playthrough::{play_through, start_position};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(row.plies as usize, rec.moves.len());
         // The final board's quick comparison gives the full comparison's verdict.
         if let Ok(start) = start_position(&rec) {
-            let r = replay(start, &rec.moves, false);
+            let r = play_through(start, &rec.moves, false);
             assert_eq!(
                 compare(&rec, &r.last, || r.before_last()),
                 compare_parsed(&rec, &r.last, || r.before_last())

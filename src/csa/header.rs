@@ -70,7 +70,7 @@ pub struct RatingLine {
 
 /// Parse the value part of a rate line (after `'black_rate:` or `'white_rate:`).
 pub fn parse_rate_line(value: &[u8]) -> RatingLine {
-    let text = super::text::lossy(value);
+    let text = super::text::utf8_lossy(value);
     match text.rsplit_once(':') {
         Some((id, rate)) => RatingLine {
             player_id: id.to_string(),

@@ -26,6 +26,6 @@ pub use reader::{
 };
 pub use special::{Special, SpecialKind};
 pub use summary::{PlayerResult, Summary, SummaryOrder, parse_summary};
-pub(crate) use text::lossy;
+pub(crate) use text::utf8_lossy;
 pub use text::{Comment, decode_text};
 pub use trailer::Trailer;

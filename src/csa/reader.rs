@@ -278,7 +278,7 @@ impl<'a> Record<'a> {
 }
 
 fn text(bytes: &[u8]) -> String {
-    super::text::lossy(bytes).into_owned()
+    super::text::utf8_lossy(bytes).into_owned()
 }
 
 fn parse_int(bytes: &[u8]) -> Option<i64> {

@@ -73,7 +73,7 @@ impl Special<'_> {
             SpecialKind::Sennichite => "%SENNICHITE".into(),
             SpecialKind::Chudan => "%CHUDAN".into(),
             SpecialKind::OtherStandard | SpecialKind::Unknown => {
-                format!("%{}", super::text::lossy(self.keyword)).into()
+                format!("%{}", super::text::utf8_lossy(self.keyword)).into()
             }
         }
     }

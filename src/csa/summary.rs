@@ -85,7 +85,7 @@ fn player(field: &str) -> PlayerResult {
 
 /// Parse the text after `'summary:`. `None` unless it has three `:`-separated fields.
 pub fn parse_summary(line: usize, value: &[u8]) -> Option<Summary> {
-    let text = super::text::lossy(value);
+    let text = super::text::utf8_lossy(value);
     let mut fields = text.splitn(3, ':');
     let reason = fields.next()?.trim();
     let p1 = fields.next()?;

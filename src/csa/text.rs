@@ -25,7 +25,7 @@ impl Comment<'_> {
 /// Bytes as text, invalid sequences replaced by U+FFFD (like `String::from_utf8_lossy`,
 /// whose character-by-character check is several times slower than the standard
 /// validation on the plain ASCII of nearly every header line).
-pub(crate) fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+pub(crate) fn utf8_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(bytes),
@@ -55,7 +55,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lossy_equals_the_standard_lossy_decoding() {
+    fn utf8_lossy_equals_the_standard_lossy_decoding() {
         let cases: [&[u8]; 6] = [
             b"",
             b"wdoor+floodgate-300-10F+a+b+20190404063001",
@@ -65,7 +65,7 @@ mod tests {
             b"\xe7\x8e",
         ];
         for c in cases {
-            assert_eq!(lossy(c), String::from_utf8_lossy(c), "{c:?}");
+            assert_eq!(utf8_lossy(c), String::from_utf8_lossy(c), "{c:?}");
         }
     }
 

@@ -189,7 +189,7 @@ fn compare_with(
 mod tests {
     use super::*;
     use crate::csa::read_record;
-    use crate::game::replay::{replay, start_position};
+    use crate::game::playthrough::{play_through, start_position};
     use std::path::Path;
 
     /// The quick comparison recognises the server's own printing of the final board: for
@@ -211,7 +211,7 @@ mod tests {
                 let Some(trailer) = rec.trailer.as_ref().filter(|t| t.is_complete()) else {
                     continue;
                 };
-                let r = replay(start_position(&rec).unwrap(), &rec.moves, false);
+                let r = play_through(start_position(&rec).unwrap(), &rec.moves, false);
                 assert_eq!(
                     compare(&rec, &r.last, || r.before_last()),
                     compare_parsed(&rec, &r.last, || r.before_last()),

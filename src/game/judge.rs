@@ -11,7 +11,7 @@
 //! a record edited by hand) agrees when the side to move has a pawn-drop mate available,
 //! and the detail says so.
 
-use super::replay::{Replay, parse_move, server_word};
+use super::playthrough::{Playthrough, parse_move, server_word};
 use super::server_repetition::ServerRepetition;
 use crate::csa::{Record, SpecialKind, is_move_text};
 use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};
@@ -164,7 +164,7 @@ fn repetition_verdict(v: ServerRepetition) -> (&'static str, Outcome) {
 /// Our verdict from the evidence, before comparing with the summary.
 fn verdict(
     rec: &Record<'_>,
-    r: &Replay,
+    r: &Playthrough,
     notes: &mut Vec<String>,
     early: &mut bool,
 ) -> Option<(&'static str, Outcome)> {
@@ -293,7 +293,7 @@ fn verdict(
 }
 
 /// Judge a replayed record.
-pub fn judge(rec: &Record<'_>, r: &Replay) -> Judgement {
+pub fn judge(rec: &Record<'_>, r: &Playthrough) -> Judgement {
     let mut notes = Vec::new();
     let mut early = false;
     let v = verdict(rec, r, &mut notes, &mut early);

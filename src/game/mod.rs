@@ -2,14 +2,14 @@
 //! ending against the server's `'summary`, and fill the per-game row.
 //!
 //! [`analyse_record`] is the whole step: read the bytes ([`crate::csa`]), replay the
-//! moves ([`replay`]), compare the trailer ([`final_board`]), judge the ending
+//! moves ([`playthrough`]), compare the trailer ([`final_board`]), judge the ending
 //! ([`judge`]) and describe the final position.
 
 #![warn(missing_docs)]
 
 pub mod final_board;
 pub mod judge;
-pub mod replay;
+pub mod playthrough;
 pub mod row;
 pub mod server_repetition;
 
@@ -109,7 +109,7 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
 #[derive(Debug, Default)]
 pub struct Scratch {
     records: RecordBuffers,
-    seen: replay::SeenFilter,
+    seen: playthrough::SeenFilter,
 }
 
 /// Read one record's bytes and produce its checked row.
@@ -142,7 +142,7 @@ fn analyse_read(
     source: &str,
     entry: &str,
     rec: &Record<'_>,
-    seen: &mut replay::SeenFilter,
+    seen: &mut playthrough::SeenFilter,
 ) -> GameRow {
     let mut row = GameRow {
         source: source.to_string(),
@@ -151,7 +151,7 @@ fn analyse_read(
     };
     let mut details: Vec<String> = Vec::new();
 
-    let start = match replay::start_position(rec) {
+    let start = match playthrough::start_position(rec) {
         Ok(p) => p,
         Err(why) => {
             row.status = "bad_position".into();
@@ -165,7 +165,7 @@ fn analyse_read(
         .summary
         .as_ref()
         .is_some_and(|s| s.reason.contains("sennichite"));
-    let r = replay::replay_with(start, &rec.moves, claims_repetition, seen);
+    let r = playthrough::play_through_with(start, &rec.moves, claims_repetition, seen);
     position_columns(&mut row, &r.last);
     if let Some(ill) = &r.illegal {
         row.illegal_ply = Some(ill.ply as i64);

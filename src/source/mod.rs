@@ -405,7 +405,7 @@ mod tests {
         let damaged = dir.join("d.7z");
         std::fs::write(&damaged, &bytes).unwrap();
         let input = Input::Path(damaged);
-        let part = Part(PartKind::SevenZ(sevenz::Blocks::new(0..15, true)));
+        let part = Part(PartKind::SevenZ(sevenz::BlockRun::new(0..15, true)));
         let count = AtomicU64::new(0);
         let mut got = Vec::new();
         let mut sink = |e: Event<'_>| {
@@ -443,7 +443,7 @@ mod tests {
     fn a_7z_with_a_block_more_than_it_was_planned_for_is_refused() {
         // The archive changed between planning and reading: a clear error, not a panic.
         let input = Input::Path(fixture("synthetic-blocks.7z"));
-        let part = Part(PartKind::SevenZ(sevenz::Blocks::new(14..16, true)));
+        let part = Part(PartKind::SevenZ(sevenz::BlockRun::new(14..16, true)));
         let count = AtomicU64::new(0);
         let e = read_part(&input, &part, &count, &mut |_| true).unwrap_err();
         assert!(e.to_string().contains("changed while it was read"), "{e}");

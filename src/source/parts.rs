@@ -14,7 +14,7 @@ pub struct Part(pub(super) PartKind);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum PartKind {
     Whole,
-    SevenZ(sevenz::Blocks),
+    SevenZ(sevenz::BlockRun),
 }
 
 /// How `input` is read: in one part, or, when it is a 7z file of several compression

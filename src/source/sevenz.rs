@@ -15,7 +15,7 @@ use super::event::{Event, Sink};
 use super::names::{clean_name, is_record_name};
 
 /// Most parts an archive is read in. A part may have to read the archive's index again
-/// (see [`Blocks`]), and an archive made without solid compression has one block per file:
+/// (see [`BlockRun`]), and an archive made without solid compression has one block per file:
 /// its blocks are gathered into at most about this many runs of about equal unpacked size.
 pub const MAX_PARTS: usize = 16;
 
@@ -24,7 +24,7 @@ pub const MAX_PARTS: usize = 16;
 /// input planned: the parts of an archive share it while any of them is being read, and
 /// read it again when none is.
 #[derive(Clone)]
-pub struct Blocks {
+pub struct BlockRun {
     pub(super) blocks: Range<usize>,
     /// The last part also delivers the entries stored without data (empty files), which
     /// the archive lists apart from every block.
@@ -34,17 +34,17 @@ pub struct Blocks {
     index: Arc<Mutex<Weak<Archive>>>,
 }
 
-impl PartialEq for Blocks {
-    fn eq(&self, other: &Blocks) -> bool {
+impl PartialEq for BlockRun {
+    fn eq(&self, other: &BlockRun) -> bool {
         (&self.blocks, self.last) == (&other.blocks, other.last)
     }
 }
 
-impl Eq for Blocks {}
+impl Eq for BlockRun {}
 
-impl std::fmt::Debug for Blocks {
+impl std::fmt::Debug for BlockRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Blocks")
+        f.debug_struct("BlockRun")
             .field("blocks", &self.blocks)
             .field("last", &self.last)
             .finish()
@@ -52,9 +52,9 @@ impl std::fmt::Debug for Blocks {
 }
 
 #[cfg(test)]
-impl Blocks {
-    pub(super) fn new(blocks: Range<usize>, last: bool) -> Blocks {
-        Blocks {
+impl BlockRun {
+    pub(super) fn new(blocks: Range<usize>, last: bool) -> BlockRun {
+        BlockRun {
             blocks,
             last,
             unpacked: 0,
@@ -68,7 +68,7 @@ impl Blocks {
 /// equal unpacked size (`None` when it has a single block), and the unpacked size of the
 /// whole archive. `None` when the archive's index cannot be read (reading it whole then
 /// says why).
-pub fn plan<R: Read + Seek>(mut r: R) -> Option<(Option<Vec<Blocks>>, u64)> {
+pub fn plan<R: Read + Seek>(mut r: R) -> Option<(Option<Vec<BlockRun>>, u64)> {
     let archive = Archive::read(&mut r, &Password::empty()).ok()?;
     let sizes: Vec<u64> = archive.blocks.iter().map(|b| b.get_unpack_size()).collect();
     let total = sizes.iter().fold(0u64, |t, &s| t.saturating_add(s));
@@ -95,7 +95,7 @@ pub fn plan<R: Read + Seek>(mut r: R) -> Option<(Option<Vec<Blocks>>, u64)> {
     let runs = Some(
         runs.into_iter()
             .enumerate()
-            .map(|(i, blocks)| Blocks {
+            .map(|(i, blocks)| BlockRun {
                 unpacked: sizes[blocks.clone()]
                     .iter()
                     .fold(0u64, |t, &s| t.saturating_add(s)),
@@ -131,7 +131,7 @@ pub fn read<R: Read + Seek>(input: &str, mut r: R, sink: &mut Sink<'_>) -> Resul
 /// The index is not counted in `r`'s bytes: every part may read it.
 pub fn read_part<R: Read + Seek>(
     input: &str,
-    part: &Blocks,
+    part: &BlockRun,
     mut r: Counting<'_, R>,
     sink: &mut Sink<'_>,
 ) -> Result<(), SourceError> {

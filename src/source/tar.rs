@@ -70,13 +70,13 @@ pub fn read_stream<R: Read>(
 /// for one 512-byte header at a time (hence the buffer) and skips each entry's padding:
 /// given a seekable stream it seeks, otherwise it reads the padding through a 32 KiB
 /// scratch buffer that it zeroes for every entry (about a tenth of a scan's instructions).
-struct Forward<R> {
+struct SkipForward<R> {
     inner: BufReader<R>,
     /// Bytes consumed since the start of the stream.
     pos: u64,
 }
 
-impl<R: Read> Read for Forward<R> {
+impl<R: Read> Read for SkipForward<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.pos += n as u64;
@@ -84,7 +84,7 @@ impl<R: Read> Read for Forward<R> {
     }
 }
 
-impl<R: Read> Seek for Forward<R> {
+impl<R: Read> Seek for SkipForward<R> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
         let target = forward_target(self.pos, to)?;
         while self.pos < target {
@@ -128,7 +128,7 @@ fn read_tar<R: Read>(
     buffer: &mut ReadBuffer,
     sink: &mut Sink<'_>,
 ) -> Result<(), SourceError> {
-    let mut archive = tar::Archive::new(Forward {
+    let mut archive = tar::Archive::new(SkipForward {
         inner: BufReader::with_capacity(1 << 18, r),
         pos: 0,
     });
@@ -185,7 +185,7 @@ fn each_entry<R: Read + Seek>(
                 format!("bad tar header: {}", EntryError::from(e)),
             )
         })?;
-        let name = clean_name(&crate::csa::lossy(&entry.path_bytes()));
+        let name = clean_name(&crate::csa::utf8_lossy(&entry.path_bytes()));
         let kind = entry.header().entry_type();
         if kind.is_dir() || kind.is_pax_global_extensions() || kind.is_pax_local_extensions() {
             continue;
@@ -238,7 +238,7 @@ pub fn read_tar_file(
     let block = block.max(1);
     let len = file.metadata().map_err(SourceError::io(input))?.len();
     let file = Arc::new(file);
-    let blocks = RefCell::new(Blocks::new(&file, len, block));
+    let blocks = RefCell::new(BlockCache::new(&file, len, block));
     let mut archive = tar::Archive::new(BlockReader(&blocks));
     // Bytes of the archive accounted for: counted here, or handed out in a span.
     let mut counted = 0u64;
@@ -279,10 +279,10 @@ const BLOCKS_KEPT: usize = 16;
 /// The block of a tar file in memory, and blocks to fill again. The tar reader's header
 /// reads and the records are served from the block; a position outside it loads the block
 /// that starts there.
-struct Blocks<'a> {
+struct BlockCache<'a> {
     file: &'a File,
     /// The file's length when the reading began: seeks past it fail as a stream's do
-    /// ([`Forward`]), so that an archive cut inside an entry's padding is cut short.
+    /// ([`SkipForward`]), so that an archive cut inside an entry's padding is cut short.
     len: u64,
     /// The tar reader's position.
     pos: u64,
@@ -296,9 +296,9 @@ struct Blocks<'a> {
     size: usize,
 }
 
-impl<'a> Blocks<'a> {
-    fn new(file: &'a File, len: u64, size: usize) -> Blocks<'a> {
-        Blocks {
+impl<'a> BlockCache<'a> {
+    fn new(file: &'a File, len: u64, size: usize) -> BlockCache<'a> {
+        BlockCache {
             file,
             len,
             size,
@@ -378,8 +378,8 @@ impl<'a> Blocks<'a> {
     }
 }
 
-/// The tar reader's view of [`Blocks`]: reads served from the block, seeks forward only.
-struct BlockReader<'b, 'a>(&'b RefCell<Blocks<'a>>);
+/// The tar reader's view of [`BlockCache`]: reads served from the block, seeks forward only.
+struct BlockReader<'b, 'a>(&'b RefCell<BlockCache<'a>>);
 
 impl Read for BlockReader<'_, '_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -415,8 +415,8 @@ impl Seek for BlockReader<'_, '_> {
 mod tests {
     use super::*;
 
-    fn forward(bytes: &[u8], capacity: usize) -> Forward<&[u8]> {
-        Forward {
+    fn forward(bytes: &[u8], capacity: usize) -> SkipForward<&[u8]> {
+        SkipForward {
             inner: BufReader::with_capacity(capacity, bytes),
             pos: 0,
         }

@@ -110,7 +110,7 @@ fn read_front_to_back<R: Read>(
         if file.is_dir() {
             continue;
         }
-        let name = clean_name(&crate::csa::lossy(file.name_raw()));
+        let name = clean_name(&crate::csa::utf8_lossy(file.name_raw()));
         // The data of a member cut short fails its own read: it is the broken entry.
         let mut failed = None;
         let going = if is_record_name(&name) {

@@ -1,4 +1,4 @@
-//! Replay a record's moves through the position core.
+//! A record's moves played through the position core, from its start position.
 //!
 //! The replay stops at the first move the core finds illegal (a record the server wrote
 //! should have none) and collects, along the way, what the per-game table wants about
@@ -39,7 +39,7 @@ pub struct RepetitionAt {
 
 /// The outcome of replaying one record.
 #[derive(Debug, Clone)]
-pub struct Replay {
+pub struct Playthrough {
     /// Position after the last legal move.
     pub last: Position,
     /// The last legal move and what undoing it needs (`None` when no move was played).
@@ -62,7 +62,7 @@ pub struct Replay {
     pub first_decl24: [Option<usize>; 2],
 }
 
-impl Replay {
+impl Playthrough {
     /// The position before the last legal move (`None` when no move was played).
     pub fn before_last(&self) -> Option<Position> {
         let (m, undo) = self.last_move?;
@@ -212,21 +212,21 @@ fn note_in_camp(pos: &Position, ply: usize, in_camp: [bool; 2], r: Firsts<'_>) {
     }
 }
 
-/// Replay `moves` from `start`. `sideless` also counts repetitions with the pre-2008-03
+/// Play `moves` from `start`. `sideless` also counts repetitions with the pre-2008-03
 /// key (only worth it for records that claim one).
-pub fn replay(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Replay {
-    replay_with(start, moves, sideless, &mut SeenFilter::default())
+pub fn play_through(start: Position, moves: &[MoveLine<'_>], sideless: bool) -> Playthrough {
+    play_through_with(start, moves, sideless, &mut SeenFilter::default())
 }
 
-/// [`replay`] with a repetition filter kept from game to game (cleared after each).
-pub(crate) fn replay_with(
+/// [`play_through`] with a repetition filter kept from game to game (cleared after each).
+pub(crate) fn play_through_with(
     start: Position,
     moves: &[MoveLine<'_>],
     sideless: bool,
     filter: &mut SeenFilter,
-) -> Replay {
+) -> Playthrough {
     let side_key = if sideless { side_key() } else { 0 };
-    let mut r = Replay {
+    let mut r = Playthrough {
         last: start,
         last_move: None,
         played: 0,
@@ -419,12 +419,12 @@ mod tests {
         .collect();
         let quiet: Vec<&'static [u8]> = vec![b"+7776FU", b"-3334FU", b"+2726FU", b"-8384FU"];
         for texts in [&shuffle, &quiet, &shuffle[..12].to_vec()] {
-            let r = replay(Position::startpos(), &lines(texts), false);
+            let r = play_through(Position::startpos(), &lines(texts), false);
             assert_eq!(r.played, texts.len());
             assert_eq!(r.repetition, direct(texts));
         }
         let mut filter = SeenFilter::default();
-        let r = replay_with(Position::startpos(), &lines(&shuffle), false, &mut filter);
+        let r = play_through_with(Position::startpos(), &lines(&shuffle), false, &mut filter);
         assert_eq!(
             r.repetition,
             Some(RepetitionAt {
