@@ -163,9 +163,9 @@ mod parquet {
     type Writer = polars::io::parquet::write::BatchedWriter<BufWriter<OutFile>>;
 
     /// `games.parquet`, written one row group at a time by a thread of its own: the rows'
-    /// writer hands it each full row group and goes on. (Written in place, a group held the
-    /// writing thread for about 0.1 s, while the workers, their results not taken, stood
-    /// still.)
+    /// writer hands it each full row group and goes on, so that encoding a group does not
+    /// hold up the writing thread while the workers, their results not taken, stand still
+    /// (measured in `reports/bench-scan-history.md`).
     pub struct ParquetTable {
         bufs: Vec<Buf>,
         rows: usize,
@@ -197,8 +197,8 @@ mod parquet {
         io::Error::other(e.to_string())
     }
 
-    /// zstd level 1: about 40% less compression work than the default level 3 for a
-    /// file 3% larger (the 20,000-game benchmark table: 1.67 MB against 1.61 MB).
+    /// zstd level 1: much less compression work than the default level 3 for a file a
+    /// little larger (the figures are in `reports/bench-scan-history.md`).
     pub(super) fn zstd_level() -> io::Result<ZstdLevel> {
         ZstdLevel::try_new(1).map_err(io_err)
     }

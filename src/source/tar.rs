@@ -69,7 +69,8 @@ pub fn read_stream<R: Read>(
 /// A buffered stream that "seeks" forward by consuming its buffer. The tar reader asks
 /// for one 512-byte header at a time (hence the buffer) and skips each entry's padding:
 /// given a seekable stream it seeks, otherwise it reads the padding through a 32 KiB
-/// scratch buffer that it zeroes for every entry (about a tenth of a scan's instructions).
+/// scratch buffer that it zeroes for every entry, a large share of a scan's work
+/// (`reports/bench-scan-history.md`).
 struct SkipForward<R> {
     inner: BufReader<R>,
     /// Bytes consumed since the start of the stream.
