@@ -6,6 +6,7 @@
 //! gives the signal back its default action, so a second Ctrl-C ends the process at once.
 //! Without [`install`] (every command but `scan`), the signals keep their default action;
 //! an output folder's temporaries left that way are removed by the next run into it.
+#![warn(missing_docs)]
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal received (0: none).

@@ -18,6 +18,7 @@
 //! For testing the fault handling, the environment variable
 //! `FLOODGATE_SCAN_FAULT_DISK_BYTES=N` makes the folder behave as a disk with `N` bytes
 //! free: a write past them fails with "No space left on device".
+#![warn(missing_docs)]
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -36,10 +37,23 @@ pub const FAULT_DISK_BYTES: &str = "FLOODGATE_SCAN_FAULT_DISK_BYTES";
 #[derive(Debug, thiserror::Error)]
 pub enum OutDirError {
     // The cause is written into the message (and so not also a `source`).
+    /// The folder could not be created.
     #[error("cannot create output folder {}: {cause}", path.display())]
-    Create { path: PathBuf, cause: io::Error },
+    Create {
+        /// The folder.
+        path: PathBuf,
+        /// Why it could not be created.
+        cause: io::Error,
+    },
+    /// The folder's lock file could not be opened or locked.
     #[error("cannot lock output folder {}: {cause}", path.display())]
-    Lock { path: PathBuf, cause: io::Error },
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// Why it could not be locked.
+        cause: io::Error,
+    },
+    /// Another run holds the folder's lock.
     #[error(
         "output folder {} is being written by another floodgate-scan run{}; wait for it to \
          end or choose another folder",
@@ -47,11 +61,19 @@ pub enum OutDirError {
         holder.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()
     )]
     Busy {
+        /// The folder.
         path: PathBuf,
+        /// The run holding the lock, as it wrote itself into the lock file, when known.
         holder: Option<String>,
     },
+    /// A file of the folder could not be written, renamed into place or removed.
     #[error("cannot write {}: {cause}", path.display())]
-    Write { path: PathBuf, cause: io::Error },
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why it could not be written.
+        cause: io::Error,
+    },
 }
 
 /// An output folder, locked, with the temporaries of this run.

@@ -25,6 +25,7 @@
 //! Parquet row group to a thread of its own, which encodes and compresses its columns side
 //! by side: writing `games.parquet` does not hold up the workers, and its last row group,
 //! written after them, is compressed on every core.
+#![warn(missing_docs)]
 mod dups;
 mod encode;
 mod order;
@@ -95,7 +96,10 @@ pub struct InputSummary {
     pub format: Option<&'static str>,
     /// Entries read (games + unreadable).
     pub entries: u64,
+    /// Entries read as games (each a row of the table).
     pub games: u64,
+    /// Entries whose bytes could not be read or were no record (each a row of
+    /// `errors.csv`).
     pub unreadable: u64,
     /// Non-record files inside the archive (or folder).
     pub skipped: u64,
@@ -108,9 +112,11 @@ pub struct InputSummary {
 /// The content of `summary.json`.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Summary {
+    /// The counts of each input, in the order the inputs were read.
     pub inputs: Vec<InputSummary>,
     /// Inputs that could not be read to their end.
     pub failed_inputs: u64,
+    /// The totals over every input, written at the top level of `summary.json`.
     #[serde(flatten)]
     pub totals: Stats,
     /// See [`Stats::final_board_match_rate`].
@@ -134,6 +140,7 @@ pub struct Summary {
 /// The result of a completed scan.
 #[derive(Debug, Clone)]
 pub struct ScanReport {
+    /// What `summary.json` holds.
     pub summary: Summary,
     /// Inputs that broke, with the archive and entry named.
     pub input_errors: Vec<SourceError>,
@@ -155,13 +162,18 @@ pub enum ScanError {
     OutputDir(#[from] OutDirError),
     // The cause is written into the message (and so not also a `source`, or error
     // chains would print it twice).
+    /// An output file could not be written.
     #[error("cannot write {}: {cause}", path.display())]
     Write {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be written.
         cause: std::io::Error,
     },
+    /// A thread of the pipeline broke (a bug): what happened.
     #[error("{0}")]
     Internal(String),
+    /// SIGINT or SIGTERM came: the scan stopped, and which signal it was.
     #[error("{0}")]
     Interrupted(Interrupted),
 }

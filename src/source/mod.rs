@@ -23,6 +23,7 @@
 //! the errors (`error.rs`), the memory entries are read into (`buffer.rs`), the byte count
 //! (`counting.rs`), entry names (`names.rs`), the parts of an input (`parts.rs`), and one
 //! file per container.
+#![warn(missing_docs)]
 mod buffer;
 mod bundled;
 mod counting;
