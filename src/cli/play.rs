@@ -60,6 +60,9 @@ impl PlayArgs {
     }
 }
 
+/// Start positions to play from: each with its id and SFEN, and the position itself.
+pub type Starts = Vec<(StartPosition, Position)>;
+
 /// The weights file at `path`, or the compiled-in weights.
 pub fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
     match path {
@@ -74,7 +77,7 @@ pub fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
 
 /// The start positions of a positions file (bad lines warned about), and how many lines
 /// were bad.
-pub fn load_positions(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, usize)> {
+pub fn load_positions(path: &Path) -> anyhow::Result<(Starts, usize)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read positions {}", path.display()))?;
     let (ok, bad) = replay::read_positions(&text, &file_name(path));

@@ -12,7 +12,7 @@ use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::shogi::Position;
 
-use super::play::{PlayArgs, file_name, load_weights};
+use super::play::{PlayArgs, Starts, file_name, load_weights};
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -85,7 +85,7 @@ fn refuse_bad(path: &Path, bad: &[String]) -> anyhow::Result<()> {
 
 /// Start positions from a scan's games table: mutual entering-king games the move limit
 /// cut off, continued from their final position.
-fn load_games(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, Vec<String>)> {
+fn load_games(path: &Path) -> anyhow::Result<(Starts, Vec<String>)> {
     let rows: Vec<(String, String)> = if path.extension().is_some_and(|e| e == "csv") {
         games_from_csv(path)?
     } else {
