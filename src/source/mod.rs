@@ -22,6 +22,7 @@ mod bundled;
 mod detect;
 mod dir;
 mod sevenz;
+mod stdin;
 mod tar;
 mod zip;
 
@@ -406,7 +407,8 @@ pub fn read_input(
             )
         }
         Input::Stdin => {
-            let stdin = io::stdin().lock();
+            let stdin = stdin::InterruptibleStdin::start()
+                .map_err(|e| SourceError::new(&name, io_message(&e)))?;
             tar::read_stream(&name, "-", Counting::new(stdin, bytes_read), sink)
         }
         Input::EmbeddedRecords { files, .. } => {
