@@ -432,3 +432,45 @@ fn a_report_failing_to_write_keeps_the_earlier_report() {
         assert_eq!(std::fs::read(rep.join("report.md")).unwrap(), md);
     }
 }
+
+/// A scan of standard input whose writer has gone quiet (a pipe held open, half a tar
+/// file sent) still stops on SIGTERM at once: the wait for input does not outlast the
+/// signal, and the earlier result stays.
+#[test]
+fn a_scan_of_an_idle_stdin_stops_on_sigterm() {
+    use std::io::Write;
+    let dir = scratch("stdin");
+    let out = dir.join("out");
+    let tar = fixture("synthetic.tar");
+    let first = scan(&out, &["-q", tar.to_str().unwrap()]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let bytes = std::fs::read(&tar).unwrap();
+    let mut child = Command::new(BIN)
+        .args(["scan", "-q", "-", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run floodgate-scan");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(&bytes[..bytes.len() / 2]).unwrap();
+    pipe.flush().unwrap();
+    // Running (its temporaries exist once the handler is set and the folder is open).
+    let t = Instant::now();
+    while temporaries(&out).is_empty() && t.elapsed() < BOUND {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    signal(&child, "-TERM");
+    let signalled = Instant::now();
+    let e = wait_bounded(child);
+    let took = signalled.elapsed();
+    drop(pipe);
+    assert_eq!(e.code, Some(143), "{}", e.stderr);
+    assert!(e.stderr.contains("interrupted by SIGTERM"), "{}", e.stderr);
+    // Well inside the bound: the scan did not wait for the pipe to close (it never did).
+    assert!(took < Duration::from_secs(10), "stopped after {took:?}");
+    assert_eq!(temporaries(&out), Vec::<String>::new());
+    assert_eq!(assert_complete(&out), SYNTHETIC_GAMES);
+}

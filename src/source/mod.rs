@@ -21,8 +21,9 @@
 //! This file only dispatches an input to the reader of its container. The rest is one
 //! concern a file: the inputs ([`Input`], `input.rs`), the events ([`Event`], `event.rs`),
 //! the errors (`error.rs`), the memory entries are read into (`buffer.rs`), the byte count
-//! (`counting.rs`), entry names (`names.rs`), the parts of an input (`parts.rs`), and one
-//! file per container.
+//! (`counting.rs`), entry names (`names.rs`), the parts of an input (`parts.rs`), standard
+//! input read so that a signal can end the wait for it (`stdin.rs`), and one file per
+//! container.
 #![warn(missing_docs)]
 mod buffer;
 mod bundled;
@@ -35,6 +36,7 @@ mod input;
 mod names;
 mod parts;
 mod sevenz;
+mod stdin;
 mod tar;
 mod zip;
 
@@ -116,7 +118,7 @@ pub fn read_input(
             )
         }
         Input::Stdin => {
-            let stdin = io::stdin().lock();
+            let stdin = stdin::InterruptibleStdin::start().map_err(SourceError::io(&name))?;
             tar::read_stream(
                 &name,
                 "-",
