@@ -40,6 +40,7 @@ fn put<T>(out: &mut Vec<u8>, v: Option<T>, f: impl FnOnce(&mut Vec<u8>, T)) {
 pub struct Damaged;
 
 /// The cells of an encoded row, in [`COLUMNS`] order, borrowing from `bytes`.
+#[inline]
 pub fn decode_row(bytes: &[u8]) -> Result<[Cell<'_>; COLUMN_COUNT], Damaged> {
     let mut cells = [Cell::Int(None); COLUMN_COUNT];
     let mut r = bytes;

@@ -187,6 +187,7 @@ fn adjustment(pos: &Position, rule: EnteringKingRule, side: Color) -> i32 {
 }
 
 /// Judge a declaration by the side to move under `rule`.
+#[inline]
 pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> DeclarationEvaluation {
     let side = pos.side_to_move();
     let king_in_camp = pos.king_in_camp(side);
