@@ -10,7 +10,7 @@
 //! - [`outdir`] and [`interrupt`]: all-or-nothing output folders and their lock; SIGINT
 //!   and SIGTERM as a flag the long stages look at.
 //! - [`scan`]: the parallel pipeline from sources to the per-game table.
-//! - [`report`]: paper tables and plots from the per-game table.
+//! - `report` (the default `report` feature): paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
 //!
 //! The command line (flags, messages, progress bars, exit codes) is the binary's, not the
