@@ -238,8 +238,7 @@ fn the_dfpn_level_refuses_a_move_that_allows_a_mate_in_seven() {
         every_move_plies: 3,
         ..GuardLimits::default()
     };
-    let RootGuard::Moves(without, _) = guard::guard_root(&mut pos.clone(), &moves, shallow)
-    else {
+    let RootGuard::Moves(without, _) = guard::guard_root(&mut pos.clone(), &moves, shallow) else {
         panic!("no mate for White here")
     };
     assert!(without.contains(&bad));

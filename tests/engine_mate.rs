@@ -107,7 +107,11 @@ fn dfpn_proves_known_mates_with_forced_lines() {
     for (sfen, plies) in [(one, 1), (MATE_IN_THREE, 3)] {
         let pos = Position::from_sfen(sfen).unwrap();
         let mut d = Dfpn::new(100_000, 31);
-        assert_eq!(d.prove(&mut pos.clone()), Proof::Mate(plies as u32), "{sfen}");
+        assert_eq!(
+            d.prove(&mut pos.clone()),
+            Proof::Mate(plies as u32),
+            "{sfen}"
+        );
         let line = d.line(&pos, 63);
         assert_mating_line(sfen, &MateAnswer::Mate(line), plies);
     }

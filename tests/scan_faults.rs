@@ -4,7 +4,9 @@
 mod scan_support;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "report")]
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -318,7 +320,7 @@ fn a_second_scan_into_a_busy_folder_is_refused() {
 }
 
 #[cfg(feature = "report")]
-fn path_str(p: &PathBuf) -> &str {
+fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 

@@ -236,6 +236,7 @@ fn refuse_bad(path: &Path, bad: &[String]) -> anyhow::Result<()> {
 
 /// Start positions from a scan's games table: mutual entering-king games the move limit
 /// cut off, continued from their final position.
+#[allow(clippy::type_complexity)] // one tuple of the two lists, read together
 fn load_games(path: &Path) -> anyhow::Result<(Vec<(StartPosition, Position)>, Vec<String>)> {
     let rows: Vec<(String, String)> = if path.extension().is_some_and(|e| e == "csv") {
         games_from_csv(path)?

@@ -377,7 +377,14 @@ impl Dfpn {
     }
 
     /// Expand `pos` (attacker to move when `or`) until its numbers reach a threshold.
-    fn mid(&mut self, pos: &mut Position, th_pn: u32, th_dn: u32, or: bool, ply: u32) -> (u32, u32) {
+    fn mid(
+        &mut self,
+        pos: &mut Position,
+        th_pn: u32,
+        th_dn: u32,
+        or: bool,
+        ply: u32,
+    ) -> (u32, u32) {
         let key = pos.key();
         if let Some(e) = self.table.get(&key)
             && (e.pn >= th_pn || e.dn >= th_dn)
@@ -434,7 +441,9 @@ impl Dfpn {
                 let (pn, dn, dist) = if self.path.contains(&k) {
                     (INF, 0, 0)
                 } else {
-                    self.table.get(&k).map_or((1, 1, 0), |e| (e.pn, e.dn, e.dist))
+                    self.table
+                        .get(&k)
+                        .map_or((1, 1, 0), |e| (e.pn, e.dn, e.dist))
                 };
                 if or {
                     sum += dn as u64;
