@@ -3,6 +3,7 @@
 //! 3 agrees with it on the 1,000 `aiiru_bench` positions, the engine plays the only move
 //! that escapes a mate in 3, and it plays a mate in 3 when one is on the board.
 use floodgate_scan::engine::guard::{self, GuardLimits, MateSearch, RootGuard};
+use floodgate_scan::engine::mate::{Dfpn, Proof};
 use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher};
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::shogi::{EnteringKingRule, Move, Position, solve_mate_in_one};
@@ -218,4 +219,42 @@ fn out_of_time_the_guard_keeps_the_mate_in_one_level() {
         pos.to_sfen(),
         Position::from_sfen(ONE_ESCAPE).unwrap().to_sfen()
     );
+}
+
+#[test]
+fn the_dfpn_level_refuses_a_move_that_allows_a_mate_in_seven() {
+    // The position above, with the iterative levels stopped at 3 plies: only the df-pn
+    // level can see the mate in 7 that 2h3i allows.
+    let pos = Position::from_sfen(
+        "1B4+R2/3K+PS3/4P3+R/9/4G2pp/1SNp1PG2/4+p1+lkP/6pg1/5+b3 w G2S3N3L2P7p 226",
+    )
+    .unwrap();
+    let bad = Move::from_usi("2h3i").unwrap();
+    let mut d = Dfpn::new(50_000, 15);
+    assert!(matches!(d.prove(&mut after(&pos, bad)), Proof::Mate(n) if n <= 7));
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let shallow = GuardLimits {
+        max_plies: 3,
+        every_move_plies: 3,
+        ..GuardLimits::default()
+    };
+    let RootGuard::Moves(without, _) = guard::guard_root(&mut pos.clone(), &moves, shallow) else {
+        panic!("no mate for White here")
+    };
+    assert!(without.contains(&bad));
+    let deep = GuardLimits {
+        dfpn_budget: 5_000,
+        ..shallow
+    };
+    let RootGuard::Moves(kept, plies) = guard::guard_root(&mut pos.clone(), &moves, deep) else {
+        panic!("no mate for White here")
+    };
+    assert_eq!(plies, deep.dfpn_plies);
+    assert!(!kept.contains(&bad));
+    assert!(!kept.is_empty());
+    // Every move the level kept is one after which the solver found no mate.
+    for &m in &kept {
+        let mut d = Dfpn::new(5_000, deep.dfpn_plies);
+        assert!(!matches!(d.prove(&mut after(&pos, m)), Proof::Mate(_)));
+    }
 }

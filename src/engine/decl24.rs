@@ -5,7 +5,8 @@
 //! the rule's target, 31 under the 24-point rule) and the excess, declaration points
 //! (capped), zone count (capped at 10) and the excess, drop potential, king in the camp,
 //! pieces hanging (anywhere / in the camp), safe drop squares in the camp, capture threats,
-//! and an estimate of the own moves still needed to declare. The evaluation is the
+//! and an estimate of the own moves still needed to declare (weighed again once the side
+//! owns the win's points). The evaluation is the
 //! weighted sum for the side to move minus the same for the opponent. Weights live in a
 //! small text file (`name value` per line); the defaults are compiled in.
 use std::fmt::Write as _;
@@ -16,7 +17,7 @@ use crate::shogi::EnteringKingRule;
 use crate::shogi::sets::*;
 
 /// Number of weights.
-pub const N_WEIGHTS: usize = 12;
+pub const N_WEIGHTS: usize = 13;
 
 /// Weight names, in file and vector order.
 pub const NAMES: [&str; N_WEIGHTS] = [
@@ -32,16 +33,19 @@ pub const NAMES: [&str; N_WEIGHTS] = [
     "safe_drop",
     "threat",
     "moves",
+    "moves_ok",
 ];
 
-/// Default weights (the study's starting point plus the move-count estimate).
+/// Default weights (the study's starting point plus the move-count estimate, counted a
+/// second time, `moves_ok`, once the side owns the points a win needs: then only the
+/// moves to the declaration are left, and the side goes straight for them).
 pub const DEFAULT_WEIGHTS: [f64; N_WEIGHTS] = [
-    20.0, 4.0, 10.0, 25.0, 12.0, 6.0, 400.0, -18.0, -12.0, 2.0, 6.0, -8.0,
+    20.0, 4.0, 10.0, 25.0, 12.0, 6.0, 400.0, -18.0, -12.0, 2.0, 6.0, -8.0, -16.0,
 ];
 
 /// The sign every weight must keep (fixed by what the feature means): +1, -1.
 pub const SIGNS: [f64; N_WEIGHTS] = [
-    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0,
 ];
 
 /// Fixed-point scale of the integer weights used by the evaluation.
@@ -177,6 +181,7 @@ impl Features {
             self.safe_drop,
             self.threat,
             self.moves,
+            if self.owned >= target { self.moves } else { 0 },
         ]
     }
 }
@@ -421,5 +426,18 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(g.vector(31)[4], 3);
+    }
+
+    #[test]
+    fn moves_ok_counts_only_once_the_points_are_owned() {
+        let f = Features {
+            owned: 31,
+            moves: 7,
+            ..Default::default()
+        };
+        assert_eq!(f.vector(31)[12], 7);
+        let g = Features { owned: 30, ..f };
+        assert_eq!(g.vector(31)[12], 0);
+        assert_eq!(g.vector(31)[11], 7);
     }
 }
