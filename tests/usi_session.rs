@@ -219,7 +219,7 @@ fn a_game_is_played_to_its_end_against_a_scripted_opponent() {
     // Black (the engine, 24-point mode) has 9 pieces in the camp and 35 points; White (the
     // script) answers every move with its first legal move. The game ends when the engine
     // declares, or mates, within 20 moves.
-    let start = "RRBB+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 10P 1";
+    let start = "RRBB+P+P+P+P1/+P8/4K4/9/9/9/8k/9/9 b 10P 1";
     let mut e = Engine::start();
     e.send("setoption name Mode value decl24");
     e.send("setoption name EnteringKingRule value CSARule24");
