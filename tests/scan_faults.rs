@@ -4,7 +4,7 @@
 mod scan_support;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -318,7 +318,7 @@ fn a_second_scan_into_a_busy_folder_is_refused() {
 }
 
 #[cfg(feature = "report")]
-fn path_str(p: &PathBuf) -> &str {
+fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
@@ -345,7 +345,7 @@ fn report_and_replay_refuse_bad_inputs_naming_the_file() {
     )
     .unwrap();
     let out = dir.join("out");
-    let cases: Vec<(Vec<&str>, &PathBuf, Option<&str>)> = vec![
+    let cases: Vec<(Vec<&str>, &std::path::PathBuf, Option<&str>)> = vec![
         (vec!["report", path_str(&truncated)], &truncated, None),
         (vec!["report", path_str(&foreign)], &foreign, None),
         (
