@@ -247,6 +247,38 @@ struct PlyScratch {
     quiets: Vec<(usize, usize)>,
 }
 
+/// What the start of a node decided ([`Searcher::enter_node`]).
+enum Entry {
+    /// The node's score is known without searching it.
+    Score(i32),
+    /// No depth left: quiescence search with this alpha.
+    Quiesce(i32),
+    /// Search the moves.
+    Search(Node),
+}
+
+/// The state of a node of the full-width search while its moves are searched.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// Depth left, the check extension included.
+    depth: i32,
+    /// The window's lower bound, raised by the draw floor and by every better move.
+    alpha: i32,
+    beta: i32,
+    /// Alpha as the node was entered (before the draw floor): the bound stored is
+    /// relative to it.
+    original_alpha: i32,
+    /// The least the node is worth (0 when the side to move may declare a draw).
+    floor: i32,
+    ply: usize,
+    pv_node: bool,
+    in_check: bool,
+    key: u64,
+    /// The static evaluation the table holds for the position (0: none).
+    tt_eval: i32,
+    tt_move: Option<Move>,
+}
+
 /// The searcher: owns the transposition table and the ordering heuristics, which survive
 /// from one search to the next.
 #[derive(Debug)]
@@ -522,8 +554,8 @@ impl Searcher {
     fn negamax(
         &mut self,
         pos: &mut Position,
-        mut depth: i32,
-        mut alpha: i32,
+        depth: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         null_ok: bool,
@@ -533,28 +565,63 @@ impl Searcher {
         if self.check_abort(control) {
             return 0;
         }
+        let mut node = match self.enter_node(pos, depth, alpha, beta, ply) {
+            Entry::Score(s) => return s,
+            Entry::Quiesce(alpha) => return self.qsearch(pos, alpha, beta, ply, 0, control),
+            Entry::Search(node) => node,
+        };
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let static_eval = match self.prune_before_moves(pos, &node, null_ok, control) {
+            Ok(e) => e,
+            Err(s) => return s,
+        };
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let top = self.order_moves(pos, &moves, node.tt_move, ply, &mut scratch.scored);
+        let found = self.search_moves(pos, &mut node, top, &mut scratch, control);
+        self.scratch[ply] = scratch;
+        let Some((best, best_move)) = found else {
+            return 0;
+        };
+        self.store_node(&node, best, best_move, static_eval);
+        best
+    }
+
+    /// The start of a node of [`Self::negamax`]: the rules' verdicts, mate-distance
+    /// pruning, the draw floor, the check extension, the step into quiescence and the
+    /// table's cutoff. Counts the node when it is searched here.
+    fn enter_node(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Entry {
         let pv_node = beta - alpha > 1;
         let in_check = pos.is_in_check();
         if ply > 0 {
             if let Some(s) = self.rules_terminal(pos, ply, in_check) {
-                return s;
+                return Entry::Score(s);
             }
             // Mate distance pruning.
             let a = alpha.max(-MATE + ply as i32);
             let b = beta.min(MATE - ply as i32 - 1);
             if a >= b {
-                return a;
+                return Entry::Score(a);
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.evaluate(pos);
+            return Entry::Score(self.evaluate(pos));
         }
         // A side that may declare a draw is worth at least the draw.
         let original_alpha = alpha;
         let mut floor = -MATE - 1;
         if ply > 0 && !in_check && can_declare_draw(pos, self.config.rule) {
             if beta <= 0 {
-                return 0;
+                return Entry::Score(0);
             }
             floor = 0;
             alpha = alpha.max(0);
@@ -563,7 +630,7 @@ impl Searcher {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0, control);
+            return Entry::Quiesce(alpha);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -583,13 +650,43 @@ impl Searcher {
                 Bound::None => false,
             };
             if usable {
-                return s;
+                return Entry::Score(s);
             }
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply as i32;
-        }
+        Entry::Search(Node {
+            depth,
+            alpha,
+            beta,
+            original_alpha,
+            floor,
+            ply,
+            pv_node,
+            in_check,
+            key,
+            tt_eval: hit.map_or(0, |h| h.eval),
+            tt_move,
+        })
+    }
+
+    /// The cuts tried before any move is searched: mate in one and the null move.
+    /// `Err(score)` ends the node; `Ok(static evaluation)` (or [`NO_SCORE`] when it was
+    /// not needed) goes on to the moves.
+    fn prune_before_moves(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        null_ok: bool,
+        control: &Control,
+    ) -> Result<i32, i32> {
+        let Node {
+            depth,
+            beta,
+            ply,
+            pv_node,
+            in_check,
+            key,
+            ..
+        } = *node;
         // The static evaluation is needed only to decide on a null move.
         let null_candidate = !pv_node
             && null_ok
@@ -599,11 +696,10 @@ impl Searcher {
             && beta.abs() < MATE_BOUND;
         let static_eval = if !null_candidate {
             NO_SCORE
+        } else if node.tt_eval != 0 {
+            node.tt_eval
         } else {
-            match hit {
-                Some(h) if h.eval != 0 => h.eval,
-                _ => self.evaluate(pos),
-            }
+            self.evaluate(pos)
         };
         // Mate in one where it pays: at inner nodes with some depth left, and everywhere
         // in the 24-point mode (its guard against losing the king).
@@ -623,7 +719,7 @@ impl Searcher {
             );
             self.pv[ply].clear();
             self.pv[ply].push(m);
-            return s;
+            return Err(s);
         }
         // Null move.
         if null_candidate
@@ -647,24 +743,29 @@ impl Searcher {
             );
             self.pop_entry();
             if self.aborted {
-                return 0;
+                return Err(0);
             }
             if s >= beta {
-                return if s >= MATE_BOUND { beta } else { s };
+                return Err(if s >= MATE_BOUND { beta } else { s });
             }
         }
+        Ok(static_eval)
+    }
 
-        // Order the moves.
-        let us = pos.side_to_move();
+    /// Give every move its ordering score in `scored`: the table move, good captures by
+    /// victim and exchange value, promotions, killers, losing captures; quiet moves stay
+    /// [`UNSCORED`] until their history is read. Returns the index and score of the first
+    /// best move.
+    fn order_moves(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+        scored: &mut Vec<(Move, i32)>,
+    ) -> (usize, i32) {
         let killers = self.heur.killers[ply];
-        let mut scratch = std::mem::take(&mut self.scratch[ply]);
-        let PlyScratch {
-            scored,
-            quiets: quiets_tried,
-        } = &mut scratch;
         scored.clear();
-        quiets_tried.clear();
-        let node: &Position = pos;
         // Destinations of the table move and the killers: other moves need no comparison.
         let special = [tt_move, killers[0], killers[1]]
             .iter()
@@ -674,7 +775,6 @@ impl Searcher {
         // when it is not a quiet move.
         let mut top = (0, UNSCORED);
         scored.extend(moves.iter().enumerate().map(|(i, &m)| {
-            let pos = node;
             let maybe_special = special & 1u128 << m.to().index() != 0;
             let s = if maybe_special && Some(m) == tt_move {
                 1 << 30
@@ -701,10 +801,38 @@ impl Searcher {
             }
             (m, s)
         }));
+        top
+    }
+
+    /// The move loop of [`Self::negamax`] over the ordered moves: selection, late-move
+    /// reductions, the principal-variation re-searches, killers and history on a cutoff.
+    /// `None` when the search was aborted, else the best score and move.
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        node: &mut Node,
+        top: (usize, i32),
+        scratch: &mut PlyScratch,
+        control: &Control,
+    ) -> Option<(i32, Option<Move>)> {
+        let Node {
+            depth,
+            beta,
+            ply,
+            pv_node,
+            in_check,
+            ..
+        } = *node;
+        let us = pos.side_to_move();
+        let PlyScratch {
+            scored,
+            quiets: quiets_tried,
+        } = scratch;
+        quiets_tried.clear();
         // The history as it is now is what the quiet moves must be scored by.
         let mut deferred = Some(self.heur.defer());
 
-        let mut best = floor;
+        let mut best = node.floor;
         let mut best_move = None;
         for n in 0..scored.len() {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
@@ -738,6 +866,7 @@ impl Searcher {
                 }
                 reduction = reduction.clamp(0, depth - 2);
             }
+            let alpha = node.alpha;
             let undo = self.play(pos, m);
             if depth > 1 || pos.is_in_check() {
                 // The child probes the table (a child at depth 0 goes to quiescence).
@@ -769,14 +898,13 @@ impl Searcher {
                 if deferred.is_some() {
                     self.heur.end_deferred();
                 }
-                self.scratch[ply] = scratch;
-                return 0;
+                return None;
             }
             if s > best {
                 best = s;
                 if s > alpha {
                     best_move = Some(m);
-                    alpha = s;
+                    node.alpha = s;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
@@ -798,10 +926,15 @@ impl Searcher {
         if deferred.is_some() {
             self.heur.end_deferred();
         }
-        self.scratch[ply] = scratch;
-        let bound = if best >= beta {
+        Some((best, best_move))
+    }
+
+    /// Store the node's result in the table, with its bound against the window it was
+    /// searched with.
+    fn store_node(&mut self, node: &Node, best: i32, best_move: Option<Move>, static_eval: i32) {
+        let bound = if best >= node.beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > node.original_alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -812,14 +945,13 @@ impl Searcher {
             static_eval
         };
         self.tt.store(
-            key,
+            node.key,
             best_move.map(pack_move).unwrap_or(0),
-            mate_to_tt(best, ply),
+            mate_to_tt(best, node.ply),
             stored_eval,
-            depth,
+            node.depth,
             bound,
         );
-        best
     }
 
     /// Give the quiet moves of `scored` (marked [`UNSCORED`]) their history scores as the
@@ -948,34 +1080,7 @@ impl Searcher {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let mut pos = root.clone();
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.aborted = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.plan = plan(
-            limits,
-            root.side_to_move() == Color::Black,
-            root.move_number(),
-        );
-        self.tt.new_search();
-        self.heur.age();
-        self.stack.clear();
-        self.key_counts.fill(0);
-        for &(key, in_check) in history {
-            self.push_entry(StackEntry {
-                key,
-                in_check,
-                null: false,
-            });
-        }
-        self.root_index = self.stack.len();
-        let root_in_check = pos.is_in_check();
-        self.push_entry(StackEntry {
-            key: pos.key(),
-            in_check: root_in_check,
-            null: false,
-        });
-
+        self.start_search(&pos, history, limits);
         let finish = |decision, score, depth, nodes, pv: Vec<Move>| SearchResult {
             decision,
             ponder: pv.get(1).copied(),
@@ -985,6 +1090,7 @@ impl Searcher {
             time: control.elapsed(),
             pv,
         };
+        let root_in_check = pos.is_in_check();
         if !root_in_check && can_declare_win(&pos, self.config.rule) {
             return finish(Decision::Win, MATE, 0, 0, Vec::new());
         }
@@ -1003,81 +1109,110 @@ impl Searcher {
                 Vec::new(),
             );
         }
-        let mut root_moves: Vec<Move> = all.iter().copied().collect();
-        {
-            // The mate guard, in both modes: take a short mate, never allow one when it
-            // can be avoided. The guard's time counts against the move's hard limit like
-            // the search's; in the full search it may take at most half of it, the rest
-            // is the search's.
-            let hard = match self.config.mode {
-                Mode::Decl24 => self.plan.hard,
-                Mode::Search => self.plan.hard.map(|h| h / 2),
-            };
-            let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
-            match guard::guard_root_until(
-                &mut pos,
-                &root_moves,
-                guard::GuardLimits::default(),
-                &out_of_time,
-            ) {
-                guard::RootGuard::Mate(m, plies) => {
-                    let score = MATE - plies as i32;
-                    on_info(&Info {
-                        depth: plies,
-                        seldepth: plies,
-                        score,
-                        bound: None,
-                        nodes: 0,
-                        time: control.elapsed(),
-                        hashfull: self.tt.hashfull(),
-                        pv: vec![m],
-                    });
-                    return finish(Decision::Move(m), score, plies, 0, vec![m]);
-                }
-                guard::RootGuard::Moves(safe, _) => root_moves = safe,
+        let all: Vec<Move> = all.iter().copied().collect();
+        let mut root_moves = match self.guard_root_moves(&mut pos, all, control) {
+            Ok(moves) => moves,
+            Err((m, plies)) => {
+                let score = MATE - plies as i32;
+                on_info(&Info {
+                    depth: plies,
+                    seldepth: plies,
+                    score,
+                    bound: None,
+                    nodes: 0,
+                    time: control.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: vec![m],
+                });
+                return finish(Decision::Move(m), score, plies, 0, vec![m]);
             }
-        }
-
+        };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let (best_move, best_score, mut best_pv, completed) =
+            self.iterate(&mut pos, &mut root_moves, max_depth, control, on_info);
+        if best_pv.first() != Some(&best_move) {
+            best_pv = vec![best_move];
+        }
+        if root_draw && completed > 0 && self.draw_is_best(&pos, best_score, &best_pv) {
+            return finish(Decision::DeclareDraw, 0, completed, self.nodes, Vec::new());
+        }
+        finish(
+            Decision::Move(best_move),
+            best_score,
+            completed,
+            self.nodes,
+            best_pv,
+        )
+    }
+
+    /// Reset the per-search state and put the game history and the root on the path.
+    fn start_search(&mut self, pos: &Position, history: &[(u64, bool)], limits: &Limits) {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.plan = plan(
+            limits,
+            pos.side_to_move() == Color::Black,
+            pos.move_number(),
+        );
+        self.tt.new_search();
+        self.heur.age();
+        self.stack.clear();
+        self.key_counts.fill(0);
+        for &(key, in_check) in history {
+            self.push_entry(StackEntry {
+                key,
+                in_check,
+                null: false,
+            });
+        }
+        self.root_index = self.stack.len();
+        self.push_entry(StackEntry {
+            key: pos.key(),
+            in_check: pos.is_in_check(),
+            null: false,
+        });
+    }
+
+    /// The mate guard, in both modes: take a short mate (`Err((move, plies))`), never
+    /// allow one when it can be avoided (`Ok(the moves kept)`). The guard's time counts
+    /// against the move's hard limit like the search's; in the full search it may take
+    /// at most half of it, the rest is the search's.
+    fn guard_root_moves(
+        &self,
+        pos: &mut Position,
+        moves: Vec<Move>,
+        control: &Control,
+    ) -> Result<Vec<Move>, (Move, u32)> {
+        let hard = match self.config.mode {
+            Mode::Decl24 => self.plan.hard,
+            Mode::Search => self.plan.hard.map(|h| h / 2),
+        };
+        let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
+        match guard::guard_root_until(pos, &moves, guard::GuardLimits::default(), &out_of_time) {
+            guard::RootGuard::Mate(m, plies) => Err((m, plies)),
+            guard::RootGuard::Moves(safe, _) => Ok(safe),
+        }
+    }
+
+    /// Iterative deepening over `root_moves` up to `max_depth` or the time plan. Returns
+    /// the best move, its score, its principal variation and the last completed depth.
+    fn iterate(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [Move],
+        max_depth: u32,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> (Move, i32, Vec<Move>, u32) {
         let mut best_move = root_moves[0];
         let mut best_score = -MATE;
         let mut best_pv = vec![best_move];
         let mut completed = 0;
         let mut prev_score: i32 = 0;
         for depth in 1..=max_depth {
-            let mut window = if depth >= 4 && prev_score.abs() < MATE_BOUND {
-                40
-            } else {
-                MATE * 2
-            };
-            let (mut alpha, mut beta) = (
-                (prev_score - window).max(-MATE - 1),
-                (prev_score + window).min(MATE + 1),
-            );
-            let (score, mv, pv) = loop {
-                self.root_depth = depth as i32;
-                let (s, m, pv) = self.root(
-                    &mut pos,
-                    &mut root_moves,
-                    depth as i32,
-                    alpha,
-                    beta,
-                    control,
-                );
-                if self.aborted {
-                    break (s, m, pv);
-                }
-                if s <= alpha && alpha > -MATE - 1 {
-                    beta = (alpha + beta) / 2;
-                    window *= 3;
-                    alpha = (s - window).max(-MATE - 1);
-                } else if s >= beta && beta < MATE + 1 {
-                    window *= 3;
-                    beta = (s + window).min(MATE + 1);
-                } else {
-                    break (s, m, pv);
-                }
-            };
+            let (score, mv, pv) = self.aspiration(pos, root_moves, depth, prev_score, control);
             if self.aborted {
                 // Keep a move of the unfinished iteration only if it beat the old best.
                 if let Some(m) = mv
@@ -1113,30 +1248,58 @@ impl Searcher {
                 break;
             }
         }
-        if best_pv.first() != Some(&best_move) {
-            best_pv = vec![best_move];
-        }
-        // The draw declaration, under a 24-point rule: only when the side owns fewer points
-        // than a win needs (owned points grow only by captures) and the search found no win
-        // (no mate, no line capturing its way to the points); never while a win is in
-        // reach. Being mated is worse than the draw.
-        if root_draw && completed > 0 {
-            let target = evaluate_declaration(&pos, self.config.rule).threshold;
-            let us = pos.side_to_move();
-            let no_win = best_score < MATE_BOUND
-                && pos.owned_points(us) < target
-                && !pv_reaches(&pos, &best_pv, target);
-            if no_win || best_score <= -MATE_BOUND {
-                return finish(Decision::DeclareDraw, 0, completed, self.nodes, Vec::new());
+        (best_move, best_score, best_pv, completed)
+    }
+
+    /// One iteration at `depth` in an aspiration window around `prev_score` (from depth
+    /// 4, 40 wide, widened three times over on every failure).
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [Move],
+        depth: u32,
+        prev_score: i32,
+        control: &Control,
+    ) -> (i32, Option<Move>, Vec<Move>) {
+        let mut window = if depth >= 4 && prev_score.abs() < MATE_BOUND {
+            40
+        } else {
+            MATE * 2
+        };
+        let (mut alpha, mut beta) = (
+            (prev_score - window).max(-MATE - 1),
+            (prev_score + window).min(MATE + 1),
+        );
+        loop {
+            self.root_depth = depth as i32;
+            let (s, m, pv) = self.root(pos, root_moves, depth as i32, alpha, beta, control);
+            if self.aborted {
+                return (s, m, pv);
+            }
+            if s <= alpha && alpha > -MATE - 1 {
+                beta = (alpha + beta) / 2;
+                window *= 3;
+                alpha = (s - window).max(-MATE - 1);
+            } else if s >= beta && beta < MATE + 1 {
+                window *= 3;
+                beta = (s + window).min(MATE + 1);
+            } else {
+                return (s, m, pv);
             }
         }
-        finish(
-            Decision::Move(best_move),
-            best_score,
-            completed,
-            self.nodes,
-            best_pv,
-        )
+    }
+
+    /// The draw declaration, under a 24-point rule: only when the side owns fewer points
+    /// than a win needs (owned points grow only by captures) and the search found no win
+    /// (no mate, no line capturing its way to the points); never while a win is in
+    /// reach. Being mated is worse than the draw.
+    fn draw_is_best(&self, pos: &Position, best_score: i32, best_pv: &[Move]) -> bool {
+        let target = evaluate_declaration(pos, self.config.rule).threshold;
+        let us = pos.side_to_move();
+        let no_win = best_score < MATE_BOUND
+            && pos.owned_points(us) < target
+            && !pv_reaches(pos, best_pv, target);
+        no_win || best_score <= -MATE_BOUND
     }
 
     /// One root iteration over `moves` (reordered: best first). Returns the score, the best
