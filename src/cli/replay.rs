@@ -83,9 +83,6 @@ fn refuse_bad(path: &Path, bad: &[String]) -> anyhow::Result<()> {
     )
 }
 
-/// Start positions to play from: each with its id and SFEN, and the position itself.
-type Starts = Vec<(StartPosition, Position)>;
-
 /// Start positions from a scan's games table: mutual entering-king games the move limit
 /// cut off, continued from their final position.
 fn load_games(path: &Path) -> anyhow::Result<(Starts, Vec<String>)> {
