@@ -5,7 +5,7 @@
 
 mod core_support;
 
-use core_support::{Rng, bench_sfens, pos, random_playout, random_playout_with_checks};
+use core_support::{SplitMix64, bench_sfens, pos, random_playout, random_playout_with_checks};
 use floodgate_scan::shogi::{
     IllegalMoveKind, Move, Position, is_mated, solve_mate_in_one, solve_mate_in_one_in_place,
 };
@@ -91,7 +91,7 @@ fn mate_in_one_on_bench_positions() {
 
 #[test]
 fn mate_in_one_on_random_positions() {
-    let mut rng = Rng::new(11);
+    let mut rng = SplitMix64::new(11);
     let start = Position::startpos().to_sfen();
     let (mut positions, mut with_mate, mut in_check) = (0, 0, 0);
     for game in 0..300 {
@@ -112,7 +112,7 @@ fn mate_in_one_on_random_positions() {
 
 #[test]
 fn mate_in_one_on_random_entering_king_positions() {
-    let mut rng = Rng::new(12);
+    let mut rng = SplitMix64::new(12);
     let sfens = bench_sfens();
     let mut with_mate = 0;
     for start in sfens.iter().step_by(4) {

@@ -12,7 +12,9 @@
 
 mod core_support;
 
-use core_support::{Rng, bench_sfens, code, named_sfens, our_legal_codes, pos, rs_legal_codes};
+use core_support::{
+    SplitMix64, bench_sfens, code, named_sfens, our_legal_codes, pos, rs_legal_codes,
+};
 use floodgate_scan::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, IllegalMoveKind, Move, PieceKind, Position,
     Square, evaluate_declaration, is_mated, solve_mate_in_one,
@@ -30,8 +32,8 @@ struct Seen {
 }
 
 /// A random move, legal or not, over the whole move space.
-fn random_move(rng: &mut Rng) -> Move {
-    let sq = |rng: &mut Rng| Square::from_index(rng.below(81)).unwrap();
+fn random_move(rng: &mut SplitMix64) -> Move {
+    let sq = |rng: &mut SplitMix64| Square::from_index(rng.below(81)).unwrap();
     if rng.below(3) == 0 {
         Move::Drop {
             kind: PieceKind::HAND_KINDS[rng.below(7)],
@@ -47,7 +49,12 @@ fn random_move(rng: &mut Rng) -> Move {
 }
 
 /// Compare one position with the oracle; `p` is left exactly as it was.
-fn check_position(p: &mut Position, rs: &rsshogi::board::Position, rng: &mut Rng, seen: &mut Seen) {
+fn check_position(
+    p: &mut Position,
+    rs: &rsshogi::board::Position,
+    rng: &mut SplitMix64,
+    seen: &mut Seen,
+) {
     let sfen = p.to_sfen();
     seen.positions += 1;
     assert_eq!(sfen, rs.to_sfen(None), "SFEN differs from the oracle's");
@@ -145,7 +152,7 @@ fn check_position(p: &mut Position, rs: &rsshogi::board::Position, rng: &mut Rng
 /// Random playouts: `games` games of up to `plies` plies from each start, walking the core
 /// and the oracle in step.
 fn playouts(starts: &[String], games: usize, plies: usize, seed: u64) -> Seen {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut seen = Seen::default();
     for g in 0..games {
         let start = &starts[g % starts.len()];
@@ -217,7 +224,7 @@ fn oracle_random_playouts_from_entering_king_positions() {
 fn oracle_all_bench_positions() {
     let sfens = bench_sfens();
     assert_eq!(sfens.len(), 1_000);
-    let mut rng = Rng::new(4);
+    let mut rng = SplitMix64::new(4);
     let mut seen = Seen::default();
     for s in &sfens {
         let mut p = pos(s);
@@ -288,7 +295,7 @@ fn bench_columns_and_oracle_declarations() {
     let text = core_support::read_fixture("positions/aiiru_bench.tsv");
     let mut rows = 0;
     let mut wins = 0;
-    let mut rng = Rng::new(5);
+    let mut rng = SplitMix64::new(5);
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -323,7 +330,7 @@ fn bench_columns_and_oracle_declarations() {
 #[test]
 fn csa_moves_and_key_identity() {
     use std::collections::HashMap;
-    let mut rng = Rng::new(6);
+    let mut rng = SplitMix64::new(6);
     let mut by_key: HashMap<u64, String> = HashMap::new();
     let mut by_board: HashMap<String, u64> = HashMap::new();
     let mut moves_checked = 0;

@@ -9,7 +9,7 @@
 
 mod core_support;
 
-use core_support::{Rng, bench_sfens, named_sfens, our_legal_codes, pos, rs_legal_codes};
+use core_support::{SplitMix64, bench_sfens, named_sfens, our_legal_codes, pos, rs_legal_codes};
 use floodgate_scan::shogi::{Color, Move, Position, Setup};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -57,7 +57,7 @@ proptest! {
     fn play_undo_restores_everything(start in 0usize..64, seed in any::<u64>(), plies in 1usize..120) {
         let starts = starts();
         let start = &starts[start % starts.len()];
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut p = pos(start);
         let full = full_set(&p);
         let mut trail: Vec<(Move, _, String, u64)> = Vec::new();

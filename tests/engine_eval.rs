@@ -7,12 +7,12 @@
 //! evaluation read in place and from the snapshot.
 mod core_support;
 
-use core_support::{Rng, bench_sfens, pos};
+use core_support::{SplitMix64, bench_sfens, pos};
 use floodgate_scan::engine::decl24::{self, Weights};
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
 use floodgate_scan::shogi::sets::{
-    BISHOP, Bits, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, attack_map, captures, squares,
+    BISHOP, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, SquareSet, attack_map, captures, squares,
 };
 use floodgate_scan::shogi::{
     Bitboard, Color, EnteringKingRule, Move, MoveList, Position, attacks_from,
@@ -22,8 +22,8 @@ use floodgate_scan::shogi::{
 /// accessors: the reference the in-place reading is checked against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Plain {
-    pieces: [[Bits; KINDS]; 2],
-    by_color: [Bits; 2],
+    pieces: [[SquareSet; KINDS]; 2],
+    by_color: [SquareSet; 2],
     piece: [u8; 81],
     hands: [[i32; 7]; 2],
     king: [Option<usize>; 2],
@@ -64,7 +64,7 @@ impl Plain {
         Plain {
             pieces: std::array::from_fn(|c| std::array::from_fn(|k| p.set(c, k))),
             by_color: [p.color_set(0), p.color_set(1)],
-            piece: std::array::from_fn(|sq| p.code_at(sq)),
+            piece: std::array::from_fn(|sq| p.piece_code_at(sq)),
             hands: std::array::from_fn(|c| std::array::from_fn(|k| p.hand_count(c, k))),
             king: [p.king_of(0), p.king_of(1)],
             side: p.to_move(),
@@ -77,16 +77,16 @@ impl Plain {
 }
 
 impl Pieces for Plain {
-    fn set(&self, c: usize, k: usize) -> Bits {
+    fn set(&self, c: usize, k: usize) -> SquareSet {
         self.pieces[c][k]
     }
-    fn color_set(&self, c: usize) -> Bits {
+    fn color_set(&self, c: usize) -> SquareSet {
         self.by_color[c]
     }
-    fn occupancy(&self) -> Bits {
+    fn occupancy(&self) -> SquareSet {
         self.by_color[0] | self.by_color[1]
     }
-    fn code_at(&self, sq: usize) -> u8 {
+    fn piece_code_at(&self, sq: usize) -> u8 {
         self.piece[sq]
     }
     fn hand_count(&self, c: usize, k: usize) -> i32 {
@@ -160,7 +160,7 @@ fn check_attack_maps(p: &Position, plain: &Plain) {
 }
 
 /// The set of square indices of `b` as a bitboard.
-fn bits(b: Bits) -> Bitboard {
+fn bits(b: SquareSet) -> Bitboard {
     squares(b).fold(Bitboard::EMPTY, |acc, i| {
         acc | Bitboard::from_square(floodgate_scan::shogi::Square::ALL[i])
     })
@@ -210,7 +210,7 @@ fn check_captures(p: &Position, plain: &Plain, caps: &[Move]) {
 
 /// Play a random game of up to `plies` from `start`, checking every position on the way
 /// out and again on the way back (by undo); the values must agree both ways.
-fn walk(start: &Position, plies: usize, rng: &mut Rng) -> usize {
+fn walk(start: &Position, plies: usize, rng: &mut SplitMix64) -> usize {
     let mut p = start.clone();
     let mut path: Vec<(Move, _, i32)> = Vec::new();
     let mut seen = 1;
@@ -236,7 +236,7 @@ fn walk(start: &Position, plies: usize, rng: &mut Rng) -> usize {
 
 #[test]
 fn fast_evaluation_equals_the_reference_on_entering_king_positions() {
-    let mut rng = Rng::new(0x5eed_e7a1);
+    let mut rng = SplitMix64::new(0x5eed_e7a1);
     let mut n = 0;
     for sfen in bench_sfens() {
         n += walk(&pos(&sfen), 24, &mut rng);
@@ -246,7 +246,7 @@ fn fast_evaluation_equals_the_reference_on_entering_king_positions() {
 
 #[test]
 fn fast_evaluation_equals_the_reference_along_random_games() {
-    let mut rng = Rng::new(42);
+    let mut rng = SplitMix64::new(42);
     let mut n = 0;
     for _ in 0..150 {
         n += walk(&Position::startpos(), 250, &mut rng);

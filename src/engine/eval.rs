@@ -118,7 +118,7 @@ static STATIC: [[[i32; 81]; KINDS]; 2] = static_table();
 
 /// Mobility bonus of one piece: weighted count of reachable squares not held by its own side.
 #[inline(always)]
-fn mobility(c: usize, k: usize, sq: usize, occ: Bits, own: Bits) -> (i32, Bits) {
+fn mobility(c: usize, k: usize, sq: usize, occ: SquareSet, own: SquareSet) -> (i32, SquareSet) {
     let free = !own;
     match k {
         PAWN => {
@@ -174,7 +174,7 @@ fn mobility(c: usize, k: usize, sq: usize, occ: Bits, own: Bits) -> (i32, Bits) 
 }
 
 #[inline(always)]
-fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: Bits) -> i32 {
+fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: SquareSet) -> i32 {
     let Some(ksq) = b.king_of(c) else {
         return 0;
     };
@@ -281,7 +281,7 @@ fn kind_terms<P: Pieces, const C: usize, const K: usize>(b: &P, acc: &mut SideTe
 #[derive(Default)]
 struct SideTerms {
     score: i32,
-    map: Bits,
+    map: SquareSet,
     phase: i32,
 }
 
@@ -309,7 +309,7 @@ fn pawn_terms<P: Pieces, const C: usize>(b: &P, acc: &mut SideTerms) {
     acc.phase += set.count_ones() as i32 * (piece_value(PAWN) / 100);
 }
 
-const fn row_set(row: usize) -> Bits {
+const fn row_set(row: usize) -> SquareSet {
     let mut b = 0;
     let mut col = 0;
     while col < 9 {
@@ -320,8 +320,8 @@ const fn row_set(row: usize) -> Bits {
 }
 
 /// Row 0 (Black's far edge) and row 8 (White's).
-const FIRST_ROW: Bits = row_set(0);
-const LAST_ROW: Bits = row_set(8);
+const FIRST_ROW: SquareSet = row_set(0);
+const LAST_ROW: SquareSet = row_set(8);
 
 /// Every term of colour `C` but king safety and the check penalty.
 #[inline(always)]

@@ -28,7 +28,7 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
             let from = sq_index(from);
             let k = b.kind_on(from);
             let moved = if promote { promoted(k) } else { k };
-            let captured = if b.code_at(to) == EMPTY {
+            let captured = if b.piece_code_at(to) == EMPTY {
                 0
             } else {
                 see_value(b.kind_on(to))
@@ -88,22 +88,22 @@ struct ExchangeSets {
     to: usize,
     /// Attackers of both colours found so far (pieces already exchanged included: the
     /// occupancy masks them out).
-    all: Bits,
-    colors: [Bits; 2],
+    all: SquareSet,
+    colors: [SquareSet; 2],
     /// Sliders along files and ranks (rooks, dragons, lances that move towards the square),
     /// and along diagonals (bishops, horses).
-    orthogonal: Bits,
-    diagonal: Bits,
+    orthogonal: SquareSet,
+    diagonal: SquareSet,
 }
 
 impl ExchangeSets {
     #[inline]
-    fn new<P: Pieces>(b: &P, to: usize, occ: Bits) -> ExchangeSets {
+    fn new<P: Pieces>(b: &P, to: usize, occ: SquareSet) -> ExchangeSets {
         let mut all = 0;
         let mut orthogonal = 0;
         let mut diagonal = 0;
         for c in 0..2 {
-            let p: [Bits; KINDS] = std::array::from_fn(|k| b.set(c, k));
+            let p: [SquareSet; KINDS] = std::array::from_fn(|k| b.set(c, k));
             let them = 1 - c;
             let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
             let kings = p[KING] | p[HORSE] | p[DRAGON];
@@ -135,14 +135,14 @@ impl ExchangeSets {
     /// [`attackers_to`]), given that every piece taken out of the occupancy since
     /// [`ExchangeSets::new`] was passed to [`ExchangeSets::reveal`].
     #[inline]
-    fn attackers(&self, c: usize, occ: Bits) -> Bits {
+    fn attackers(&self, c: usize, occ: SquareSet) -> SquareSet {
         self.all & self.colors[c] & occ
     }
 
     /// The piece on `sq`, an attacker of the square, left it (`occ` no longer holds it): a
     /// slider behind it on the same line now attacks the square.
     #[inline]
-    fn reveal(&mut self, sq: usize, occ: Bits) {
+    fn reveal(&mut self, sq: usize, occ: SquareSet) {
         if let Some((line, orthogonal)) = line_attack(self.to, sq, occ) {
             let sliders = if orthogonal {
                 self.orthogonal
@@ -164,7 +164,7 @@ pub fn see_reference<P: Pieces>(b: &P, m: Move) -> i32 {
             let from = sq_index(from);
             let k = b.kind_on(from);
             let moved = if promote { promoted(k) } else { k };
-            let captured = if b.code_at(to) == EMPTY {
+            let captured = if b.piece_code_at(to) == EMPTY {
                 0
             } else {
                 see_value(b.kind_on(to))

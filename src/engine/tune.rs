@@ -15,11 +15,11 @@ use crate::shogi::{Color, Position};
 
 /// A tiny deterministic generator (xorshift64*), enough for perturbation signs.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct XorShift64Star(u64);
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
+impl XorShift64Star {
+    pub fn new(seed: u64) -> XorShift64Star {
+        XorShift64Star(seed.max(1))
     }
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
@@ -195,7 +195,7 @@ pub fn spsa(
     on_iter: &mut dyn FnMut(&Iteration),
 ) -> Weights {
     let mut theta = start.values;
-    let mut rng = Rng::new(seed);
+    let mut rng = XorShift64Star::new(seed);
     for k in 1..=iterations {
         let kf = k as f64;
         let c_k = 1.0 / kf.powf(0.101);
@@ -240,8 +240,8 @@ mod tests {
 
     #[test]
     fn rng_is_deterministic_and_balanced() {
-        let mut a = Rng::new(7);
-        let mut b = Rng::new(7);
+        let mut a = XorShift64Star::new(7);
+        let mut b = XorShift64Star::new(7);
         let xs: Vec<u64> = (0..1000).map(|_| a.next_u64()).collect();
         let ys: Vec<u64> = (0..1000).map(|_| b.next_u64()).collect();
         assert_eq!(xs, ys);

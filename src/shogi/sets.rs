@@ -16,7 +16,7 @@ pub(crate) use super::attacks::{
 use super::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// A set of squares (bit `i` = square index `i`).
-pub type Bits = u128;
+pub type SquareSet = u128;
 
 /// Number of piece kinds.
 pub const KINDS: usize = 14;
@@ -120,19 +120,19 @@ fn color(c: usize) -> Color {
 
 /// Lance attacks of side `c` from `sq`.
 #[inline(always)]
-pub fn lance_attacks(c: usize, sq: usize, occ: Bits) -> Bits {
+pub fn lance_attacks(c: usize, sq: usize, occ: SquareSet) -> SquareSet {
     attacks::lance(color(c), sq, occ)
 }
 
 /// Attacks of a piece of kind index `k` and side `c` on `sq`.
 #[inline(always)]
-pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: Bits) -> Bits {
+pub fn piece_attacks(c: usize, k: usize, sq: usize, occ: SquareSet) -> SquareSet {
     attacks::piece_attacks(KIND_LIST[k], color(c), sq, occ)
 }
 
 /// Iterate the squares of a set, in increasing order.
 #[inline(always)]
-pub fn squares(b: Bits) -> impl Iterator<Item = usize> {
+pub fn squares(b: SquareSet) -> impl Iterator<Item = usize> {
     // The two 64-bit halves one after the other: cheaper than 128-bit arithmetic.
     let mut low = b as u64;
     let mut high = (b >> 64) as u64;
@@ -151,7 +151,7 @@ pub fn squares(b: Bits) -> impl Iterator<Item = usize> {
     })
 }
 
-/// [`Pieces::code_at`] of an empty square.
+/// [`Pieces::piece_code_at`] of an empty square.
 pub const EMPTY: u8 = 0xff;
 
 /// Read access to the pieces of a position by side and kind index. The core's
@@ -159,13 +159,13 @@ pub const EMPTY: u8 = 0xff;
 /// snapshot built through the public accessors, to check code written against it.
 pub trait Pieces {
     /// Pieces of side `c` and kind `k`.
-    fn set(&self, c: usize, k: usize) -> Bits;
+    fn set(&self, c: usize, k: usize) -> SquareSet;
     /// All pieces of side `c`.
-    fn color_set(&self, c: usize) -> Bits;
+    fn color_set(&self, c: usize) -> SquareSet;
     /// All pieces.
-    fn occupancy(&self) -> Bits;
+    fn occupancy(&self) -> SquareSet;
     /// `side << 4 | kind` of the piece on `sq`, or [`EMPTY`].
-    fn code_at(&self, sq: usize) -> u8;
+    fn piece_code_at(&self, sq: usize) -> u8;
     /// Pieces of unpromoted kind `k` (0..7) in the hand of side `c`.
     fn hand_count(&self, c: usize, k: usize) -> i32;
     /// King square of side `c`, if present.
@@ -175,27 +175,27 @@ pub trait Pieces {
     /// Kind index of the piece on `sq` (must be occupied).
     #[inline(always)]
     fn kind_on(&self, sq: usize) -> usize {
-        (self.code_at(sq) & 0x0f) as usize
+        (self.piece_code_at(sq) & 0x0f) as usize
     }
 }
 
 /// The position read in place: its board codes are `kind + 1 | side << 4` (0 for empty),
-/// one less is [`Pieces::code_at`] (and [`EMPTY`] for 0).
+/// one less is [`Pieces::piece_code_at`] (and [`EMPTY`] for 0).
 impl Pieces for Position {
     #[inline(always)]
-    fn set(&self, c: usize, k: usize) -> Bits {
+    fn set(&self, c: usize, k: usize) -> SquareSet {
         self.by_kind[k] & self.by_color[c]
     }
     #[inline(always)]
-    fn color_set(&self, c: usize) -> Bits {
+    fn color_set(&self, c: usize) -> SquareSet {
         self.by_color[c]
     }
     #[inline(always)]
-    fn occupancy(&self) -> Bits {
+    fn occupancy(&self) -> SquareSet {
         self.by_color[0] | self.by_color[1]
     }
     #[inline(always)]
-    fn code_at(&self, sq: usize) -> u8 {
+    fn piece_code_at(&self, sq: usize) -> u8 {
         self.board[sq].wrapping_sub(1)
     }
     #[inline(always)]
@@ -219,8 +219,8 @@ pub fn hand_total<P: Pieces>(b: &P, c: usize) -> i32 {
 }
 
 /// Pieces of side `c` that attack `sq` given the occupancy `occ`, computed the plain way.
-pub fn attackers_to<P: Pieces>(b: &P, c: usize, sq: usize, occ: Bits) -> Bits {
-    let p: [Bits; KINDS] = std::array::from_fn(|k| b.set(c, k));
+pub fn attackers_to<P: Pieces>(b: &P, c: usize, sq: usize, occ: SquareSet) -> SquareSet {
+    let p: [SquareSet; KINDS] = std::array::from_fn(|k| b.set(c, k));
     let them = 1 - c;
     let golds = p[GOLD] | p[PRO_PAWN] | p[PRO_LANCE] | p[PRO_KNIGHT] | p[PRO_SILVER];
     let rooks = p[ROOK] | p[DRAGON];
@@ -237,7 +237,7 @@ pub fn attackers_to<P: Pieces>(b: &P, c: usize, sq: usize, occ: Bits) -> Bits {
         & occ
 }
 
-const fn rank_set(rank: usize) -> Bits {
+const fn rank_set(rank: usize) -> SquareSet {
     let mut b = 0;
     let mut file = 0;
     while file < 9 {
@@ -248,11 +248,11 @@ const fn rank_set(rank: usize) -> Bits {
 }
 
 /// Rank 1 and rank 9: the last rank of Black and of White.
-const RANK_EDGE: [Bits; 2] = [rank_set(1), rank_set(9)];
+const RANK_EDGE: [SquareSet; 2] = [rank_set(1), rank_set(9)];
 
 /// Every square attacked by side `c`: pawns in one shift, the other steppers by the
 /// table of their moves, the sliders grouped by the lines they move along.
-pub fn attack_map<P: Pieces>(b: &P, c: usize) -> Bits {
+pub fn attack_map<P: Pieces>(b: &P, c: usize) -> SquareSet {
     let occ = b.occupancy();
     let pawns = b.set(c, PAWN);
     // Masking the last rank keeps the shift within the pawn's file.
@@ -317,7 +317,7 @@ pub fn captures<P: Pieces>(b: &P, out: &mut MoveList) {
 
 /// The captures of [`captures`] by the pieces of kind `K`.
 #[inline(always)]
-fn captures_of<P: Pieces, const K: usize>(b: &P, c: usize, victims: Bits, out: &mut MoveList) {
+fn captures_of<P: Pieces, const K: usize>(b: &P, c: usize, victims: SquareSet, out: &mut MoveList) {
     let set = b.set(c, K);
     if set == 0 {
         return;

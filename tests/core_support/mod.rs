@@ -76,11 +76,11 @@ pub fn usi(s: &str) -> Move {
 }
 
 /// SplitMix64: a tiny deterministic generator, so every run sees the same positions.
-pub struct Rng(u64);
+pub struct SplitMix64(u64);
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed ^ 0x9e37_79b9_7f4a_7c15)
     }
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -209,7 +209,11 @@ pub fn describe_diff(ours: &[u32], theirs: &[u32]) -> String {
 
 /// Play a random legal game of at most `plies` plies from `start`, returning every
 /// position's SFEN along the way (start included) and the USI moves played.
-pub fn random_playout(start: &str, plies: usize, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
+pub fn random_playout(
+    start: &str,
+    plies: usize,
+    rng: &mut SplitMix64,
+) -> (Vec<String>, Vec<String>) {
     random_playout_with_checks(start, plies, rng, 0)
 }
 
@@ -218,7 +222,7 @@ pub fn random_playout(start: &str, plies: usize, rng: &mut Rng) -> (Vec<String>,
 pub fn random_playout_with_checks(
     start: &str,
     plies: usize,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     check_every: usize,
 ) -> (Vec<String>, Vec<String>) {
     let mut p = pos(start);
