@@ -430,9 +430,12 @@ impl Dfpn {
         }
         self.path.push(key);
         let result = loop {
-            // Collect the children's numbers (a child on the line is an escape).
+            // Collect the children's numbers (a child on the line is an escape), each as
+            // (phi, delta): the number this node minimises and the one it sums (pn and dn at
+            // an OR node, dn and pn at an AND node).
+            let flip = |a: u32, b: u32| if or { (a, b) } else { (b, a) };
             let mut best = usize::MAX;
-            let (mut best_pn, mut best_dn) = (INF, INF);
+            let (mut best_phi, mut best_delta) = (INF, INF);
             let mut second = INF;
             let mut sum: u64 = 0;
             let mut dist_min = u16::MAX;
@@ -446,33 +449,25 @@ impl Dfpn {
                         .map_or((1, 1, 0), |e| (e.pn, e.dn, e.dist))
                 };
                 if or {
-                    sum += dn as u64;
                     if pn == 0 {
                         dist_min = dist_min.min(dist);
                     }
-                    if pn < best_pn {
-                        second = best_pn;
-                        best_pn = pn;
-                        best_dn = dn;
-                        best = i;
-                    } else if pn < second {
-                        second = pn;
-                    }
                 } else {
-                    sum += pn as u64;
                     dist_max = dist_max.max(dist);
-                    if dn < best_dn {
-                        second = best_dn;
-                        best_dn = dn;
-                        best_pn = pn;
-                        best = i;
-                    } else if dn < second {
-                        second = dn;
-                    }
+                }
+                let (phi, delta) = flip(pn, dn);
+                sum += delta as u64;
+                if phi < best_phi {
+                    second = best_phi;
+                    best_phi = phi;
+                    best_delta = delta;
+                    best = i;
+                } else if phi < second {
+                    second = phi;
                 }
             }
             let sum = sum.min(INF as u64) as u32;
-            let (pn, dn) = if or { (best_pn, sum) } else { (sum, best_dn) };
+            let (pn, dn) = flip(best_phi, sum);
             if pn == 0 {
                 let dist = if or { dist_min } else { dist_max };
                 self.store(key, 0, INF, dist.saturating_add(1));
@@ -487,17 +482,11 @@ impl Dfpn {
                 break (pn, dn);
             }
             let (m, _) = kids[best];
-            let (cpn, cdn) = if or {
-                (
-                    th_pn.min(second.saturating_add(1)),
-                    (th_dn as u64 - sum as u64 + best_dn as u64).min(INF as u64) as u32,
-                )
-            } else {
-                (
-                    (th_pn as u64 - sum as u64 + best_pn as u64).min(INF as u64) as u32,
-                    th_dn.min(second.saturating_add(1)),
-                )
-            };
+            let (th_phi, th_delta) = flip(th_pn, th_dn);
+            let (cpn, cdn) = flip(
+                th_phi.min(second.saturating_add(1)),
+                (th_delta as u64 - sum as u64 + best_delta as u64).min(INF as u64) as u32,
+            );
             let undo = pos.play_unchecked(m);
             self.mid(pos, cpn, cdn, !or, ply + 1);
             pos.undo(m, undo);
