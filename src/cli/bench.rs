@@ -19,7 +19,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let r = bench::run(a.depth, a.mode, a.hash).map_err(anyhow::Error::msg)?;
+    let r = bench::run(a.depth, a.mode, a.hash)?;
     println!(
         "positions {} depth {} mode {} nodes {} time_ms {} nps {}",
         r.positions,

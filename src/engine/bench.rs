@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 
 use super::search::{Config, Control, Mode, Searcher};
 use super::time::Limits;
-use crate::shogi::{EnteringKingRule, Move, Position};
+use crate::shogi::{
+    EnteringKingRule, IllegalMoveKind, Move, Position, PositionParseError, UsiMoveError,
+};
 
 /// Default depth of `bench`.
 pub const DEFAULT_DEPTH: u32 = 5;
@@ -57,22 +59,60 @@ impl BenchResult {
     }
 }
 
+/// A bench position that cannot be set up (the SFEN or move at fault, and why).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BenchError {
+    /// The SFEN cannot be read or describes an illegal position.
+    #[error("{sfen}: {error}")]
+    Sfen {
+        /// The SFEN as given.
+        sfen: String,
+        /// What is wrong with it.
+        error: PositionParseError,
+    },
+    /// A move that is not USI move text.
+    #[error("{text}: {error}")]
+    UnreadableMove {
+        /// The move as written.
+        text: String,
+        /// Why it cannot be read.
+        error: UsiMoveError,
+    },
+    /// A move that is illegal where it is played.
+    #[error("{text}: {}", .kind.name())]
+    IllegalMove {
+        /// The move as written.
+        text: String,
+        /// Why it is illegal.
+        kind: IllegalMoveKind,
+    },
+}
+
 /// A bench position as a [`Position`] (`Err` names what could not be read).
-pub fn position(sfen: &str, moves: &str) -> Result<Position, String> {
+pub fn position(sfen: &str, moves: &str) -> Result<Position, BenchError> {
     let mut pos = if sfen == "startpos" {
         Position::startpos()
     } else {
-        Position::from_sfen(sfen).map_err(|e| format!("{sfen}: {e}"))?
+        Position::from_sfen(sfen).map_err(|error| BenchError::Sfen {
+            sfen: sfen.to_string(),
+            error,
+        })?
     };
     for t in moves.split_whitespace() {
-        let m = Move::from_usi(t).map_err(|e| format!("{t}: {e}"))?;
-        pos.play(m).map_err(|k| format!("{t}: {}", k.name()))?;
+        let m = Move::from_usi(t).map_err(|error| BenchError::UnreadableMove {
+            text: t.to_string(),
+            error,
+        })?;
+        pos.play(m).map_err(|kind| BenchError::IllegalMove {
+            text: t.to_string(),
+            kind,
+        })?;
     }
     Ok(pos)
 }
 
 /// Run the bench at `depth` in `mode` with a `hash_mb` table per position.
-pub fn run(depth: u32, mode: Mode, hash_mb: usize) -> Result<BenchResult, String> {
+pub fn run(depth: u32, mode: Mode, hash_mb: usize) -> Result<BenchResult, BenchError> {
     let config = Config {
         rule: EnteringKingRule::CSARule24,
         max_moves_to_draw: 0,

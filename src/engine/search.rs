@@ -42,13 +42,18 @@ pub enum Mode {
     Decl24,
 }
 
+/// A mode name that is neither `search` nor `decl24` (the text as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode `{0}` (search, decl24)")]
+pub struct UnknownMode(pub String);
+
 impl std::str::FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mode, String> {
+    type Err = UnknownMode;
+    fn from_str(s: &str) -> Result<Mode, UnknownMode> {
         match s.to_ascii_lowercase().as_str() {
             "search" => Ok(Mode::Search),
             "decl24" => Ok(Mode::Decl24),
-            _ => Err(format!("unknown mode `{s}` (search, decl24)")),
+            _ => Err(UnknownMode(s.to_string())),
         }
     }
 }

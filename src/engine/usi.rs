@@ -11,11 +11,13 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::decl24::Weights;
+use super::decl24::{Weights, WeightsError};
 use super::mate::{self, MateLimits};
-use super::search::{Config, Control, Decision, Info, Mode, Searcher};
+use super::search::{Config, Control, Decision, Info, Mode, Searcher, UnknownMode};
 use super::time::Limits;
-use crate::shogi::{EnteringKingRule, Move, Position};
+use crate::shogi::{
+    EnteringKingRule, IllegalMoveKind, Move, Position, PositionParseError, UsiMoveError,
+};
 
 /// One parsed USI command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,8 +43,45 @@ pub enum Command {
     Empty,
 }
 
+/// A command line that cannot be read; its text is the `info string` the session answers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The first token is no USI command.
+    #[error("unknown command `{0}`")]
+    UnknownCommand(String),
+    /// `setoption` not followed by `name`.
+    #[error("setoption: expected `name`")]
+    SetOptionNoName,
+    /// `setoption name` with no name before `value` (or the end).
+    #[error("setoption: empty name")]
+    SetOptionEmptyName,
+    /// `position startpos` followed by something other than `moves`.
+    #[error("position startpos: unexpected tokens")]
+    StartposTokens,
+    /// `position sfen` with fewer than the four SFEN fields.
+    #[error("position sfen: incomplete SFEN")]
+    IncompleteSfen,
+    /// `position` followed by neither `startpos` nor `sfen`.
+    #[error("position: expected `startpos` or `sfen`")]
+    PositionStart,
+    /// A `go` limit (`btime`, `depth`, ...) at the end of the line, without its value.
+    #[error("go: `{0}` needs a value")]
+    GoMissingValue(String),
+    /// A `go` limit whose value is not an integer.
+    #[error("go: bad value `{value}` for `{name}`")]
+    GoBadValue {
+        /// The limit (`btime`, `mate`, ...).
+        name: String,
+        /// The token given as its value.
+        value: String,
+    },
+    /// A `go` token that is no limit.
+    #[error("go: unknown token `{0}`")]
+    GoUnknownToken(String),
+}
+
 /// Parse one line. `Err` names what could not be read.
-pub fn parse_command(line: &str) -> Result<Command, String> {
+pub fn parse_command(line: &str) -> Result<Command, CommandError> {
     let mut tokens = line.split_whitespace();
     let Some(head) = tokens.next() else {
         return Ok(Command::Empty);
@@ -59,19 +98,19 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "setoption" => parse_setoption(&rest),
         "position" => parse_position(&rest),
         "go" => parse_go(&rest).map(Command::Go),
-        other => Err(format!("unknown command `{other}`")),
+        other => Err(CommandError::UnknownCommand(other.to_string())),
     }
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     if rest.first() != Some(&"name") {
-        return Err("setoption: expected `name`".into());
+        return Err(CommandError::SetOptionNoName);
     }
     let value_at = rest.iter().position(|t| *t == "value");
     let name_end = value_at.unwrap_or(rest.len());
     let name = rest[1..name_end].join(" ");
     if name.is_empty() {
-        return Err("setoption: empty name".into());
+        return Err(CommandError::SetOptionEmptyName);
     }
     let value = match value_at {
         Some(i) => rest[i + 1..].join(" "),
@@ -80,7 +119,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     Ok(Command::SetOption { name, value })
 }
 
-fn parse_position(rest: &[&str]) -> Result<Command, String> {
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let moves_at = rest.iter().position(|t| *t == "moves");
     let head = &rest[..moves_at.unwrap_or(rest.len())];
     let moves = match moves_at {
@@ -89,24 +128,28 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
     };
     let sfen = match head.first() {
         Some(&"startpos") if head.len() == 1 => None,
-        Some(&"startpos") => return Err("position startpos: unexpected tokens".into()),
+        Some(&"startpos") => return Err(CommandError::StartposTokens),
         Some(&"sfen") if head.len() >= 4 => Some(head[1..].join(" ")),
-        Some(&"sfen") => return Err("position sfen: incomplete SFEN".into()),
-        _ => return Err("position: expected `startpos` or `sfen`".into()),
+        Some(&"sfen") => return Err(CommandError::IncompleteSfen),
+        _ => return Err(CommandError::PositionStart),
     };
     Ok(Command::Position { sfen, moves })
 }
 
-fn parse_go(rest: &[&str]) -> Result<Limits, String> {
+fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
     let mut l = Limits::default();
     let mut i = 0;
-    let num = |i: usize, name: &str| -> Result<u64, String> {
+    let bad_value = |name: &str, t: &str| CommandError::GoBadValue {
+        name: name.to_string(),
+        value: t.to_string(),
+    };
+    let num = |i: usize, name: &str| -> Result<u64, CommandError> {
         let t = rest
             .get(i + 1)
-            .ok_or_else(|| format!("go: `{name}` needs a value"))?;
+            .ok_or_else(|| CommandError::GoMissingValue(name.to_string()))?;
         t.parse::<i64>()
             .map(|v| v.max(0) as u64)
-            .map_err(|_| format!("go: bad value `{t}` for `{name}`"))
+            .map_err(|_| bad_value(name, t))
     };
     while i < rest.len() {
         let t = rest[i];
@@ -135,17 +178,60 @@ fn parse_go(rest: &[&str]) -> Result<Limits, String> {
                     Some(t) => t
                         .parse::<i64>()
                         .map(|v| v.max(0) as u64)
-                        .map_err(|_| format!("go: bad value `{t}` for `mate`"))?,
+                        .map_err(|_| bad_value("mate", t))?,
                 });
                 if rest.get(i + 1).is_some() {
                     i += 1;
                 }
             }
-            other => return Err(format!("go: unknown token `{other}`")),
+            other => return Err(CommandError::GoUnknownToken(other.to_string())),
         }
         i += 1;
     }
     Ok(l)
+}
+
+/// A `setoption` the options refuse; its text is the `info string` the session answers.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    /// A number option (`USI_Hash`, `Threads`, `MaxMovesToDraw`) given a non-integer.
+    #[error("option {name}: bad number `{value}`")]
+    BadNumber {
+        /// The option's name as written.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// `EnteringKingRule` given no rule's name.
+    #[error("option {name}: unknown rule `{value}`")]
+    UnknownRule {
+        /// The option's name as written.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// `Mode` given neither `search` nor `decl24`.
+    #[error(transparent)]
+    Mode(#[from] UnknownMode),
+    /// The `Weights` file cannot be read.
+    #[error("option Weights: cannot read `{path}`: {error}")]
+    WeightsUnreadable {
+        /// The file's path.
+        path: String,
+        /// Why it cannot be read.
+        error: std::io::Error,
+    },
+    /// The `Weights` file is read but is no weights file.
+    #[error("option Weights: `{path}`: {error}")]
+    WeightsInvalid {
+        /// The file's path.
+        path: String,
+        /// The line at fault and what is wrong with it.
+        error: WeightsError,
+    },
+    /// No option of that name.
+    #[error("unknown option `{0}`")]
+    UnknownOption(String),
 }
 
 /// Engine options settable with `setoption`.
@@ -208,21 +294,22 @@ impl Options {
     }
 
     /// Apply one `setoption`. `Err` says why the value was refused.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let int = |v: &str| -> Result<i64, String> {
-            v.trim()
-                .parse::<i64>()
-                .map_err(|_| format!("option {name}: bad number `{v}`"))
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let int = |v: &str| -> Result<i64, OptionError> {
+            v.trim().parse::<i64>().map_err(|_| OptionError::BadNumber {
+                name: name.to_string(),
+                value: v.to_string(),
+            })
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, 65_536) as usize,
             "threads" => self.threads = int(value)?.clamp(1, 256) as usize,
             "usi_ponder" => {}
             "enteringkingrule" => {
-                self.rule = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("option {name}: unknown rule `{value}`"))?;
+                self.rule = value.trim().parse().map_err(|_| OptionError::UnknownRule {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })?;
             }
             "maxmovestodraw" => self.max_moves_to_draw = int(value)?.clamp(0, 1_000_000) as i32,
             "mode" => self.mode = value.trim().parse()?,
@@ -232,56 +319,101 @@ impl Options {
                     self.weights_path.clear();
                     self.weights = Weights::default();
                 } else {
-                    let text = std::fs::read_to_string(path)
-                        .map_err(|e| format!("option Weights: cannot read `{path}`: {e}"))?;
-                    self.weights = Weights::parse(&text)
-                        .map_err(|e| format!("option Weights: `{path}`: {e}"))?;
+                    let text = std::fs::read_to_string(path).map_err(|error| {
+                        OptionError::WeightsUnreadable {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    self.weights =
+                        Weights::parse(&text).map_err(|error| OptionError::WeightsInvalid {
+                            path: path.to_string(),
+                            error,
+                        })?;
                     self.weights_path = path.to_string();
                 }
             }
-            _ => return Err(format!("unknown option `{name}`")),
+            _ => return Err(OptionError::UnknownOption(name.to_string())),
         }
         Ok(())
     }
 }
 
-/// A position, the `(key, in check)` history of the positions before it, and a complaint.
-pub type PositionState = (Position, Vec<(u64, bool)>, Option<String>);
+/// What is wrong with a `position` command's SFEN or moves; its text is the `info string`
+/// the session answers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionCommandError {
+    /// The SFEN cannot be read or describes an illegal position (the whole command is
+    /// refused).
+    #[error("position: bad SFEN `{sfen}`: {error}")]
+    BadSfen {
+        /// The SFEN as given.
+        sfen: String,
+        /// What is wrong with it.
+        error: PositionParseError,
+    },
+    /// A move that is not USI move text (the moves before it are kept).
+    #[error("position: unreadable move `{text}` at ply {ply}: {error}")]
+    UnreadableMove {
+        /// The move as written.
+        text: String,
+        /// Its number in the move list, from 1.
+        ply: usize,
+        /// Why it cannot be read.
+        error: UsiMoveError,
+    },
+    /// A move that is illegal where it is played (the moves before it are kept).
+    #[error("position: illegal move `{text}` at ply {ply}: {}", .kind.name())]
+    IllegalMove {
+        /// The move as written.
+        text: String,
+        /// Its number in the move list, from 1.
+        ply: usize,
+        /// Why it is illegal.
+        kind: IllegalMoveKind,
+    },
+}
+
+/// A position, the `(key, in check)` history of the positions before it, and a complaint
+/// about a move that was not played ([`PositionCommandError::UnreadableMove`] or
+/// [`PositionCommandError::IllegalMove`]).
+pub type PositionState = (Position, Vec<(u64, bool)>, Option<PositionCommandError>);
 
 /// Apply a `position` command. On an unreadable SFEN the position is unchanged; on an
 /// illegal or unreadable move the moves before it are kept. Returns the new position,
 /// the history of earlier positions (`(key, in check)`), and any complaint.
-pub fn apply_position(sfen: Option<&str>, moves: &[String]) -> Result<PositionState, String> {
+pub fn apply_position(
+    sfen: Option<&str>,
+    moves: &[String],
+) -> Result<PositionState, PositionCommandError> {
     let mut pos = match sfen {
         None => Position::startpos(),
-        Some(s) => Position::from_sfen(s).map_err(|e| format!("position: bad SFEN `{s}`: {e}"))?,
+        Some(s) => Position::from_sfen(s).map_err(|error| PositionCommandError::BadSfen {
+            sfen: s.to_string(),
+            error,
+        })?,
     };
     let mut history = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
         let m = match Move::from_usi(text) {
             Ok(m) => m,
-            Err(e) => {
-                return Ok((
-                    pos,
-                    history,
-                    Some(format!(
-                        "position: unreadable move `{text}` at ply {}: {e}",
-                        i + 1
-                    )),
-                ));
+            Err(error) => {
+                let complaint = PositionCommandError::UnreadableMove {
+                    text: text.clone(),
+                    ply: i + 1,
+                    error,
+                };
+                return Ok((pos, history, Some(complaint)));
             }
         };
         let entry = (pos.key(), pos.is_in_check());
         if let Err(kind) = pos.play(m) {
-            return Ok((
-                pos,
-                history,
-                Some(format!(
-                    "position: illegal move `{text}` at ply {}: {}",
-                    i + 1,
-                    kind.name()
-                )),
-            ));
+            let complaint = PositionCommandError::IllegalMove {
+                text: text.clone(),
+                ply: i + 1,
+                kind,
+            };
+            return Ok((pos, history, Some(complaint)));
         }
         history.push(entry);
     }
@@ -377,7 +509,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let cmd = match parse_command(line) {
             Ok(c) => c,
             Err(e) => {
-                self.info_string(&e);
+                self.info_string(&e.to_string());
                 return true;
             }
         };
@@ -415,7 +547,7 @@ impl<W: Write + Send + 'static> Session<W> {
                                 s.resize(self.options.hash_mb);
                             }
                         }
-                        Err(e) => self.info_string(&e),
+                        Err(e) => self.info_string(&e.to_string()),
                     }
                 }
             }
@@ -434,10 +566,10 @@ impl<W: Write + Send + 'static> Session<W> {
                         self.position = pos;
                         self.history = history;
                         if let Some(c) = complaint {
-                            self.info_string(&c);
+                            self.info_string(&c.to_string());
                         }
                     }
-                    Err(e) => self.info_string(&e),
+                    Err(e) => self.info_string(&e.to_string()),
                 }
             }
             Command::Go(limits) => {
@@ -652,7 +784,84 @@ mod tests {
         ] {
             assert_eq!(parse_command(text).unwrap(), c, "{text}");
         }
-        assert!(parse_command("fly").unwrap_err().contains("fly"));
+        assert!(
+            parse_command("fly")
+                .unwrap_err()
+                .to_string()
+                .contains("fly")
+        );
+    }
+
+    #[test]
+    fn errors_read_as_before() {
+        let text = |line: &str| parse_command(line).unwrap_err().to_string();
+        assert_eq!(text("fly"), "unknown command `fly`");
+        assert_eq!(text("setoption USI_Hash"), "setoption: expected `name`");
+        assert_eq!(text("setoption name value 1"), "setoption: empty name");
+        assert_eq!(
+            text("position startpos 7g7f"),
+            "position startpos: unexpected tokens"
+        );
+        assert_eq!(
+            text("position sfen 9/9 b"),
+            "position sfen: incomplete SFEN"
+        );
+        assert_eq!(
+            text("position banana"),
+            "position: expected `startpos` or `sfen`"
+        );
+        assert_eq!(text("go depth"), "go: `depth` needs a value");
+        assert_eq!(text("go btime x"), "go: bad value `x` for `btime`");
+        assert_eq!(text("go mate soon"), "go: bad value `soon` for `mate`");
+        assert_eq!(text("go sideways"), "go: unknown token `sideways`");
+
+        let mut o = Options::default();
+        let refusal =
+            |o: &mut Options, name: &str, value: &str| o.set(name, value).unwrap_err().to_string();
+        assert_eq!(
+            refusal(&mut o, "USI_Hash", "lots"),
+            "option USI_Hash: bad number `lots`"
+        );
+        assert_eq!(
+            refusal(&mut o, "EnteringKingRule", "Rule99"),
+            "option EnteringKingRule: unknown rule `Rule99`"
+        );
+        assert_eq!(
+            refusal(&mut o, "Mode", "chess"),
+            "unknown mode `chess` (search, decl24)"
+        );
+        assert_eq!(refusal(&mut o, "Colour", "blue"), "unknown option `Colour`");
+        let missing = refusal(&mut o, "Weights", "/nonexistent/weights.txt");
+        assert!(
+            missing.starts_with("option Weights: cannot read `/nonexistent/weights.txt`: "),
+            "{missing}"
+        );
+
+        let bad_sfen = apply_position(Some("9/9 b - 1"), &[]).unwrap_err();
+        assert!(
+            bad_sfen
+                .to_string()
+                .starts_with("position: bad SFEN `9/9 b - 1`: "),
+            "{bad_sfen}"
+        );
+        let complaint = |moves: &[&str]| {
+            let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            let (_, history, c) = apply_position(None, &moves).unwrap();
+            (history.len(), c.unwrap().to_string())
+        };
+        assert_eq!(
+            complaint(&["7g7f", "zz"]),
+            (
+                1,
+                "position: unreadable move `zz` at ply 2: invalid USI move `zz`".to_string()
+            )
+        );
+        let (kept, illegal) = complaint(&["7g7f", "3c3d", "5e5d"]);
+        assert_eq!(kept, 2);
+        assert!(
+            illegal.starts_with("position: illegal move `5e5d` at ply 3: "),
+            "{illegal}"
+        );
     }
 
     #[test]
