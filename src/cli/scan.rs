@@ -54,7 +54,11 @@ pub struct ScanArgs {
 /// Every named input must exist and open: a typo is a usage error (exit 2), said before
 /// anything is written, not an empty result after the others were read.
 fn check_inputs(inputs: &[Input]) -> Result<(), Vec<String>> {
-    let problems: Vec<String> = inputs.iter().filter_map(check_openable).collect();
+    let problems: Vec<String> = inputs
+        .iter()
+        .filter_map(|input| check_openable(input).err())
+        .map(|e| e.to_string())
+        .collect();
     if problems.is_empty() {
         Ok(())
     } else {

@@ -3,7 +3,7 @@ use std::fs::File;
 use std::path::PathBuf;
 
 use super::dir;
-use super::error::io_message;
+use super::error::SourceError;
 
 /// One input as given on the command line.
 #[derive(Debug, Clone)]
@@ -101,22 +101,19 @@ pub fn expand(inputs: &[Input]) -> Vec<Input> {
     out
 }
 
-/// Why `input` cannot be read at all (a path that does not exist or cannot be opened),
-/// checked before anything is written; `None` when it can be opened.
-pub fn check_openable(input: &Input) -> Option<String> {
+/// Whether `input` can be read at all, checked before anything is written: `Err` for a
+/// path that does not exist or cannot be opened (the path and the I/O error in words).
+/// Standard input and embedded inputs always can.
+pub fn check_openable(input: &Input) -> Result<(), SourceError> {
     let (Input::Path(path) | Input::FolderRecords(path)) = input else {
-        return None;
+        return Ok(());
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return Some(format!("{}: {}", path.display(), io_message(&e))),
-    };
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(SourceError::io(&name))?;
     let opened = if meta.is_dir() {
         std::fs::read_dir(path).map(drop)
     } else {
         File::open(path).map(drop)
     };
-    opened
-        .err()
-        .map(|e| format!("{}: {}", path.display(), io_message(&e)))
+    opened.map_err(SourceError::io(&name))
 }

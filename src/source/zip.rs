@@ -26,8 +26,15 @@ pub fn read<R: Read + Seek>(
             let directory = format!("cannot read the zip directory ({e}; an incomplete download?)");
             r.seek(SeekFrom::Start(0))
                 .map_err(|e| err(None, None, format!("{directory}; {e}")))?;
-            return read_front_to_back(BufReader::with_capacity(1 << 16, r), buffer, sink)
-                .map_err(|(entry, after, why)| err(entry, after, format!("{directory}; {why}")));
+            return read_front_to_back(BufReader::with_capacity(1 << 16, r), buffer, sink).map_err(
+                |stop| {
+                    err(
+                        stop.entry,
+                        stop.after,
+                        format!("{directory}; {}", stop.what),
+                    )
+                },
+            );
         }
     };
     for i in 0..archive.len() {
@@ -71,25 +78,39 @@ fn deliver<R: Read>(
     })
 }
 
+/// Where and why reading a zip front to back stopped (at the damaged directory, or where
+/// the bytes stopped making sense).
+#[derive(Debug)]
+struct FrontToBackStop {
+    /// The entry whose data broke off (not delivered), if the break came inside one.
+    entry: Option<String>,
+    /// The last entry delivered, if the break came between entries.
+    after: Option<String>,
+    /// What happened: how many members were read, and what ended the reading.
+    what: String,
+}
+
 /// Read the members one after the other from their local headers, up to the directory or
 /// the point where the bytes stop making sense. Always an error (the archive has no
-/// readable directory): (entry being read, last entry delivered, what happened).
+/// readable directory) unless `sink` asks to stop first.
 fn read_front_to_back<R: Read>(
     mut r: R,
     buffer: &mut ReadBuffer,
     sink: &mut Sink<'_>,
-) -> Result<(), (Option<String>, Option<String>, String)> {
+) -> Result<(), FrontToBackStop> {
     let mut read = 0usize;
     let mut last: Option<String> = None;
     loop {
         let file = match read_zipfile_from_stream(&mut r) {
             Ok(Some(file)) => file,
             Ok(None) => {
-                return Err((
-                    None,
-                    None,
-                    format!("read front to back: {read} members, up to the damaged directory"),
-                ));
+                return Err(FrontToBackStop {
+                    entry: None,
+                    after: None,
+                    what: format!(
+                        "read front to back: {read} members, up to the damaged directory"
+                    ),
+                });
             }
             Err(e) => {
                 let what = match &e {
@@ -100,11 +121,11 @@ fn read_front_to_back<R: Read>(
                     }
                     other => other.to_string(),
                 };
-                return Err((
-                    None,
-                    last,
-                    format!("read front to back: {read} members, then {what}"),
-                ));
+                return Err(FrontToBackStop {
+                    entry: None,
+                    after: last,
+                    what: format!("read front to back: {read} members, then {what}"),
+                });
             }
         };
         if file.is_dir() {
@@ -128,11 +149,11 @@ fn read_front_to_back<R: Read>(
             sink(Event::Skipped { name: name.clone() })
         };
         if let Some(reason) = failed {
-            return Err((
-                Some(name),
-                None,
-                format!("read front to back: {read} members, then {reason}"),
-            ));
+            return Err(FrontToBackStop {
+                entry: Some(name),
+                after: None,
+                what: format!("read front to back: {read} members, then {reason}"),
+            });
         }
         read += 1;
         last = Some(name);
