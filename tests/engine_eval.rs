@@ -8,8 +8,8 @@
 mod core_support;
 
 use core_support::{SplitMix64, bench_sfens, pos};
-use floodgate_scan::engine::decl24::{self, Weights};
 use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
+use floodgate_scan::engine::eval24::{self, Weights};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
 use floodgate_scan::shogi::sets::{
     BISHOP, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, SquareSet, attack_map, captures, squares,
@@ -130,8 +130,8 @@ fn check(p: &Position) -> i32 {
     let w = Weights::default();
     for rule in [EnteringKingRule::CSARule24, EnteringKingRule::CSARule27] {
         assert_eq!(
-            decl24::evaluate(p, &w, rule),
-            decl24::evaluate(&plain, &w, rule),
+            eval24::evaluate(p, &w, rule),
+            eval24::evaluate(&plain, &w, rule),
             "24-point evaluation of {} under {rule:?}",
             p.to_sfen()
         );

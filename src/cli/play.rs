@@ -4,9 +4,9 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use floodgate_scan::engine::decl24::Weights;
+use floodgate_scan::engine::endings::{self, StartPosition};
+use floodgate_scan::engine::eval24::Weights;
 use floodgate_scan::engine::play::GameSettings;
-use floodgate_scan::engine::replay::{self, StartPosition};
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::shogi::{EnteringKingRule, Position};
 
@@ -80,7 +80,7 @@ pub fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
 pub fn load_positions(path: &Path) -> anyhow::Result<(Starts, usize)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read positions {}", path.display()))?;
-    let (ok, bad) = replay::read_positions(&text, &file_name(path));
+    let (ok, bad) = endings::read_positions(&text, &file_name(path));
     for b in &bad {
         eprintln!("floodgate-scan: warning: {b}");
     }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use floodgate_scan::engine::replay::{self, StartPosition};
+use floodgate_scan::engine::endings::{self, StartPosition};
 use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::shogi::Position;
@@ -196,7 +196,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         (None, Some(p)) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read positions {}", p.display()))?;
-            let (starts, bad) = replay::read_positions(&text, &file_name(p));
+            let (starts, bad) = endings::read_positions(&text, &file_name(p));
             refuse_bad(p, &bad)?;
             starts
         }
@@ -213,7 +213,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     let settings = a.play.settings();
     let pb = progress_bar(starts.len());
-    let rows = replay::replay(&starts, &config, &settings, &|| pb.inc(1));
+    let rows = endings::replay(&starts, &config, &settings, &|| pb.inc(1));
     pb.finish_and_clear();
     // The table and the summary all or nothing: under temporary names until both are
     // complete (see floodgate_scan::outdir), the summary put into place last.
@@ -226,7 +226,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     w.flush().with_context(|| write_err(&a.out))?;
     drop(w);
-    let s = replay::summarize(&rows);
+    let s = endings::summarize(&rows);
     let fmt = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
     println!(
         "positions {}  declared {} ({:.1}%: black {}, white {})  declared draw {}  mate {}  repetition {}  limit {}",

@@ -2,25 +2,25 @@
 //! declaration engine, the USI protocol, and the self-play used by `replay`, `tune` and
 //! `validate`. It depends only on the position core ([`crate::shogi`]).
 //!
-//! - [`eval`]: the normal evaluation; [`decl24`]: the 24-point evaluation and its weights;
+//! - [`eval`]: the normal evaluation; [`eval24`]: the 24-point evaluation and its weights;
 //!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
-//! - [`play`], [`replay`], [`tune`]: engine games, the replay table, SPSA.
+//! - [`play`], [`endings`], [`tune`]: engine games, the replay table, SPSA.
 pub mod bench;
-pub mod decl24;
+pub mod endings;
 pub mod eval;
+pub mod eval24;
 pub mod guard;
 pub mod mate;
 pub mod ordering;
 pub mod play;
-pub mod replay;
 pub mod search;
 pub mod time;
 pub mod tt;
 pub mod tune;
 pub mod usi;
 
-pub use decl24::Weights;
+pub use eval24::Weights;
 pub use search::{Config, Control, Decision, Mode, SearchResult, Searcher};
 pub use time::Limits;

@@ -12,8 +12,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::decl24::{self, Weights};
 use super::eval;
+use super::eval24::{self, Weights};
 use super::guard;
 use super::ordering::{Heuristics, history_index, see};
 use super::time::{Limits, TimePlan, plan};
@@ -423,7 +423,7 @@ impl Searcher {
     fn evaluate(&self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => eval::evaluate(pos),
-            Mode::Decl24 => decl24::evaluate(pos, &self.config.weights, self.config.rule),
+            Mode::Decl24 => eval24::evaluate(pos, &self.config.weights, self.config.rule),
         }
     }
 

@@ -8,7 +8,7 @@
 //! towards the declaration conditions, so drawn games still carry signal.
 use rayon::prelude::*;
 
-use super::decl24::{N_WEIGHTS, SIGNS, Weights, point_target};
+use super::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
 use super::play::{GameSettings, play_game, progress};
 use super::search::{Config, Mode};
 use crate::shogi::{Color, Position};

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::decl24::{Weights, WeightsError};
+use super::eval24::{Weights, WeightsError};
 use super::mate::{self, MateLimits};
 use super::search::{Config, Control, Decision, Info, Mode, Searcher, UnknownMode};
 use super::time::Limits;
