@@ -45,14 +45,18 @@ pub const POSITIONS: &[(&str, &str)] = &[
 /// Result of a bench run.
 #[derive(Debug, Clone)]
 pub struct BenchResult {
+    /// Positions searched.
     pub positions: usize,
+    /// Depth each was searched to.
     pub depth: u32,
     /// Total nodes: the signature.
     pub nodes: u64,
+    /// Wall-clock time of all the searches (setting the positions up excluded).
     pub time: Duration,
 }
 
 impl BenchResult {
+    /// Nodes per second over the whole run.
     pub fn nps(&self) -> u64 {
         let us = self.time.as_micros().max(1) as u64;
         self.nodes * 1_000_000 / us

@@ -22,6 +22,7 @@ use crate::shogi::{Color, Position};
 pub struct StartPosition {
     /// Where it came from (`file:line` or a game id).
     pub id: String,
+    /// The SFEN as read (the line's first column).
     pub sfen: String,
 }
 
@@ -53,13 +54,21 @@ pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>
 /// One row of the replay table.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ReplayRow {
+    /// The start position's id ([`StartPosition::id`]).
     pub id: String,
+    /// The start position's SFEN.
     pub start_sfen: String,
+    /// Black's non-king pieces in the enemy camp at the start.
     pub start_zone_black: i32,
+    /// Black's declaration points (camp + hand) at the start.
     pub start_points_black: i32,
+    /// Black's owned points (board + hand) at the start.
     pub start_owned_black: i32,
+    /// White's non-king pieces in the enemy camp at the start.
     pub start_zone_white: i32,
+    /// White's declaration points (camp + hand) at the start.
     pub start_points_white: i32,
+    /// White's owned points (board + hand) at the start.
     pub start_owned_white: i32,
     /// `black`, `white` or empty.
     pub better: String,
@@ -71,15 +80,25 @@ pub struct ReplayRow {
     pub winner: String,
     /// Who declared (a win or a draw; empty otherwise).
     pub declared_by: String,
+    /// Plies played (0 for a position not played).
     pub plies: u32,
+    /// First ply (0 = the start) at which Black had 10 pieces in the enemy camp.
     pub first_ten_black: Option<u32>,
+    /// First ply (0 = the start) at which White had 10 pieces in the enemy camp.
     pub first_ten_white: Option<u32>,
+    /// Black's non-king pieces in the enemy camp at the end.
     pub end_zone_black: i32,
+    /// Black's declaration points at the end.
     pub end_points_black: i32,
+    /// Black's owned points at the end.
     pub end_owned_black: i32,
+    /// White's non-king pieces in the enemy camp at the end.
     pub end_zone_white: i32,
+    /// White's declaration points at the end.
     pub end_points_white: i32,
+    /// White's owned points at the end.
     pub end_owned_white: i32,
+    /// Nodes searched by both sides over the game.
     pub nodes: u64,
     /// The moves played, in USI.
     pub moves: String,
@@ -197,14 +216,21 @@ pub fn replay(
 /// The summary of a replay.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Summary {
+    /// Start positions in the table (rows).
     pub positions: usize,
+    /// Games won by a declaration.
     pub declarations: usize,
+    /// Declaration wins of Black.
     pub declarations_black: usize,
+    /// Declaration wins of White.
     pub declarations_white: usize,
+    /// `declarations` over `positions` (0 for an empty table).
     pub declaration_share: f64,
     /// Draws declared with 24-30 points (24-point rules).
     pub declared_draws: usize,
+    /// Games ended by mate.
     pub mates: usize,
+    /// Games ended by fourfold repetition, perpetual check included.
     pub repetitions: usize,
     /// Games the ply limit stopped.
     pub limits: usize,
@@ -213,9 +239,13 @@ pub struct Summary {
     /// Median plies from the start to the first 10-piece position, over the sides that
     /// reached it during the game (sides already there at the start are not counted).
     pub median_plies_to_ten: Option<f64>,
+    /// Median plies of the games won by a declaration.
     pub median_plies_to_declaration: Option<f64>,
+    /// Positions with a better side (one side owning more points at the start).
     pub with_better_side: usize,
+    /// Of those, the games the better side won.
     pub better_side_won: usize,
+    /// Of those, the games the other side won (draws are neither).
     pub better_side_lost: usize,
 }
 

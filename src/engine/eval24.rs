@@ -68,12 +68,28 @@ impl Default for Weights {
 /// A weights file that cannot be read.
 #[derive(Debug, Error, PartialEq)]
 pub enum WeightsError {
+    /// A line (comment removed) that is not exactly a name and a value.
     #[error("line {line}: expected `name value`")]
-    Syntax { line: usize },
+    Syntax {
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A name that is no weight's (not in [`NAMES`]).
     #[error("line {line}: unknown weight `{name}`")]
-    UnknownName { line: usize, name: String },
+    UnknownName {
+        /// The line's number, from 1.
+        line: usize,
+        /// The name as written.
+        name: String,
+    },
+    /// A value that is not a finite number.
     #[error("line {line}: bad number `{value}`")]
-    BadNumber { line: usize, value: String },
+    BadNumber {
+        /// The line's number, from 1.
+        line: usize,
+        /// The value as written.
+        value: String,
+    },
 }
 
 impl Weights {
@@ -152,15 +168,29 @@ pub fn point_target(rule: EnteringKingRule, color: usize) -> i32 {
 /// The raw features of one side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Features {
+    /// Owned points: the pieces on the board (king excluded) and in hand, 5 for a rook
+    /// or bishop (promoted or not) and 1 for the others.
     pub owned: i32,
+    /// Declaration points: the pieces in the enemy camp (king excluded) and in hand,
+    /// counted the same way.
     pub decl: i32,
+    /// Pieces in the enemy camp, king excluded.
     pub zone: i32,
+    /// Pieces in hand.
     pub hand: i32,
+    /// Whether the king stands in the enemy camp.
     pub king_in: bool,
+    /// Pieces (king excluded) the opponent attacks and this side does not defend.
     pub hang_all: i32,
+    /// Of those, the ones in the enemy camp.
     pub hang_zone: i32,
+    /// Empty squares of the enemy camp the opponent does not attack, at most 10 (0 with
+    /// an empty hand).
     pub safe_drop: i32,
+    /// Opponent's pieces (king excluded) this side attacks and the opponent does not
+    /// defend.
     pub threat: i32,
+    /// Own moves still needed to declare, as estimated by [`moves_needed`].
     pub moves: i32,
 }
 

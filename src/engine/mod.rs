@@ -7,6 +7,9 @@
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`endings`], [`tune`]: engine games, the replay table, SPSA.
+
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod endings;
 pub mod eval;

@@ -250,6 +250,8 @@ pub fn history_index<P: Pieces>(b: &P, m: Move) -> (usize, usize) {
 /// and [`Heuristics::with_history_at`] shows the table as it was.
 #[derive(Debug, Clone)]
 pub struct Heuristics {
+    /// The two killer moves of each ply (quiet moves that caused a cutoff there), the
+    /// newest first.
     pub killers: Vec<[Option<Move>; 2]>,
     history: Vec<i16>,
     /// Changes (slot, old score, new score) since the oldest deferred read.
@@ -259,6 +261,7 @@ pub struct Heuristics {
 }
 
 impl Heuristics {
+    /// Empty killers for plies up to `max_ply` (and two more) and a zero history.
     pub fn new(max_ply: usize) -> Heuristics {
         Heuristics {
             killers: vec![[None; 2]; max_ply + 2],
@@ -268,6 +271,7 @@ impl Heuristics {
         }
     }
 
+    /// Forget the killers, the history and any deferred read (a new game).
     pub fn clear(&mut self) {
         self.killers.fill([None; 2]);
         self.history.fill(0);

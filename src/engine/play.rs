@@ -16,10 +16,12 @@ pub struct SideStats {
     pub points: i32,
     /// Owned points (board + hand).
     pub owned: i32,
+    /// Whether the king stands in the enemy camp.
     pub king_in_camp: bool,
 }
 
 impl SideStats {
+    /// The counts of side `c` in `pos`.
     pub fn of(pos: &Position, c: Color) -> SideStats {
         SideStats {
             zone: pos.zone_count(c),
@@ -76,14 +78,19 @@ impl Ending {
 /// A finished game.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
+    /// Both sides' counts at the start ([`Color::index`] order: Black, White).
     pub start: [SideStats; 2],
+    /// Both sides' counts at the end.
     pub end: [SideStats; 2],
+    /// How the game ended.
     pub ending: Ending,
     /// Plies played.
     pub plies: u32,
     /// First ply (0 = the start) at which each side had 10 pieces in the camp.
     pub first_ten: [Option<u32>; 2],
+    /// The moves played, from the start.
     pub moves: Vec<Move>,
+    /// Nodes searched by both sides over the game.
     pub nodes: u64,
     /// Not played: no declaration is possible from the start position (a 24-point rule
     /// past move 500; set by `replay`).
@@ -93,10 +100,14 @@ pub struct GameRecord {
 /// How the games are played.
 #[derive(Debug, Clone)]
 pub struct GameSettings {
+    /// The entering-king rule of the game (both players search under it, whatever
+    /// their [`Config`] says).
     pub rule: EnteringKingRule,
+    /// Plies after which the game stops as [`Ending::Limit`].
     pub max_plies: u32,
     /// Limits of each move (nodes or depth: time limits make games irreproducible).
     pub per_move: Limits,
+    /// Transposition table size of each player, in MB.
     pub hash_mb: usize,
 }
 

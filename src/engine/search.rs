@@ -70,10 +70,13 @@ impl std::fmt::Display for Mode {
 /// The rules and objective of a search.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The entering-king rule: when a side may declare, and the try rule.
     pub rule: EnteringKingRule,
     /// Plies after which the game is a draw (unless in check); 0 = no limit.
     pub max_moves_to_draw: i32,
+    /// What the search plays for, and with which evaluation.
     pub mode: Mode,
+    /// The 24-point evaluation's weights (used in [`Mode::Decl24`]).
     pub weights: Weights,
 }
 
@@ -91,6 +94,7 @@ impl Default for Config {
 /// The move a search decided on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
+    /// Play this move (`bestmove <move>`).
     Move(Move),
     /// Declare a win (`bestmove win`).
     Win,
@@ -116,14 +120,21 @@ impl Decision {
 /// One completed iteration, as reported in `info` lines.
 #[derive(Debug, Clone)]
 pub struct Info {
+    /// The iteration's depth (for a mate the guard found: the mate's length in plies).
     pub depth: u32,
+    /// The deepest ply reached, quiescence search included.
     pub seldepth: u32,
+    /// The score for the side to move (see [`score_usi`]).
     pub score: i32,
     /// `Some(bound)` when the score is only a bound (aspiration failure).
     pub bound: Option<Bound>,
+    /// Nodes searched so far by this search.
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// Per-mille of the transposition table used by this search.
     pub hashfull: u32,
+    /// The principal variation, from the root.
     pub pv: Vec<Move>,
 }
 
@@ -154,19 +165,33 @@ pub fn score_usi(score: i32) -> String {
 /// The result of a search.
 #[derive(Debug, Clone)]
 pub struct SearchResult {
+    /// What to answer (`bestmove`).
     pub decision: Decision,
+    /// The expected reply (the principal variation's second move), to ponder on.
     pub ponder: Option<Move>,
+    /// The score for the side to move, as in [`Info::score`] ([`MATE`] for a declaration
+    /// win).
     pub score: i32,
+    /// The depth of the last completed iteration (the mate's length in plies for a
+    /// mate the guard found; 0 when the root needed no search).
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The principal variation, starting with the move played (empty unless the
+    /// decision is a move).
     pub pv: Vec<Move>,
 }
 
 /// Shared flags between a running search and whoever controls it.
 #[derive(Debug)]
 pub struct Control {
+    /// Set to stop the search at its next check (`stop`, and the USI commands that end a
+    /// running search).
     pub stop: AtomicBool,
+    /// Set while pondering: no time limit applies until [`Control::ponderhit`]
+    /// clears it.
     pub pondering: AtomicBool,
     /// Milliseconds after the start when pondering ended (`ponderhit`).
     pub ponderhit_ms: AtomicU64,
@@ -180,6 +205,7 @@ impl Default for Control {
 }
 
 impl Control {
+    /// Flags for a new search, pondering or not; its clock starts now.
     pub fn new(pondering: bool) -> Control {
         Control {
             stop: AtomicBool::new(false),
@@ -288,7 +314,9 @@ struct Node {
 /// from one search to the next.
 #[derive(Debug)]
 pub struct Searcher {
+    /// The transposition table, kept between searches.
     pub tt: TranspositionTable,
+    /// The rules and mode of the next search (may change between searches).
     pub config: Config,
     heur: Heuristics,
     stack: Vec<StackEntry>,

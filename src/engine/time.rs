@@ -6,15 +6,26 @@ use std::time::Duration;
 /// What a `go` command asked for. Times are in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Black's remaining clock time (`btime`).
     pub btime: Option<u64>,
+    /// White's remaining clock time (`wtime`).
     pub wtime: Option<u64>,
+    /// Black's increment per move (`binc`; 0 if not given).
     pub binc: u64,
+    /// White's increment per move (`winc`; 0 if not given).
     pub winc: u64,
+    /// The byoyomi of each move (`byoyomi`; 0 if not given).
     pub byoyomi: u64,
+    /// A fixed time for this move (`movetime`), less a safety margin.
     pub movetime: Option<u64>,
+    /// The last iteration's depth (`depth`, 1 to 64).
     pub depth: Option<u32>,
+    /// Stop the search after this many nodes (`nodes`, at least 1).
     pub nodes: Option<u64>,
+    /// `go infinite`: no time limit; the answer waits for `stop`.
     pub infinite: bool,
+    /// `go ponder`: think on the opponent's time; the answer waits for `ponderhit`
+    /// (the clock then applies) or `stop`.
     pub ponder: bool,
     /// `go mate`: a mate search instead of a move, within this many milliseconds
     /// (`u64::MAX` for `go mate infinite`).
@@ -42,7 +53,9 @@ impl Limits {
 /// Soft and hard time limits of one search (`None` = no limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimePlan {
+    /// Do not start another iteration after this time.
     pub soft: Option<Duration>,
+    /// Stop the search at this time.
     pub hard: Option<Duration>,
 }
 

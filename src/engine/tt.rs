@@ -7,9 +7,13 @@ use crate::shogi::{Move, Square};
 /// Bound type of a stored score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
+    /// No score stored (an empty entry).
     None = 0,
+    /// The true score is at most the stored one (the search failed low).
     Upper = 1,
+    /// The true score is at least the stored one (the search failed high).
     Lower = 2,
+    /// The stored score is exact.
     Exact = 3,
 }
 
@@ -59,10 +63,15 @@ struct Entry {
 /// What a probe found.
 #[derive(Debug, Clone, Copy)]
 pub struct Hit {
+    /// The best move found, packed ([`unpack_move`]; 0 = none).
     pub mv: u32,
+    /// The score stored with it, for the side to move (clamped to 16 bits).
     pub score: i32,
+    /// The static evaluation stored with it (clamped to 16 bits).
     pub eval: i32,
+    /// The remaining depth of the search that stored it.
     pub depth: i32,
+    /// How `score` bounds the true score.
     pub bound: Bound,
 }
 

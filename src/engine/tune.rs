@@ -18,9 +18,11 @@ use crate::shogi::{Color, Position};
 pub struct XorShift64Star(u64);
 
 impl XorShift64Star {
+    /// A generator seeded with `seed` (0, which would stay 0 forever, is taken as 1).
     pub fn new(seed: u64) -> XorShift64Star {
         XorShift64Star(seed.max(1))
     }
+    /// The next 64-bit output.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -49,14 +51,18 @@ fn game_score(g: &super::play::GameRecord, color: Color, settings: &GameSettings
 /// Result of a match between two weight sets (from the first one's side).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MatchResult {
+    /// Games the first weight set won.
     pub wins: u32,
+    /// Games the first weight set lost.
     pub losses: u32,
+    /// Games drawn (including those the ply limit stopped).
     pub draws: u32,
     /// Sum of game scores (with draw shaping).
     pub score: f64,
 }
 
 impl MatchResult {
+    /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
@@ -180,8 +186,11 @@ fn clamp_signs(v: &mut [f64; N_WEIGHTS]) {
 /// One SPSA iteration's report.
 #[derive(Debug, Clone)]
 pub struct Iteration {
+    /// The iteration's number, from 1.
     pub k: u32,
+    /// The match of the `+` perturbation against the `-` one.
     pub plus: MatchResult,
+    /// The weights after the step.
     pub weights: Weights,
 }
 

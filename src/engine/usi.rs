@@ -22,22 +22,37 @@ use crate::shogi::{
 /// One parsed USI command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `usi`: answered with the engine's name and options, then `usiok`.
     Usi,
+    /// `isready`: answered with `readyok` (the table is allocated first if there is none).
     IsReady,
+    /// `setoption name <name> [value <value>]`.
     SetOption {
+        /// The option's name (its words joined by single spaces).
         name: String,
+        /// The value (its words joined by single spaces; empty without `value`).
         value: String,
     },
+    /// `usinewgame`: stop any running search and clear the table and the ordering
+    /// heuristics.
     UsiNewGame,
     /// `position`: `sfen = None` for `startpos`; moves as written.
     Position {
+        /// The SFEN after `sfen`.
         sfen: Option<String>,
+        /// The moves after `moves`, as written.
         moves: Vec<String>,
     },
+    /// `go` and its limits.
     Go(Limits),
+    /// `stop`: end the running search; its `bestmove` follows.
     Stop,
+    /// `ponderhit`: the expected move was played; the ponder search goes on under the
+    /// clock.
     PonderHit,
+    /// `gameover` and its result word (`win`, `lose`, `draw`; empty if none).
     GameOver(String),
+    /// `quit`: stop any running search and end the session.
     Quit,
     /// A blank line.
     Empty,
@@ -237,13 +252,19 @@ pub enum OptionError {
 /// Engine options settable with `setoption`.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// `USI_Hash`: transposition table size in MB (1 to 65,536).
     pub hash_mb: usize,
+    /// `Threads` (1 to 256): accepted and kept; the search runs on one thread.
     pub threads: usize,
+    /// `EnteringKingRule`: the rule of declarations and the try rule.
     pub rule: EnteringKingRule,
+    /// `MaxMovesToDraw`: plies after which the game is a draw (0 = no limit).
     pub max_moves_to_draw: i32,
+    /// `Mode`: the normal search or the 24-point engine.
     pub mode: Mode,
     /// Weights file (empty = compiled-in defaults).
     pub weights_path: String,
+    /// The 24-point weights read from `weights_path` (or the defaults).
     pub weights: Weights,
 }
 
