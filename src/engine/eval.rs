@@ -1,6 +1,6 @@
 //! The hand-made evaluation of the normal search mode: material, hand bonus, tempo,
 //! piece-square terms from forward progress and centre distance, a camp bonus, mobility,
-//! phase-blended king safety and a check penalty. Computed on any [`Pieces`] source (the
+//! phase-blended king safety, the castle and the attack on it, and a check penalty. Computed on any [`Pieces`] source (the
 //! position read in place): one attack set per piece, attack maps per side, popcounts.
 use crate::shogi::sets::*;
 
@@ -211,12 +211,99 @@ fn king_safety<P: Pieces>(b: &P, c: usize, phase: i32, enemy_attacks_map: Square
     score
 }
 
+/// How much each kind in the enemy's hand (pawn, lance, knight, silver, gold, bishop,
+/// rook) adds to the danger of a king with empty squares around it that nothing guards.
+const DROP_DANGER: [i32; 7] = [1, 1, 2, 2, 3, 3, 4];
+/// Bonus of a gold, silver or promoted minor piece next to its own king, and two squares
+/// from it.
+const SHELTER_NEXT: i32 = 25;
+const SHELTER_NEAR: i32 = 12;
+/// Danger units are capped here (the penalty is 3/2 of their square: 2,400 at the cap).
+const DANGER_CAP: i32 = 40;
+
+/// What the pieces of one side do around the enemy king, gathered while the evaluation
+/// builds the attack maps.
+#[derive(Default, Clone, Copy)]
+struct KingAttack {
+    /// Attack map of the side's pieces other than its king.
+    guards: SquareSet,
+    /// Squares next to the enemy king (the ring the hits are counted on).
+    enemy_ring: SquareSet,
+    /// Attacks on that ring, counted once per attacking piece and square.
+    hits: i32,
+    /// Pieces attacking at least one square of it.
+    attackers: i32,
+}
+
+impl KingAttack {
+    fn new<P: Pieces>(b: &P, c: usize) -> KingAttack {
+        KingAttack {
+            enemy_ring: b.king_of(1 - c).map_or(0, |k| KING_ATTACKS[k]),
+            ..KingAttack::default()
+        }
+    }
+
+    /// Count one piece (not a king) attacking `att`.
+    #[inline(always)]
+    fn add(&mut self, att: SquareSet) {
+        self.guards |= att;
+        let h = (att & self.enemy_ring).count_ones() as i32;
+        self.hits += h;
+        self.attackers += (h > 0) as i32;
+    }
+}
+
+/// The castle and the attack on it, for the king of colour `c`: a bonus for the golds,
+/// silvers and promoted minor pieces next to it or two squares away, and a penalty
+/// growing with the square of the danger units: every enemy hit on the squares next to
+/// the king, 2 more for each of them the enemy attacks and only the king guards, and the
+/// enemy's pieces in hand times the empty squares next to the king nothing else guards
+/// (at most 4, halved). Without pieces in the enemy's hand and with fewer than two
+/// attackers the units are halved: a lone attacker mates no one.
+fn shelter_and_danger<P: Pieces>(b: &P, c: usize, own: &KingAttack, enemy: &KingAttack) -> i32 {
+    let Some(ksq) = b.king_of(c) else {
+        return 0;
+    };
+    let ring = KING_ATTACKS[ksq];
+    let mut near = 0u128;
+    for sq in squares(ring) {
+        near |= KING_ATTACKS[sq];
+    }
+    near &= !ring & !(1u128 << ksq);
+    let castle = b.set(c, GOLD)
+        | b.set(c, SILVER)
+        | b.set(c, PRO_PAWN)
+        | b.set(c, PRO_LANCE)
+        | b.set(c, PRO_KNIGHT)
+        | b.set(c, PRO_SILVER);
+    let shelter = (castle & ring).count_ones() as i32 * SHELTER_NEXT
+        + (castle & near).count_ones() as i32 * SHELTER_NEAR;
+    let enemy_map = enemy.guards;
+    let weak = ring & enemy_map & !own.guards;
+    let empty_unguarded = ring & !b.occupancy() & !own.guards;
+    let mut drop = 0;
+    for (k, w) in DROP_DANGER.iter().enumerate() {
+        if b.hand_count(1 - c, k) > 0 {
+            drop += w;
+        }
+    }
+    let mut units = enemy.hits
+        + 2 * weak.count_ones() as i32
+        + drop * (empty_unguarded.count_ones() as i32).min(4) / 2;
+    if enemy.attackers < 2 && drop == 0 {
+        units /= 2;
+    }
+    let units = units.min(DANGER_CAP);
+    shelter - units * units * 3 / 2
+}
+
 /// The evaluation from the side to move's point of view (centipawns), computed the plain
 /// way: one pass over every piece with a per-piece `match`. It defines the evaluation;
 /// [`evaluate`] gives the same value faster and is tested against it.
 pub fn evaluate_reference<P: Pieces>(b: &P) -> i32 {
     let mut score = [0i32; 2];
     let mut maps = [0u128; 2];
+    let mut attack = [KingAttack::new(b, 0), KingAttack::new(b, 1)];
     let mut phase = 0;
     for c in 0..2 {
         let own = b.color_set(c);
@@ -232,6 +319,7 @@ pub fn evaluate_reference<P: Pieces>(b: &P) -> i32 {
                 score[c] += table[sq] + m;
                 if k != KING {
                     phase += phase_unit;
+                    attack[c].add(att);
                 }
             }
         }
@@ -245,6 +333,7 @@ pub fn evaluate_reference<P: Pieces>(b: &P) -> i32 {
     }
     for c in 0..2 {
         score[c] += king_safety(b, c, phase, maps[1 - c]);
+        score[c] += shelter_and_danger(b, c, &attack[c], &attack[1 - c]);
         if let Some(k) = b.king_of(c)
             && maps[1 - c] & (1u128 << k) != 0
         {
@@ -271,6 +360,9 @@ fn kind_terms<P: Pieces, const C: usize, const K: usize>(b: &P, acc: &mut SideTe
         let (m, att) = mobility(c, K, sq, occ, own);
         acc.map |= att;
         acc.score += table[sq] + m;
+        if K != KING {
+            acc.attack.add(att);
+        }
     }
     if K != KING {
         acc.phase += set.count_ones() as i32 * (piece_value(unpromote(K)) / 100);
@@ -283,6 +375,7 @@ struct SideTerms {
     score: i32,
     map: SquareSet,
     phase: i32,
+    attack: KingAttack,
 }
 
 /// Pawns in one go: a pawn attacks one square straight ahead, so the attack map of all
@@ -301,6 +394,12 @@ fn pawn_terms<P: Pieces, const C: usize>(b: &P, acc: &mut SideTerms) {
         (set & !LAST_ROW) << 1
     };
     acc.map |= att;
+    // Each pawn attacks one square of its own: the hits are the pawns that hit, as
+    // `KingAttack::add` pawn by pawn would count them.
+    acc.attack.guards |= att;
+    let h = (att & acc.attack.enemy_ring).count_ones() as i32;
+    acc.attack.hits += h;
+    acc.attack.attackers += h;
     acc.score += (att & !b.color_set(c)).count_ones() as i32 * 2;
     let table = &STATIC[c][PAWN];
     for sq in squares(set) {
@@ -326,7 +425,10 @@ const LAST_ROW: SquareSet = row_set(8);
 /// Every term of colour `C` but king safety and the check penalty.
 #[inline(always)]
 fn side_terms<P: Pieces, const C: usize>(b: &P) -> SideTerms {
-    let mut acc = SideTerms::default();
+    let mut acc = SideTerms {
+        attack: KingAttack::new(b, C),
+        ..SideTerms::default()
+    };
     pawn_terms::<P, C>(b, &mut acc);
     kind_terms::<P, C, LANCE>(b, &mut acc);
     kind_terms::<P, C, KNIGHT>(b, &mut acc);
@@ -357,6 +459,7 @@ fn evaluate_body<P: Pieces>(b: &P) -> i32 {
     for (c, s) in score.iter_mut().enumerate() {
         let enemy = terms[1 - c].map;
         *s += king_safety(b, c, phase, enemy);
+        *s += shelter_and_danger(b, c, &terms[c].attack, &terms[1 - c].attack);
         if let Some(k) = b.king_of(c)
             && enemy & (1u128 << k) != 0
         {

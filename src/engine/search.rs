@@ -247,6 +247,27 @@ const KEY_BUCKETS: usize = 4096;
 /// depth 1-2 within 5,000 nodes.
 const DECL24_QUIESCENCE_PLIES: u32 = 1;
 
+/// Reverse futility in the full search: a non-PV node at depth <= this, not in check,
+/// whose static evaluation exceeds beta by [`REVERSE_FUTILITY_MARGIN`] per ply of depth,
+/// returns at once.
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+const REVERSE_FUTILITY_MARGIN: i32 = 120;
+/// Move-count pruning in the full search: at depth <= this, quiet moves after the first
+/// [`late_move_limit`] are not searched.
+const LATE_MOVE_DEPTH: i32 = 3;
+/// Futility in the full search: at depth <= this, a quiet move is not searched when the
+/// static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` stays at or below
+/// alpha.
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_MARGIN: i32 = 120;
+
+/// How many moves a shallow node of the full search tries before it prunes late quiet
+/// ones: 10 at depth 1, 22 at depth 2, 42 at depth 3 (shogi positions have 80-200 moves).
+const fn late_move_limit(depth: i32) -> usize {
+    (6 + 4 * depth * depth) as usize
+}
+
 /// Bucket of a position key in the repetition filter (its top bits).
 #[inline(always)]
 fn key_bucket(key: u64) -> usize {
@@ -613,7 +634,7 @@ impl Searcher {
         };
         let mut scratch = std::mem::take(&mut self.scratch[ply]);
         let top = self.order_moves(pos, &moves, node.tt_move, ply, &mut scratch.scored);
-        let found = self.search_moves(pos, &mut node, top, &mut scratch, control);
+        let found = self.search_moves(pos, &mut node, top, &mut scratch, static_eval, control);
         self.scratch[ply] = scratch;
         let Some((best, best_move)) = found else {
             return 0;
@@ -720,14 +741,22 @@ impl Searcher {
             key,
             ..
         } = *node;
-        // The static evaluation is needed only to decide on a null move.
         let null_candidate = !pv_node
             && null_ok
             && !in_check
             && depth >= 3
             && self.config.mode == Mode::Search
             && beta.abs() < MATE_BOUND;
-        let static_eval = if !null_candidate {
+        // In the full search a node this close to the leaves whose static evaluation is
+        // far above beta is cut at once (reverse futility).
+        let futile_candidate = !pv_node
+            && !in_check
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && self.config.mode == Mode::Search
+            && beta.abs() < MATE_BOUND;
+        // The static evaluation is needed for the null move and the shallow prunings
+        // (here and in the move loop).
+        let static_eval = if !null_candidate && !futile_candidate {
             NO_SCORE
         } else if node.tt_eval != 0 {
             node.tt_eval
@@ -753,6 +782,10 @@ impl Searcher {
             self.pv[ply].clear();
             self.pv[ply].push(m);
             return Err(s);
+        }
+        let margin = REVERSE_FUTILITY_MARGIN * depth;
+        if futile_candidate && static_eval - margin >= beta {
+            return Err(static_eval - margin);
         }
         // Null move.
         if null_candidate
@@ -846,6 +879,7 @@ impl Searcher {
         node: &mut Node,
         top: (usize, i32),
         scratch: &mut PlyScratch,
+        static_eval: i32,
         control: &Control,
     ) -> Option<(i32, Option<Move>)> {
         let Node {
@@ -867,6 +901,8 @@ impl Searcher {
 
         let mut best = node.floor;
         let mut best_move = None;
+        let shallow =
+            self.config.mode == Mode::Search && !pv_node && !in_check && depth <= LATE_MOVE_DEPTH;
         for n in 0..scored.len() {
             // Pick the best of the first few moves one at a time (a cutoff usually comes
             // early); sort the rest once.
@@ -889,6 +925,22 @@ impl Searcher {
             let (m, order) = scored[n];
             let capture = is_capture(pos, m);
             let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
+            // Shallow pruning in the full search, once a move has kept the side from
+            // being mated: late quiet moves (move-count pruning) and quiet moves that
+            // cannot lift a static evaluation far below alpha to it (futility), unless
+            // they check. The table move, killers and history leaders are never pruned.
+            if shallow
+                && quiet
+                && best > -MATE_BOUND
+                && order < (1 << 26)
+                && (n >= late_move_limit(depth)
+                    || (depth <= FUTILITY_DEPTH
+                        && static_eval != NO_SCORE
+                        && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= node.alpha))
+                && !pos.gives_check(m)
+            {
+                continue;
+            }
             // Late-move reduction for quiet moves that do not check.
             let mut reduction = 0;
             let lmr_candidate = depth >= 3 && n >= 3 && quiet && !in_check && order < (1 << 26);
