@@ -257,9 +257,11 @@ fn a_killed_scan_leaves_the_earlier_or_a_new_complete_result() {
                     assert!(e.stderr.contains("keeps its earlier files"), "{}", e.stderr);
                     seen.insert(code);
                 }
-                // Signalled before the program set its handler: ended by the signal's
-                // default action, before it opened the folder.
-                None => assert_eq!(delay_ms, 0, "ended by the signal itself: {}", e.stderr),
+                // Signalled before the program set its handler (at once, or later on a
+                // loaded machine where starting takes longer): ended by the signal's
+                // default action, before it opened the folder, which the checks of
+                // the result and the temporaries around this cover.
+                None => {}
             }
             assert_eq!(temporaries(&out), Vec::<String>::new());
             // Back to the earlier result for the next round.
