@@ -1,7 +1,8 @@
 //! The hand-made evaluation of the normal search mode: material, hand bonus, tempo,
 //! piece-square terms from forward progress and centre distance, a camp bonus, mobility,
-//! phase-blended king safety, the castle and the attack on it, and a check penalty. Computed on any [`Pieces`] source (the
-//! position read in place): one attack set per piece, attack maps per side, popcounts.
+//! phase-blended king safety, the castle and the attack on it, and a check penalty.
+//! Computed on any [`Pieces`] source (the position read in place): one attack set per
+//! piece, attack maps per side, popcounts.
 use crate::shogi::sets::*;
 
 /// Bonus for having the move.
@@ -221,6 +222,27 @@ const SHELTER_NEAR: i32 = 12;
 /// Danger units are capped here (the penalty is 3/2 of their square: 2,400 at the cap).
 const DANGER_CAP: i32 = 40;
 
+/// The squares two steps from each square (Chebyshev distance 2): the ring around the
+/// squares next to a king.
+static SECOND_RING: [SquareSet; 81] = {
+    let mut t = [0; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (row, col) = (row_of(sq) as i32, col_of(sq) as i32);
+        let mut other = 0;
+        while other < 81 {
+            let dr = (row_of(other) as i32 - row).abs();
+            let dc = (col_of(other) as i32 - col).abs();
+            if (if dr > dc { dr } else { dc }) == 2 {
+                t[sq] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 /// What the pieces of one side do around the enemy king, gathered while the evaluation
 /// builds the attack maps.
 #[derive(Default, Clone, Copy)]
@@ -265,11 +287,7 @@ fn shelter_and_danger<P: Pieces>(b: &P, c: usize, own: &KingAttack, enemy: &King
         return 0;
     };
     let ring = KING_ATTACKS[ksq];
-    let mut near = 0u128;
-    for sq in squares(ring) {
-        near |= KING_ATTACKS[sq];
-    }
-    near &= !ring & !(1u128 << ksq);
+    let near = SECOND_RING[ksq];
     let castle = b.set(c, GOLD)
         | b.set(c, SILVER)
         | b.set(c, PRO_PAWN)
@@ -510,6 +528,17 @@ unsafe fn evaluate_x86<P: Pieces>(b: &P) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_second_ring_is_the_ring_around_the_king_ring() {
+        for (sq, &near) in SECOND_RING.iter().enumerate() {
+            let mut around = 0u128;
+            for s in squares(KING_ATTACKS[sq]) {
+                around |= KING_ATTACKS[s];
+            }
+            assert_eq!(near, around & !KING_ATTACKS[sq] & !(1u128 << sq), "sq {sq}");
+        }
+    }
 
     #[test]
     fn tables_are_mirror_symmetric() {
