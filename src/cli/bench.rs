@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use floodgate_scan::engine::bench;
 use floodgate_scan::engine::search::Mode;
+use floodgate_scan::engine::usi::Options;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -16,10 +17,25 @@ pub struct BenchArgs {
     /// Transposition table size per position, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// An engine option as `NAME=VALUE` (the USI `setoption` names, e.g. `Threats=false`),
+    /// repeatable: to measure what an option changes.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 pub fn run(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let r = bench::run(a.depth, a.mode, a.hash)?;
+    let mut options = Options::default();
+    for o in &a.options {
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--option {o}: expected NAME=VALUE"))?;
+        options
+            .set(name.trim(), value)
+            .map_err(|e| anyhow::anyhow!("--option {o}: {e}"))?;
+    }
+    let mut config = options.config();
+    config.mode = a.mode;
+    let r = bench::run_with(a.depth, config, a.hash)?;
     println!(
         "positions {} depth {} mode {} nodes {} time_ms {} nps {}",
         r.positions,

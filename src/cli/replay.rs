@@ -210,6 +210,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         max_moves_to_draw: 0,
         mode: a.mode,
         weights: load_weights(a.weights.as_deref())?,
+        ..Config::default()
     };
     let settings = a.play.settings();
     let pb = progress_bar(starts.len());

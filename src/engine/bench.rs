@@ -118,11 +118,17 @@ pub fn position(sfen: &str, moves: &str) -> Result<Position, BenchError> {
 /// Run the bench at `depth` in `mode` with a `hash_mb` table per position.
 pub fn run(depth: u32, mode: Mode, hash_mb: usize) -> Result<BenchResult, BenchError> {
     let config = Config {
-        rule: EnteringKingRule::CSARule24,
-        max_moves_to_draw: 0,
         mode,
         ..Config::default()
     };
+    run_with(depth, config, hash_mb)
+}
+
+/// Run the bench at `depth` with `config` (its rule is set to the 24-point rule and its
+/// move limit cleared, as in [`run`]) and a `hash_mb` table per position.
+pub fn run_with(depth: u32, mut config: Config, hash_mb: usize) -> Result<BenchResult, BenchError> {
+    config.rule = EnteringKingRule::CSARule24;
+    config.max_moves_to_draw = 0;
     let positions: Vec<Position> = POSITIONS
         .iter()
         .map(|(s, m)| position(s, m))

@@ -17,6 +17,7 @@ pub mod eval24;
 pub mod guard;
 pub mod mate;
 pub mod ordering;
+pub mod picker;
 pub mod play;
 pub mod search;
 pub mod time;

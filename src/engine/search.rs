@@ -16,9 +16,10 @@ use super::eval;
 use super::eval24::{self, Weights};
 use super::guard;
 use super::ordering::{Heuristics, history_index, see};
+use super::picker::{MovePicker, PickerBuffers, SCORE_KILLER};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use crate::shogi::sets::{Pieces, captures};
+use crate::shogi::sets::captures;
 use crate::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
@@ -78,7 +79,36 @@ pub struct Config {
     pub mode: Mode,
     /// The 24-point evaluation's weights (used in [`Mode::Decl24`]).
     pub weights: Weights,
+    /// Mate threats at the leaves (see [`Threats`]).
+    pub threats: Threats,
 }
+
+/// How the search treats a mate in one that the opponent threatens (tested by passing
+/// in place and asking for the opponent's mate in one). At nodes of depth <= 2 a threat
+/// turns off reverse futility, futility, move-count pruning and late-move reductions, so
+/// every defence is searched; a null move that fails low to a mate marks its node the
+/// same way; in quiescence the stand-pat score of a threatened side is lowered by
+/// `penalty`, and the side to move's own mate in one is found before it stands pat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Threats {
+    /// Test for threats at all (the `Threats` option).
+    pub enabled: bool,
+    /// Centipawns taken off a threatened side's stand pat in quiescence (the
+    /// `ThreatPenalty` option).
+    pub penalty: i32,
+}
+
+impl Default for Threats {
+    fn default() -> Self {
+        Threats {
+            enabled: true,
+            penalty: DEFAULT_THREAT_PENALTY,
+        }
+    }
+}
+
+/// The stand-pat penalty of a threatened side in quiescence, in centipawns.
+pub const DEFAULT_THREAT_PENALTY: i32 = 600;
 
 impl Default for Config {
     fn default() -> Self {
@@ -87,6 +117,7 @@ impl Default for Config {
             max_moves_to_draw: 0,
             mode: Mode::Search,
             weights: Weights::default(),
+            threats: Threats::default(),
         }
     }
 }
@@ -251,6 +282,8 @@ const DECL24_QUIESCENCE_PLIES: u32 = 1;
 /// whose static evaluation exceeds beta by [`REVERSE_FUTILITY_MARGIN`] per ply of depth,
 /// returns at once.
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// Nodes at depth <= this test whether the opponent threatens mate in one.
+const THREAT_DEPTH: i32 = 2;
 const REVERSE_FUTILITY_MARGIN: i32 = 120;
 /// Move-count pruning in the full search: at depth <= this, quiet moves after the first
 /// [`late_move_limit`] are not searched.
@@ -274,26 +307,12 @@ fn key_bucket(key: u64) -> usize {
     (key >> 52) as usize
 }
 
-/// Ordering score of a quiet move whose history score is not read yet: below every real
-/// score (these run from about -1,000,000 to 2^30).
-const UNSCORED: i32 = i32::MIN;
-
-/// Index and score of the first best of `scored[n..]` (ties keep the earlier move).
-#[inline]
-fn first_best(scored: &[(Move, i32)], n: usize) -> (usize, i32) {
-    let (mut bi, mut bv) = (n, scored[n].1);
-    for (j, e) in scored.iter().enumerate().skip(n + 1) {
-        if e.1 > bv {
-            (bi, bv) = (j, e.1);
-        }
-    }
-    (bi, bv)
-}
-
 /// The move lists of one ply, kept from node to node so a node allocates nothing.
 #[derive(Debug, Default)]
 struct PlyScratch {
-    /// Moves with their ordering scores.
+    /// The move picker's lists.
+    picker: PickerBuffers,
+    /// Moves with their ordering scores (quiescence).
     scored: Vec<(Move, i32)>,
     /// History slots of the quiet moves tried so far.
     quiets: Vec<(usize, usize)>,
@@ -325,6 +344,9 @@ struct Node {
     ply: usize,
     pv_node: bool,
     in_check: bool,
+    /// The opponent threatens mate in one (found by a pass at shallow depth or by a
+    /// null move that failed low to a mate): nothing is pruned or reduced.
+    threatened: bool,
     key: u64,
     /// The static evaluation the table holds for the position (0: none).
     tt_eval: i32,
@@ -449,6 +471,7 @@ impl Searcher {
             lmr,
             scratch: (0..MAX_PLY + 2)
                 .map(|_| PlyScratch {
+                    picker: PickerBuffers::new(),
                     scored: Vec::with_capacity(crate::shogi::MAX_MOVES),
                     quiets: Vec::with_capacity(crate::shogi::MAX_MOVES),
                 })
@@ -597,11 +620,13 @@ impl Searcher {
         None
     }
 
-    fn null_position(pos: &Position) -> Option<Position> {
-        let mut s = pos.to_setup();
-        s.side_to_move = s.side_to_move.opposite();
-        s.move_number += 1;
-        Position::from_setup(s).ok()
+    /// Whether the opponent would mate in one if the side to move (not in check) passed.
+    #[inline]
+    fn threatened(pos: &mut Position) -> bool {
+        let undo = pos.do_null_move();
+        let threat = solve_mate_in_one_in_place(pos).is_some();
+        pos.undo_null_move(undo);
+        threat
     }
 
     #[allow(clippy::too_many_arguments)] // the classical negamax signature
@@ -624,17 +649,13 @@ impl Searcher {
             Entry::Quiesce(alpha) => return self.qsearch(pos, alpha, beta, ply, 0, control),
             Entry::Search(node) => node,
         };
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply as i32;
-        }
-        let static_eval = match self.prune_before_moves(pos, &node, null_ok, control) {
+        // The static cuts come before any move is generated.
+        let static_eval = match self.prune_before_moves(pos, &mut node, null_ok, control) {
             Ok(e) => e,
             Err(s) => return s,
         };
         let mut scratch = std::mem::take(&mut self.scratch[ply]);
-        let top = self.order_moves(pos, &moves, node.tt_move, ply, &mut scratch.scored);
-        let found = self.search_moves(pos, &mut node, top, &mut scratch, static_eval, control);
+        let found = self.search_moves(pos, &mut node, &mut scratch, static_eval, control);
         self.scratch[ply] = scratch;
         let Some((best, best_move)) = found else {
             return 0;
@@ -716,6 +737,7 @@ impl Searcher {
             ply,
             pv_node,
             in_check,
+            threatened: false,
             key,
             tt_eval: hit.map_or(0, |h| h.eval),
             tt_move,
@@ -728,7 +750,7 @@ impl Searcher {
     fn prune_before_moves(
         &mut self,
         pos: &mut Position,
-        node: &Node,
+        node: &mut Node,
         null_ok: bool,
         control: &Control,
     ) -> Result<i32, i32> {
@@ -783,23 +805,32 @@ impl Searcher {
             self.pv[ply].push(m);
             return Err(s);
         }
+        // Near the leaves: does the opponent threaten mate in one? Then every defence is
+        // searched (no cut below, no pruning or reduction in the move loop).
+        if self.config.threats.enabled
+            && !in_check
+            && depth <= THREAT_DEPTH
+            && ply > 0
+            && Self::threatened(pos)
+        {
+            node.threatened = true;
+            return Ok(static_eval);
+        }
         let margin = REVERSE_FUTILITY_MARGIN * depth;
         if futile_candidate && static_eval - margin >= beta {
             return Err(static_eval - margin);
         }
-        // Null move.
-        if null_candidate
-            && static_eval >= beta
-            && let Some(mut null) = Self::null_position(pos)
-        {
+        // Null move, played in place.
+        if null_candidate && static_eval >= beta {
             let r = 3 + depth / 6;
+            let undo = pos.do_null_move();
             self.push_entry(StackEntry {
-                key: null.key(),
+                key: pos.key(),
                 in_check: false,
                 null: true,
             });
             let s = -self.negamax(
-                &mut null,
+                pos,
                 depth - 1 - r,
                 -beta,
                 -beta + 1,
@@ -808,66 +839,18 @@ impl Searcher {
                 control,
             );
             self.pop_entry();
+            pos.undo_null_move(undo);
             if self.aborted {
                 return Err(0);
             }
             if s >= beta {
                 return Err(if s >= MATE_BOUND { beta } else { s });
             }
+            if self.config.threats.enabled && s <= -MATE_BOUND {
+                node.threatened = true;
+            }
         }
         Ok(static_eval)
-    }
-
-    /// Give every move its ordering score in `scored`: the table move, good captures by
-    /// victim and exchange value, promotions, killers, losing captures; quiet moves stay
-    /// [`UNSCORED`] until their history is read. Returns the index and score of the first
-    /// best move.
-    fn order_moves(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-        scored: &mut Vec<(Move, i32)>,
-    ) -> (usize, i32) {
-        let killers = self.heur.killers[ply];
-        scored.clear();
-        // Destinations of the table move and the killers: other moves need no comparison.
-        let special = [tt_move, killers[0], killers[1]]
-            .iter()
-            .flatten()
-            .fold(0u128, |b, m| b | 1u128 << m.to().index());
-        // The first best move as the scores are written: the first selection needs no scan
-        // when it is not a quiet move.
-        let mut top = (0, UNSCORED);
-        scored.extend(moves.iter().enumerate().map(|(i, &m)| {
-            let maybe_special = special & 1u128 << m.to().index() != 0;
-            let s = if maybe_special && Some(m) == tt_move {
-                1 << 30
-            } else if is_capture(pos, m) {
-                let v = see(pos, m);
-                let victim = eval::piece_value(pos.kind_on(m.to().index()));
-                if v >= 0 {
-                    (1 << 28) + victim * 8 + v / 16
-                } else {
-                    -(1 << 20) + v
-                }
-            } else if matches!(m, Move::Normal { promote: true, .. }) {
-                1 << 27
-            } else if maybe_special && killers[0] == Some(m) {
-                (1 << 26) + 1
-            } else if maybe_special && killers[1] == Some(m) {
-                1 << 26
-            } else {
-                // A quiet move: scored by history, read when first needed.
-                UNSCORED
-            };
-            if s > top.1 {
-                top = (i, s);
-            }
-            (m, s)
-        }));
-        top
     }
 
     /// The move loop of [`Self::negamax`] over the ordered moves: selection, late-move
@@ -877,7 +860,6 @@ impl Searcher {
         &mut self,
         pos: &mut Position,
         node: &mut Node,
-        top: (usize, i32),
         scratch: &mut PlyScratch,
         static_eval: i32,
         control: &Control,
@@ -892,37 +874,23 @@ impl Searcher {
         } = *node;
         let us = pos.side_to_move();
         let PlyScratch {
-            scored,
+            picker: buffers,
             quiets: quiets_tried,
+            ..
         } = scratch;
         quiets_tried.clear();
-        // The history as it is now is what the quiet moves must be scored by.
-        let mut deferred = Some(self.heur.defer());
+        let mut picker = MovePicker::new(pos, node.tt_move, self.heur.killers[ply]);
 
         let mut best = node.floor;
         let mut best_move = None;
-        let shallow =
-            self.config.mode == Mode::Search && !pv_node && !in_check && depth <= LATE_MOVE_DEPTH;
-        for n in 0..scored.len() {
-            // Pick the best of the first few moves one at a time (a cutoff usually comes
-            // early); sort the rest once.
-            if n < 3 {
-                let (mut bi, bv) = if n == 0 { top } else { first_best(scored, n) };
-                if bv < 1 << 26
-                    && let Some(mark) = deferred.take()
-                {
-                    // Only quiet moves and losing captures are left: score the quiet ones.
-                    self.score_quiets(pos, us, mark, scored);
-                    bi = first_best(scored, n).0;
-                }
-                scored.swap(n, bi);
-            } else if n == 3 {
-                if let Some(mark) = deferred.take() {
-                    self.score_quiets(pos, us, mark, scored);
-                }
-                scored[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
-            }
-            let (m, order) = scored[n];
+        let threatened = node.threatened;
+        let shallow = self.config.mode == Mode::Search
+            && !pv_node
+            && !in_check
+            && !threatened
+            && depth <= LATE_MOVE_DEPTH;
+        while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
+            let n = picker.yielded() - 1;
             let capture = is_capture(pos, m);
             let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
             // Shallow pruning in the full search, once a move has kept the side from
@@ -932,7 +900,7 @@ impl Searcher {
             if shallow
                 && quiet
                 && best > -MATE_BOUND
-                && order < (1 << 26)
+                && order < SCORE_KILLER - 1
                 && (n >= late_move_limit(depth)
                     || (depth <= FUTILITY_DEPTH
                         && static_eval != NO_SCORE
@@ -943,7 +911,12 @@ impl Searcher {
             }
             // Late-move reduction for quiet moves that do not check.
             let mut reduction = 0;
-            let lmr_candidate = depth >= 3 && n >= 3 && quiet && !in_check && order < (1 << 26);
+            let lmr_candidate = depth >= 3
+                && n >= 3
+                && quiet
+                && !in_check
+                && !threatened
+                && order < SCORE_KILLER - 1;
             if lmr_candidate && !pos.gives_check(m) {
                 reduction = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
                 if pv_node {
@@ -980,9 +953,6 @@ impl Searcher {
             self.pop_entry();
             pos.undo(m, undo);
             if self.aborted {
-                if deferred.is_some() {
-                    self.heur.end_deferred();
-                }
                 return None;
             }
             if s > best {
@@ -1008,8 +978,9 @@ impl Searcher {
                 quiets_tried.push(history_index(&*pos, m));
             }
         }
-        if deferred.is_some() {
-            self.heur.end_deferred();
+        if picker.yielded() == 0 {
+            // No legal move: the side to move has lost (checkmate, or no move at all).
+            return Some((-MATE + ply as i32, None));
         }
         Some((best, best_move))
     }
@@ -1037,18 +1008,6 @@ impl Searcher {
             node.depth,
             bound,
         );
-    }
-
-    /// Give the quiet moves of `scored` (marked [`UNSCORED`]) their history scores as the
-    /// table stood at `mark`, and end that deferred read.
-    fn score_quiets(&mut self, pos: &Position, us: Color, mark: usize, scored: &mut [(Move, i32)]) {
-        self.heur.with_history_at(us, mark, |history| {
-            for e in scored.iter_mut().filter(|e| e.1 == UNSCORED) {
-                let (kind, to) = history_index(pos, e.0);
-                e.1 = history[kind * 81 + to] as i32;
-            }
-        });
-        self.heur.end_deferred();
     }
 
     fn qsearch(
@@ -1097,7 +1056,21 @@ impl Searcher {
             }
             -MATE + ply as i32
         } else {
-            let stand = self.evaluate(pos);
+            let threats = self.config.threats;
+            // The side to move's own mate in one beats any stand pat.
+            if threats.enabled
+                && let Some(m) = solve_mate_in_one_in_place(pos)
+            {
+                self.scratch[ply] = scratch;
+                self.pv[ply].push(m);
+                return MATE - ply as i32 - 1;
+            }
+            let mut stand = self.evaluate(pos);
+            // A side that would be mated in one if it passed cannot stand pat at its
+            // evaluation.
+            if threats.enabled && stand > alpha && Self::threatened(pos) {
+                stand -= threats.penalty;
+            }
             if stand >= beta {
                 self.scratch[ply] = scratch;
                 return stand;

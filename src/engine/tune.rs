@@ -135,6 +135,7 @@ fn config(w: &Weights, settings: &GameSettings) -> Config {
         max_moves_to_draw: 0,
         mode: Mode::Decl24,
         weights: w.clone(),
+        ..Config::default()
     }
 }
 

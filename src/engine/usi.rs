@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::eval24::{Weights, WeightsError};
 use super::mate::{self, MateLimits};
-use super::search::{Config, Control, Decision, Info, Mode, Searcher, UnknownMode};
+use super::search::{Config, Control, Decision, Info, Mode, Searcher, Threats, UnknownMode};
 use super::time::Limits;
 use crate::shogi::{
     EnteringKingRule, IllegalMoveKind, Move, Position, PositionParseError, UsiMoveError,
@@ -266,6 +266,8 @@ pub struct Options {
     pub weights_path: String,
     /// The 24-point weights read from `weights_path` (or the defaults).
     pub weights: Weights,
+    /// `Threats` and `ThreatPenalty`: how the search treats mate threats at the leaves.
+    pub threats: Threats,
 }
 
 impl Default for Options {
@@ -278,6 +280,7 @@ impl Default for Options {
             mode: Mode::Search,
             weights_path: String::new(),
             weights: Weights::default(),
+            threats: Threats::default(),
         }
     }
 }
@@ -290,6 +293,7 @@ impl Options {
             max_moves_to_draw: self.max_moves_to_draw,
             mode: self.mode,
             weights: self.weights.clone(),
+            threats: self.threats,
         }
     }
 
@@ -311,6 +315,14 @@ impl Options {
             "option name MaxMovesToDraw type spin default 0 min 0 max 100000".into(),
             "option name Mode type combo default search var search var decl24".into(),
             "option name Weights type string default <empty>".into(),
+            format!(
+                "option name Threats type check default {}",
+                Threats::default().enabled
+            ),
+            format!(
+                "option name ThreatPenalty type spin default {} min 0 max 5000",
+                Threats::default().penalty
+            ),
         ]
     }
 
@@ -354,6 +366,19 @@ impl Options {
                     self.weights_path = path.to_string();
                 }
             }
+            "threats" => {
+                self.threats.enabled = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(OptionError::BadNumber {
+                            name: name.to_string(),
+                            value: value.to_string(),
+                        });
+                    }
+                }
+            }
+            "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
             _ => return Err(OptionError::UnknownOption(name.to_string())),
         }
         Ok(())

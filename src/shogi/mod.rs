@@ -33,7 +33,7 @@ pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Piece, PieceKind};
 pub use position::{
-    CsaMoveError, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
+    CsaMoveError, NullUndo, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
 };
 pub use repetition::{History, RepetitionStatus};
 pub use rules::{

@@ -128,6 +128,13 @@ impl CsaMoveFault {
     }
 }
 
+/// What [`Position::undo_null_move`] needs to take a null move back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullUndo {
+    key: u64,
+    checkers: u128,
+}
+
 /// What [`Position::undo`] needs to take a move back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UndoInfo {
@@ -680,6 +687,32 @@ impl Position {
                 self.hands[ui].add_index(kind as usize);
             }
         }
+    }
+
+    /// Pass: hand the move to the other side in place (a null move, for the search's
+    /// null-move pruning and threat tests). The side to move must not be in check, so the
+    /// side that moves next is not in check either. Undone by [`Position::undo_null_move`].
+    #[inline]
+    pub fn do_null_move(&mut self) -> NullUndo {
+        debug_assert!(self.checkers == 0, "a null move while in check");
+        let undo = NullUndo {
+            key: self.key,
+            checkers: self.checkers,
+        };
+        self.side = !self.side;
+        self.key ^= zobrist::WHITE_TO_MOVE;
+        self.move_number = self.move_number.saturating_add(1);
+        self.checkers = 0;
+        undo
+    }
+
+    /// Take back [`Position::do_null_move`].
+    #[inline]
+    pub fn undo_null_move(&mut self, u: NullUndo) {
+        self.side = !self.side;
+        self.key = u.key;
+        self.move_number = self.move_number.saturating_sub(1);
+        self.checkers = u.checkers;
     }
 
     /// The piece `m` would capture, if any.
