@@ -17,7 +17,7 @@ use crate::shogi::EnteringKingRule;
 use crate::shogi::sets::*;
 
 /// Number of weights.
-pub const N_WEIGHTS: usize = 13;
+pub const N_WEIGHTS: usize = 14;
 
 /// Weight names, in file and vector order.
 pub const NAMES: [&str; N_WEIGHTS] = [
@@ -34,18 +34,19 @@ pub const NAMES: [&str; N_WEIGHTS] = [
     "threat",
     "moves",
     "moves_ok",
+    "king_danger",
 ];
 
 /// Default weights (the study's starting point plus the move-count estimate, counted a
 /// second time, `moves_ok`, once the side owns the points a win needs: then only the
 /// moves to the declaration are left, and the side goes straight for them).
 pub const DEFAULT_WEIGHTS: [f64; N_WEIGHTS] = [
-    20.0, 4.0, 10.0, 25.0, 12.0, 6.0, 400.0, -18.0, -12.0, 2.0, 6.0, -8.0, -16.0,
+    20.0, 4.0, 10.0, 25.0, 12.0, 6.0, 400.0, -18.0, -12.0, 2.0, 6.0, -8.0, -16.0, -24.0,
 ];
 
 /// The sign every weight must keep (fixed by what the feature means): +1, -1.
 pub const SIGNS: [f64; N_WEIGHTS] = [
-    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0, -1.0,
 ];
 
 /// Fixed-point scale of the integer weights used by the evaluation.
@@ -192,6 +193,10 @@ pub struct Features {
     pub threat: i32,
     /// Own moves still needed to declare, as estimated by [`moves_needed`].
     pub moves: i32,
+    /// Danger to the king: the squares next to it the opponent attacks, counted twice
+    /// when empty and the opponent has a piece in hand (a supported drop there checks).
+    /// Weighed only for the side the engine plays ([`evaluate_for`]): a defence term.
+    pub danger: i32,
 }
 
 impl Features {
@@ -212,6 +217,7 @@ impl Features {
             self.threat,
             self.moves,
             if self.owned >= target { self.moves } else { 0 },
+            self.danger,
         ]
     }
 }
@@ -364,23 +370,64 @@ pub fn features<P: Pieces>(b: &P, rule: EnteringKingRule) -> [Features; 2] {
             safe_drop,
             threat,
             moves,
+            danger: king_danger(b, c, maps[them]),
         };
     }
     out
 }
 
-/// Value of one side.
-fn value(w: &Weights, f: &Features, target: i32) -> i32 {
-    let v = f.vector(target);
-    v.iter().zip(w.fixed).map(|(x, w)| x * w).sum()
+/// Index of the king-danger weight in [`NAMES`].
+const DANGER: usize = 13;
+
+/// The danger to `c`'s king ([`Features::danger`]), given the squares the opponent
+/// attacks.
+pub fn king_danger<P: Pieces>(b: &P, c: usize, enemy_map: SquareSet) -> i32 {
+    let Some(k) = b.king_of(c) else {
+        return 0;
+    };
+    let ring = piece_attacks(c, KING, k, 0) & enemy_map;
+    let mut d = ring.count_ones() as i32;
+    if hand_total(b, 1 - c) > 0 {
+        d += (ring & !b.occupancy()).count_ones() as i32;
+    }
+    d
 }
 
-/// The 24-point evaluation from the side to move's point of view.
+/// Value of one side, the king-danger term left out.
+fn value(w: &Weights, f: &Features, target: i32) -> i32 {
+    let v = f.vector(target);
+    v.iter()
+        .zip(w.fixed)
+        .take(DANGER)
+        .map(|(x, w)| x * w)
+        .sum()
+}
+
+/// The 24-point evaluation from the side to move's point of view, without the
+/// king-danger term (symmetric in the two sides).
 pub fn evaluate<P: Pieces>(b: &P, w: &Weights, rule: EnteringKingRule) -> i32 {
+    evaluate_for(b, w, rule, None)
+}
+
+/// The 24-point evaluation from the side to move's point of view, with the danger to the
+/// king of `own` (the side the engine plays, if given) weighed by `king_danger`: the
+/// engine guards its own king but is not drawn into attacking the other (a symmetric
+/// term made it chase the enemy king and lose its own more often).
+pub fn evaluate_for<P: Pieces>(
+    b: &P,
+    w: &Weights,
+    rule: EnteringKingRule,
+    own: Option<usize>,
+) -> i32 {
     let f = features(b, rule);
     let us = b.to_move();
     let them = 1 - us;
-    let s = value(w, &f[us], point_target(rule, us)) - value(w, &f[them], point_target(rule, them));
+    let mut s =
+        value(w, &f[us], point_target(rule, us)) - value(w, &f[them], point_target(rule, them));
+    if let Some(o) = own {
+        let d = f[o].danger * w.fixed[DANGER];
+        s += if o == us { d } else { -d };
+    }
     s / SCALE
 }
 

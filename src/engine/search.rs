@@ -96,6 +96,9 @@ pub struct Threats {
     /// Centipawns taken off a threatened side's stand pat in quiescence (the
     /// `ThreatPenalty` option).
     pub penalty: i32,
+    /// Quiescence plies (from the first) at which the two mate-in-one tests run (the
+    /// `ThreatQuiescencePlies` option).
+    pub quiescence_plies: u32,
 }
 
 impl Default for Threats {
@@ -103,6 +106,7 @@ impl Default for Threats {
         Threats {
             enabled: true,
             penalty: DEFAULT_THREAT_PENALTY,
+            quiescence_plies: 1,
         }
     }
 }
@@ -374,6 +378,8 @@ pub struct Searcher {
     plan: TimePlan,
     aborted: bool,
     root_depth: i32,
+    /// The side to move at the root: the side whose king the 24-point evaluation guards.
+    root_side: Color,
     lmr: Vec<[u8; 64]>,
     scratch: Vec<PlyScratch>,
 }
@@ -468,6 +474,7 @@ impl Searcher {
             },
             aborted: false,
             root_depth: 1,
+            root_side: Color::Black,
             lmr,
             scratch: (0..MAX_PLY + 2)
                 .map(|_| PlyScratch {
@@ -495,7 +502,12 @@ impl Searcher {
     fn evaluate(&self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => eval::evaluate(pos),
-            Mode::Decl24 => eval24::evaluate(pos, &self.config.weights, self.config.rule),
+            Mode::Decl24 => eval24::evaluate_for(
+                pos,
+                &self.config.weights,
+                self.config.rule,
+                Some(self.root_side.index()),
+            ),
         }
     }
 
@@ -1057,8 +1069,9 @@ impl Searcher {
             -MATE + ply as i32
         } else {
             let threats = self.config.threats;
+            let test = threats.enabled && qply < threats.quiescence_plies;
             // The side to move's own mate in one beats any stand pat.
-            if threats.enabled
+            if test
                 && let Some(m) = solve_mate_in_one_in_place(pos)
             {
                 self.scratch[ply] = scratch;
@@ -1068,7 +1081,7 @@ impl Searcher {
             let mut stand = self.evaluate(pos);
             // A side that would be mated in one if it passed cannot stand pat at its
             // evaluation.
-            if threats.enabled && stand > alpha && Self::threatened(pos) {
+            if test && stand > alpha && Self::threatened(pos) {
                 stand -= threats.penalty;
             }
             if stand >= beta {
@@ -1208,6 +1221,7 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
+        self.root_side = pos.side_to_move();
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.plan = plan(
             limits,

@@ -323,6 +323,10 @@ impl Options {
                 "option name ThreatPenalty type spin default {} min 0 max 5000",
                 Threats::default().penalty
             ),
+            format!(
+                "option name ThreatQuiescencePlies type spin default {} min 0 max 64",
+                Threats::default().quiescence_plies
+            ),
         ]
     }
 
@@ -379,6 +383,9 @@ impl Options {
                 }
             }
             "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
+            "threatquiescenceplies" => {
+                self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
+            }
             _ => return Err(OptionError::UnknownOption(name.to_string())),
         }
         Ok(())
