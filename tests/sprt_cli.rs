@@ -21,7 +21,9 @@ fn two_openings(name: &str) -> PathBuf {
     )
     .unwrap();
     let two: Vec<&str> = text.lines().take(2).collect();
-    let path = tmp(&format!("{name}.openings.txt"));
+    let dir = tmp(&format!("{name}.d"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("openings.txt");
     std::fs::write(&path, two.join("\n") + "\n").unwrap();
     path
 }
