@@ -54,7 +54,10 @@ fn sprt(args: &[&str], name: &str) -> (String, serde_json::Value) {
 /// The number after `word` in `line`.
 fn after(line: &str, word: &str) -> f64 {
     let t: Vec<&str> = line.split_whitespace().collect();
-    let i = t.iter().position(|w| *w == word).unwrap_or_else(|| panic!("{word}: {line}"));
+    let i = t
+        .iter()
+        .position(|w| *w == word)
+        .unwrap_or_else(|| panic!("{word}: {line}"));
     t[i + 1].trim_end_matches([',', '(', ')']).parse().unwrap()
 }
 
@@ -130,7 +133,10 @@ fn check_consistent(stdout: &str, doc: &serde_json::Value) -> [u64; 5] {
     // from the bounds.
     let llr_line = line(stdout, "LLR:");
     let llr = after(llr_line, "LLR:");
-    assert!((llr - llr_pentanomial(0.0, 10.0, pairs)).abs() < 1e-3, "{llr_line}");
+    assert!(
+        (llr - llr_pentanomial(0.0, 10.0, pairs)).abs() < 1e-3,
+        "{llr_line}"
+    );
     assert!((report["llr"].as_f64().unwrap() - llr).abs() < 1e-3);
     let verdict = line(stdout, "verdict:");
     let bound = 2.944;
@@ -155,7 +161,10 @@ fn the_engine_against_itself_is_rejected_never_accepted() {
     // The same engine on both sides of a pair, colours swapped, at fixed nodes: every
     // pair is split 1-1 and the test accepts H0 after 5 pairs.
     assert_eq!(pairs, [0, 0, 5, 0, 0], "{stdout}");
-    assert!(line(&stdout, "verdict:").contains("H0 accepted"), "{stdout}");
+    assert!(
+        line(&stdout, "verdict:").contains("H0 accepted"),
+        "{stdout}"
+    );
     assert_eq!(doc["report"]["verdict"], "h0");
 }
 

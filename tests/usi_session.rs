@@ -339,7 +339,10 @@ fn a_search_that_ended_is_over_two_go_give_two_bestmoves() {
     let mut pos = Position::startpos();
     pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
     for out in [&first, &second] {
-        assert!(pos.is_legal(Move::from_usi(&bestmove(out)).unwrap()), "{out:?}");
+        assert!(
+            pos.is_legal(Move::from_usi(&bestmove(out)).unwrap()),
+            "{out:?}"
+        );
     }
     // A `setoption` after the search is applied, not refused.
     e.send("setoption name USI_Hash value 2");
@@ -431,7 +434,10 @@ fn absurd_clocks_are_no_limit_not_a_crash() {
             "{go}: {out:?}"
         );
         let b = bestmove(&out);
-        assert!(Position::startpos().is_legal(Move::from_usi(&b).unwrap()), "{go}: {b}");
+        assert!(
+            Position::startpos().is_legal(Move::from_usi(&b).unwrap()),
+            "{go}: {b}"
+        );
     }
     e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
     e.send("go mate 99999999999999999999999");

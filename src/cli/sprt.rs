@@ -94,8 +94,7 @@ fn options(hash: usize, common: &[String], own: &[String], which: &str) -> anyho
         o.set(name.trim(), value.trim())
             .with_context(|| format!("engine {which}"))?;
     }
-    TranspositionTable::try_new(o.hash_mb)
-        .with_context(|| format!("engine {which}: USI_Hash"))?;
+    TranspositionTable::try_new(o.hash_mb).with_context(|| format!("engine {which}: USI_Hash"))?;
     Ok(o)
 }
 

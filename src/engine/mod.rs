@@ -20,9 +20,9 @@ pub mod mate;
 pub mod ordering;
 pub mod play;
 pub mod search;
+pub mod sprt;
 pub mod time;
 pub mod tt;
-pub mod sprt;
 pub mod tune;
 pub mod usi;
 

@@ -402,7 +402,8 @@ fn random_moves(
     pair: u64,
 ) -> (Position, Vec<(u64, bool)>, Vec<String>) {
     let mut rng = XorShift64Star::new(
-        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair.wrapping_add(1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
+        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ pair.wrapping_add(1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
     );
     let mut pos = opening.position.clone();
     let mut history = opening.history.clone();
@@ -504,7 +505,9 @@ pub fn run_match(
             tally.add_pair([two[0].a_score, two[1].a_score]);
             games.extend_from_slice(two);
             next += 1;
-            if settings.stop_at_bound && settings.sprt.verdict(tally.llr(&settings.sprt)) != Verdict::Inconclusive {
+            if settings.stop_at_bound
+                && settings.sprt.verdict(tally.llr(&settings.sprt)) != Verdict::Inconclusive
+            {
                 break 'outer;
             }
         }
@@ -641,7 +644,10 @@ mod tests {
         assert_eq!(ok[1].position.to_sfen(), Position::startpos().to_sfen());
         assert_eq!(ok[2].position.to_sfen(), Position::startpos().to_sfen());
         assert_eq!(bad.len(), 2, "{bad:?}");
-        assert!(bad[0].starts_with("o.txt:6: ") && bad[0].contains("illegal"), "{bad:?}");
+        assert!(
+            bad[0].starts_with("o.txt:6: ") && bad[0].contains("illegal"),
+            "{bad:?}"
+        );
         assert!(bad[1].starts_with("o.txt:7: "), "{bad:?}");
     }
 

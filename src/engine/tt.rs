@@ -140,10 +140,7 @@ impl TranspositionTable {
         if let Some(avail) = available_memory()
             && bytes > avail
         {
-            return Err(fail(format!(
-                ": {} MB available",
-                avail / (1024 * 1024)
-            )));
+            return Err(fail(format!(": {} MB available", avail / (1024 * 1024))));
         }
         let mut entries: Vec<[Entry; 2]> = Vec::new();
         entries

@@ -5,6 +5,10 @@
 //!
 //! Bad input never ends the session: an unreadable command, a bad option value, an
 //! unreadable SFEN or an illegal move in `position` is answered with `info string ...`.
+//! Nor does it hang a GUI: a search that has answered is over (the next `go` or
+//! `setoption` is heard as between searches), a `go` during a search stops that search
+//! (which answers) before starting, a table that cannot be allocated is refused with the
+//! old one kept, and clock values too large for the arithmetic saturate.
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -336,9 +340,7 @@ impl Options {
             })
         };
         match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => {
-                self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize
-            }
+            "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize,
             "threads" => self.threads = int(value)?.clamp(1, 256) as usize,
             "usi_ponder" => {}
             "enteringkingrule" => {
@@ -817,7 +819,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!((l.btime, l.wtime, l.byoyomi), (Some(u64::MAX), Some(0), u64::MAX));
+        assert_eq!(
+            (l.btime, l.wtime, l.byoyomi),
+            (Some(u64::MAX), Some(0), u64::MAX)
+        );
         assert!(parse_command("go btime 12x").is_err());
         assert!(parse_command("go btime -").is_err());
     }
