@@ -3,15 +3,22 @@
 //! the pentanomial model, and a sequential probability ratio test (SPRT) that stops as
 //! soon as the evidence is enough.
 //!
-//! The test is the generalised SPRT of the Fishtest framework (M. Van den Bergh's
-//! approximation): with `N` samples of mean score `m` and variance `v`, the log-likelihood
-//! ratio of "the Elo difference is `elo1`" against "it is `elo0`" is
-//! `N (s1 - s0) (2m - s0 - s1) / (2v)`, where `s = 1 / (1 + 10^(-elo/400))` is the
-//! expected score of a logistic Elo difference. A sample is a game pair (the score of the
-//! pair, 0 to 1 in quarters: the pentanomial model), which takes the pairing of the
-//! openings into account; the trinomial form (a sample is a game) is given for
-//! comparison. Empty categories count as 0.001 of a sample, so that a run without
-//! variance still has a finite ratio. The test accepts H1 (`elo1`) when the ratio reaches
+//! The test is the generalised SPRT (GSPRT) of the Fishtest framework, after M. Van den
+//! Bergh's notes: the results are `N` samples from categories with scores `a_i` (in
+//! [0, 1]) and observed frequencies `p_i`; for each hypothesis `H_j` ("the logistic Elo
+//! difference is `elo_j`", expected score `s_j = 1 / (1 + 10^(-elo_j/400))`) the
+//! distribution of largest likelihood with mean `s_j` is
+//! `q_i = p_i / (1 + lambda (a_i - s_j))`, with `lambda` the root of
+//! `sum p_i (a_i - s_j) / (1 + lambda (a_i - s_j)) = 0`; the log-likelihood ratio is
+//! `N sum p_i ln(q1_i / q0_i)` ([`llr`]). Its second-order expansion,
+//! `N (s1 - s0) (2m - s0 - s1) / (2v)` for the sample mean `m` and variance `v`
+//! ([`llr_approx`]), is the same for large samples but overconfident for small ones (a
+//! single lost pair has no variance and crosses a bound), so the exact form decides.
+//!
+//! A sample is a game pair (its score, 0 to 1 in quarters: the pentanomial model), which
+//! takes the pairing of the openings into account; the trinomial form (a sample is a
+//! game) is given for comparison. Empty categories count as 0.001 of a sample (as in
+//! Fishtest). The test accepts H1 (`elo1`) when the ratio reaches
 //! `ln((1 - beta) / alpha)` and H0 (`elo0`) when it falls to `ln(beta / (1 - alpha))`.
 use rayon::prelude::*;
 use serde::Serialize;
@@ -53,15 +60,67 @@ fn regularized_stats(values: &[f64], counts: &[f64]) -> (f64, f64, f64) {
     (n, mean, var)
 }
 
-/// The generalised log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) for samples
-/// with these values (scores in [0, 1]) and counts.
-pub fn llr(elo0: f64, elo1: f64, values: &[f64], counts: &[f64]) -> f64 {
+/// The second-order approximation of [`llr`]: `N (s1 - s0) (2m - s0 - s1) / (2v)`.
+pub fn llr_approx(elo0: f64, elo1: f64, values: &[f64], counts: &[f64]) -> f64 {
     if counts.iter().all(|&c| c == 0.0) {
         return 0.0;
     }
     let (n, mean, var) = regularized_stats(values, counts);
     let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The distribution of largest likelihood with mean `s` given the frequencies `p` of the
+/// categories `values` (all positive; `s` strictly between the smallest and largest
+/// value): `p_i / (1 + lambda (a_i - s))`, `lambda` found by bisection (the constraint
+/// decreases strictly in `lambda` between its poles).
+fn constrained_mle(values: &[f64], p: &[f64], s: f64) -> Vec<f64> {
+    let d: Vec<f64> = values.iter().map(|a| a - s).collect();
+    let f = |lambda: f64| -> f64 {
+        d.iter()
+            .zip(p)
+            .map(|(di, pi)| pi * di / (1.0 + lambda * di))
+            .sum()
+    };
+    let dmax = d.iter().cloned().fold(f64::MIN, f64::max);
+    let dmin = d.iter().cloned().fold(f64::MAX, f64::min);
+    // 1 + lambda d_i > 0 for every i: lambda in (-1/dmax, -1/dmin).
+    let (mut lo, mut hi) = (-1.0 / dmax, -1.0 / dmin);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    d.iter()
+        .zip(p)
+        .map(|(di, pi)| pi / (1.0 + lambda * di))
+        .collect()
+}
+
+/// The generalised log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) for samples
+/// with these values (scores in [0, 1], at least two different) and counts (the module's
+/// documentation gives the formula); 0 without samples.
+pub fn llr(elo0: f64, elo1: f64, values: &[f64], counts: &[f64]) -> f64 {
+    if counts.iter().all(|&c| c == 0.0) {
+        return 0.0;
+    }
+    let counts: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0.0 { EMPTY_CATEGORY } else { c })
+        .collect();
+    let n: f64 = counts.iter().sum();
+    let p: Vec<f64> = counts.iter().map(|c| c / n).collect();
+    let q0 = constrained_mle(values, &p, score_of_elo(elo0));
+    let q1 = constrained_mle(values, &p, score_of_elo(elo1));
+    n * p
+        .iter()
+        .zip(q0.iter().zip(&q1))
+        .map(|(pi, (a, b))| pi * (b / a).ln())
+        .sum::<f64>()
 }
 
 /// The scores of the five results of a game pair, for the first player: 0, 1/2, 1, 3/2
@@ -557,21 +616,34 @@ mod tests {
 
     #[test]
     fn trinomial_llr_by_hand() {
-        // W 60 D 20 L 20 (100 games): mean 0.7, variance
-        // (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 100 = 0.16.
+        // W 60 D 20 L 20 (100 games): frequencies 0.2, 0.2, 0.6 of the scores 0, 1/2, 1;
+        // mean 0.7, variance (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 100 = 0.16;
         // s0 = 0.5, s1 = 1 / (1 + 10^-0.025) = 0.514387...
-        // LLR = 100 * (s1 - 0.5) * (1.4 - 0.5 - s1) / 0.32.
         let s1 = 1.0 / (1.0 + 10f64.powf(-0.025));
-        let expected = 100.0 * (s1 - 0.5) * (1.4 - 0.5 - s1) / 0.32;
         assert!(close(s1, 0.514_387_184_166, 1e-9), "{s1}");
+        // The approximation: 100 (s1 - 0.5) (1.4 - 0.5 - s1) / 0.32.
+        let approx = llr_approx(0.0, 10.0, &[0.0, 0.5, 1.0], &[20.0, 20.0, 60.0]);
+        let expected = 100.0 * (s1 - 0.5) * (1.4 - 0.5 - s1) / 0.32;
+        assert!(close(approx, expected, 1e-9), "{approx} vs {expected}");
+        assert!(close(approx, 1.733_713_312, 1e-6), "{approx}");
+        // The exact ratio: with three categories the equation of lambda is a quadratic,
+        // A l^2 + B l + C = 0 with d_i = a_i - s, C = sum p_i d_i = m - s,
+        // B = sum p_i d_i (d_j + d_k), A = d_0 d_1 d_2 (linear when s = 1/2); its root
+        // between the poles gives q_i = p_i / (1 + l d_i), and
+        // LLR = 100 sum p_i ln(q1_i / q0_i) = 1.389822163939 (computed so, apart).
         let got = llr_trinomial(0.0, 10.0, 60, 20, 20);
-        assert!(close(got, expected, 1e-9), "{got} vs {expected}");
-        assert!(close(got, 1.733_713_312, 1e-6), "{got}");
-        // The mirror result (a score of 0.3, far below both hypotheses) is stronger
-        // evidence for H0 than 0.7 is for H1.
-        assert!(llr_trinomial(0.0, 10.0, 20, 20, 60) < -got);
-        // An even score below the midpoint of s0 and s1 is evidence for H0.
-        assert!(llr_trinomial(0.0, 10.0, 30, 40, 30) < 0.0);
+        assert!(close(got, 1.389_822_163_939, 1e-9), "{got}");
+        assert!(close(
+            llr_trinomial(0.0, 10.0, 20, 20, 60),
+            -1.488_185_755_527,
+            1e-9
+        ));
+        // An even score is evidence for H0, weakly.
+        assert!(close(
+            llr_trinomial(0.0, 10.0, 30, 40, 30),
+            -0.069_012_915_692,
+            1e-9
+        ));
     }
 
     #[test]
@@ -581,15 +653,19 @@ mod tests {
         // variance = sum c (x - 0.575)^2 / 100
         //  = (5 * 0.330625 + 10 * 0.105625 + 50 * 0.005625 + 20 * 0.030625
         //     + 15 * 0.180625) / 100 = 0.063125.
+        let pairs = [5, 10, 50, 20, 15];
         let s1 = 1.0 / (1.0 + 10f64.powf(-0.025));
         let expected = 100.0 * (s1 - 0.5) * (1.15 - 0.5 - s1) / (2.0 * 0.063125);
-        let got = llr_pentanomial(0.0, 10.0, [5, 10, 50, 20, 15]);
-        assert!(close(got, expected, 1e-9), "{got} vs {expected}");
-        assert!(close(got, 1.545_415_094, 1e-6), "{got}");
+        let approx = llr_approx(0.0, 10.0, &PAIR_VALUES, &pairs.map(|c| c as f64));
+        assert!(close(approx, expected, 1e-9), "{approx} vs {expected}");
+        assert!(close(approx, 1.545_415_094, 1e-6), "{approx}");
+        // Exact (lambda by a separate bisection): 1.419590054205.
+        let got = llr_pentanomial(0.0, 10.0, pairs);
+        assert!(close(got, 1.419_590_054_205, 1e-9), "{got}");
         assert_eq!(SprtParams::default().verdict(got), Verdict::Inconclusive);
         // No pairs: no evidence.
         assert_eq!(llr_pentanomial(0.0, 10.0, [0; 5]), 0.0);
-        let e = estimate_pentanomial([5, 10, 50, 20, 15]).unwrap();
+        let e = estimate_pentanomial(pairs).unwrap();
         assert!(close(e.score, 0.575, 1e-12));
         let half = 1.96 * (0.063125f64 / 100.0).sqrt();
         assert!(close(e.score_low, 0.575 - half, 1e-12));
@@ -599,24 +675,60 @@ mod tests {
     }
 
     #[test]
-    fn identical_players_are_rejected_quickly() {
-        // Every pair split 1-1 (the same engine on both sides, colours swapped): no
-        // variance but the regularisation; the mean 0.5 is below the midpoint of s0 and
-        // s1, so H0 is accepted after a handful of pairs.
+    fn a_few_pairs_never_decide() {
+        // A single lost pair has no variance: the approximation crosses the lower bound
+        // at once, the exact ratio counts it as the little evidence it is (elo 0 and
+        // elo 10 are close: about 0.03 a pair).
+        let approx = llr_approx(0.0, 10.0, &PAIR_VALUES, &[1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert!(approx < -2.945, "{approx}");
+        let exact = llr_pentanomial(0.0, 10.0, [1, 0, 0, 0, 0]);
+        assert!(close(exact, -0.029_255_446_370, 1e-9), "{exact}");
+        // All pairs lost: H0 is accepted at the 101st; all won: H1 at about the 104th.
+        let p = SprtParams::default();
+        assert_eq!(
+            p.verdict(llr_pentanomial(0.0, 10.0, [100, 0, 0, 0, 0])),
+            Verdict::Inconclusive
+        );
+        assert_eq!(
+            p.verdict(llr_pentanomial(0.0, 10.0, [101, 0, 0, 0, 0])),
+            Verdict::H0
+        );
+        assert_eq!(
+            p.verdict(llr_pentanomial(0.0, 10.0, [0, 0, 0, 0, 110])),
+            Verdict::H1
+        );
+    }
+
+    #[test]
+    fn identical_players_are_rejected_never_accepted() {
+        // Every pair split 1-1 (the same engine on both sides, colours swapped): the
+        // mean 0.5 is H0's, and H0 is accepted at the 102nd pair.
         let mut t = Tally::default();
         let p = SprtParams::default();
         let mut at = None;
-        for k in 1..=20 {
+        for k in 1..=120 {
             t.add_pair([1.0, 0.0]);
-            if at.is_none() && p.verdict(t.llr(&p)) == Verdict::H0 {
+            let v = p.verdict(t.llr(&p));
+            assert_ne!(v, Verdict::H1);
+            if at.is_none() && v == Verdict::H0 {
                 at = Some(k);
             }
         }
-        assert_eq!((t.wins, t.losses, t.draws), (20, 20, 0));
-        assert_eq!(t.pairs, [0, 0, 20, 0, 0]);
-        // Regularised (4 empty categories of 0.001): -2.655 after 4 pairs, -4.146 after 5.
-        assert_eq!(at, Some(5));
-        assert_eq!(p.verdict(t.llr(&p)), Verdict::H0);
+        assert_eq!((t.wins, t.losses, t.draws), (120, 120, 0));
+        assert_eq!(t.pairs, [0, 0, 120, 0, 0]);
+        assert_eq!(at, Some(102));
+    }
+
+    #[test]
+    fn exact_and_approximate_agree_on_large_samples() {
+        let pairs = [50, 200, 500, 220, 60];
+        let values = pairs.map(|c| c as f64);
+        let exact = llr_pentanomial(0.0, 10.0, pairs);
+        let approx = llr_approx(0.0, 10.0, &PAIR_VALUES, &values);
+        assert!(
+            (exact - approx).abs() < 0.02 * approx.abs(),
+            "{exact} {approx}"
+        );
     }
 
     #[test]
