@@ -6,7 +6,8 @@
 //!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
-//! - [`play`], [`endings`], [`tune`]: engine games, the replay table, SPSA.
+//! - [`play`], [`endings`], [`tune`], [`sprt`]: engine games, the replay table, SPSA, and
+//!   the self-play test that decides whether a change is kept.
 
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod ordering;
 pub mod picker;
 pub mod play;
 pub mod search;
+pub mod sprt;
 pub mod time;
 pub mod tt;
 pub mod tune;
