@@ -131,3 +131,51 @@ fn the_picker_yields_every_legal_move_once_along_random_games() {
     // The walk really covers evasions too.
     assert!(positions > 3000 && in_check > 50, "{positions} {in_check}");
 }
+
+/// White threatens G*1h mate (the knight on 2f
+/// supports the drop; the king on 1i has no flight square the gold does not cover).
+const THREATENED: &str = "1k7/9/9/9/R3r4/7n1/9/9/8K b g 1";
+
+fn best_move_at_depth(sfen: &str, depth: u32, threats: bool) -> Move {
+    use floodgate_scan::engine::search::{Config, Control, Decision, Searcher, Threats};
+    use floodgate_scan::engine::time::Limits;
+    let config = Config {
+        threats: Threats {
+            enabled: threats,
+            ..Threats::default()
+        },
+        ..Config::default()
+    };
+    let mut s = Searcher::new(1, config);
+    let r = s.search(
+        &pos(sfen),
+        &[],
+        &Limits::depth(depth),
+        &Control::new(false),
+        &mut |_| {},
+    );
+    match r.decision {
+        Decision::Move(m) => m,
+        d => panic!("{d:?}"),
+    }
+}
+
+#[test]
+fn a_shallow_search_does_not_allow_the_threatened_mate() {
+    let p = pos(THREATENED);
+    // The threat is real: after a pass White mates in one.
+    let mut passed = p.clone();
+    let u = passed.do_null_move();
+    assert!(floodgate_scan::shogi::solve_mate_in_one(&passed).is_some());
+    passed.undo_null_move(u);
+    for depth in [1, 2] {
+        let m = best_move_at_depth(THREATENED, depth, true);
+        let mut after = p.clone();
+        after.play(m).unwrap();
+        assert!(
+            floodgate_scan::shogi::solve_mate_in_one(&after).is_none(),
+            "depth {depth}: {} allows mate in one",
+            m.to_usi()
+        );
+    }
+}

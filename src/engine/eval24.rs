@@ -396,11 +396,7 @@ pub fn king_danger<P: Pieces>(b: &P, c: usize, enemy_map: SquareSet) -> i32 {
 /// Value of one side, the king-danger term left out.
 fn value(w: &Weights, f: &Features, target: i32) -> i32 {
     let v = f.vector(target);
-    v.iter()
-        .zip(w.fixed)
-        .take(DANGER)
-        .map(|(x, w)| x * w)
-        .sum()
+    v.iter().zip(w.fixed).take(DANGER).map(|(x, w)| x * w).sum()
 }
 
 /// The 24-point evaluation from the side to move's point of view, without the

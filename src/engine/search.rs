@@ -1071,9 +1071,7 @@ impl Searcher {
             let threats = self.config.threats;
             let test = threats.enabled && qply < threats.quiescence_plies;
             // The side to move's own mate in one beats any stand pat.
-            if test
-                && let Some(m) = solve_mate_in_one_in_place(pos)
-            {
+            if test && let Some(m) = solve_mate_in_one_in_place(pos) {
                 self.scratch[ply] = scratch;
                 self.pv[ply].push(m);
                 return MATE - ply as i32 - 1;
@@ -1436,6 +1434,38 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// White to move mates by G*1h; quiescence tries only captures, so only the mate test
+    /// before the stand pat finds it; the test runs on the first quiescence ply only by
+    /// default.
+    #[test]
+    fn quiescence_finds_the_side_to_moves_mate_in_one() {
+        let p = Position::from_sfen("1k7/9/9/9/R3r4/7n1/9/9/8K w g 1").unwrap();
+        let q = |threats: Threats, qply: u32| {
+            let mut s = Searcher::new(
+                1,
+                Config {
+                    threats,
+                    ..Config::default()
+                },
+            );
+            let mut p = p.clone();
+            s.start_search(&p.clone(), &[], &Limits::depth(1));
+            s.qsearch(&mut p, -MATE, MATE, 0, qply, &Control::new(false))
+        };
+        let on = Threats::default();
+        assert_eq!(q(on, 0), MATE - 1);
+        assert!(q(on, 1) < MATE_BOUND, "only the first quiescence ply tests");
+        let off = Threats {
+            enabled: false,
+            ..on
+        };
+        assert!(q(off, 0) < MATE_BOUND);
+        // The pass test itself: Black to move in the same position is threatened.
+        let mut b = Position::from_sfen("1k7/9/9/9/R3r4/7n1/9/9/8K b g 1").unwrap();
+        assert!(Searcher::threatened(&mut b));
+        assert_eq!(b.to_sfen(), "1k7/9/9/9/R3r4/7n1/9/9/8K b g 1");
+    }
 
     #[test]
     fn score_words() {
