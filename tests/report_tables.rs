@@ -852,3 +852,40 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         "the one year is a round tick"
     );
 }
+
+/// 1,610 declaration wins of 2,500 games (2022, Max_Moves 256) against 183 of 2,500 (2025,
+/// Max_Moves 512), every player rated 2000 (so every game is controlled).
+fn archive_scale_rows() -> Vec<GameRow> {
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..1610).map(|_| g(2022, 256, "kachi")));
+    rows.extend((0..890).map(|_| g(2022, 256, "toryo")));
+    rows.extend((0..183).map(|_| g(2025, 512, "kachi")));
+    rows.extend((0..2317).map(|_| g(2025, 512, "toryo")));
+    rows
+}
+
+#[test]
+fn p_values_below_the_smallest_double_are_kept_and_printed() {
+    let r = report(&archive_scale_rows(), &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let d = df.head(Some(1));
+    assert_eq!(strings(&d, "measure"), ["decl_win_rate"]);
+    assert_eq!((int(&d, "a_count"), int(&d, "a_games")), (Some(1610), Some(2500)));
+    // log10 of Fisher's p = -426.97251564565621 (exact integer sums, see stats.rs); the
+    // p-value itself underflows to 0.
+    let l = float(&d, "fisher_p_log10").unwrap();
+    assert!((l - -426.972_515_645_656_2).abs() < 1e-8, "{l}");
+    assert_eq!(float(&d, "fisher_p"), Some(0.0));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("p = 1.07e-427"), "{md}");
+    assert!(!md.contains("p = 0."), "no p printed as 0");
+}

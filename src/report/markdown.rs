@@ -54,24 +54,43 @@ record has no such line). Group keys: `unknown` = missing value, `all` = total r
 }
 
 /// One DataFrame as a Markdown table.
+///
+/// A column `NAME_log10` beside a p-value column `NAME` is not shown: `NAME` is printed
+/// from it, so that a p-value below the smallest `f64` is printed, not 0.
 pub fn table_markdown(df: &DataFrame) -> String {
     let mut out = String::new();
-    let cols = df.columns();
+    let all = df.columns();
+    let has = |n: &str| all.iter().any(|c| c.name().as_str() == n);
+    let cols: Vec<&Column> = all
+        .iter()
+        .filter(|c| {
+            c.name()
+                .strip_suffix("_log10")
+                .is_none_or(|base| !has(base))
+        })
+        .collect();
     out.push('|');
-    for c in cols {
+    for c in &cols {
         let _ = write!(out, " {} |", c.name());
     }
     out.push_str("\n|");
-    for c in cols {
+    for c in &cols {
         let numeric = c.dtype().is_primitive_numeric();
         out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
     for i in 0..df.height() {
         out.push('|');
-        for c in cols {
-            let v = c.get(i).unwrap_or(AnyValue::Null);
-            let _ = write!(out, " {} |", cell(c.name(), &v));
+        for c in &cols {
+            let log10 = df
+                .column(&format!("{}_log10", c.name()))
+                .ok()
+                .and_then(|l| l.f64().ok()?.get(i));
+            let text = match log10 {
+                Some(l) if c.name().ends_with("_p") => p_value_log10(l),
+                _ => cell(c.name(), &c.get(i).unwrap_or(AnyValue::Null)),
+            };
+            let _ = write!(out, " {text} |");
         }
         out.push('\n');
     }
@@ -89,10 +108,12 @@ fn is_percentage(name: &str) -> bool {
         || name.ends_with("_diff")
 }
 
-/// A p-value: three significant digits, in scientific notation below 0.001.
+/// A p-value: three significant digits, in scientific notation below 0.001. A p-value
+/// too small for an `f64` is printed from its base-10 logarithm by [`p_value_log10`];
+/// here (without one) an exact 0 is printed as `< 1e-300`.
 pub fn p_value(p: f64) -> String {
     if p == 0.0 {
-        "0".to_string()
+        "< 1e-300".to_string()
     } else if p < 0.001 {
         format!("{p:.2e}")
     } else {
@@ -101,6 +122,24 @@ pub fn p_value(p: f64) -> String {
         let decimals = (2 - rounded.log10().floor() as i32).max(0) as usize;
         format!("{rounded:.decimals$}")
     }
+}
+
+/// A p-value given by its base-10 logarithm: as [`p_value`] down to 1e-300, below it as
+/// mantissa and exponent computed from the logarithm (`1.07e-427`), never as 0.
+pub fn p_value_log10(l: f64) -> String {
+    if l == f64::NEG_INFINITY {
+        return "0".to_string();
+    }
+    if l >= -300.0 {
+        return p_value(10f64.powf(l));
+    }
+    let mut e = l.floor();
+    let mut m = 10f64.powf(l - e);
+    if format!("{m:.2}") == "10.00" {
+        m = 1.0;
+        e += 1.0;
+    }
+    format!("{m:.2}e{e:.0}")
 }
 
 /// A difference of two rates in percentage points, signed.
@@ -187,7 +226,17 @@ mod tests {
         assert_eq!(p_value(0.999_999_999_999_999_7), "1.00");
         assert_eq!(p_value(0.001), "0.00100");
         assert_eq!(p_value(2.0 / 184_756.0), "1.08e-5");
-        assert_eq!(p_value(0.0), "0");
+        assert_eq!(p_value(0.0), "< 1e-300");
+    }
+
+    #[test]
+    fn p_values_below_the_smallest_double_print_from_their_logarithm() {
+        assert_eq!(p_value_log10(-426.972_515_645_656_2), "1.07e-427");
+        assert_eq!(p_value_log10((0.5f64).log10()), "0.500");
+        assert_eq!(p_value_log10(-4.0), "1.00e-4");
+        // 9.996e-401 rounds up to the next power of ten.
+        assert_eq!(p_value_log10(-400.0002), "1.00e-400");
+        assert_eq!(p_value_log10(f64::NEG_INFINITY), "0");
     }
 
     #[test]

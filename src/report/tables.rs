@@ -19,7 +19,7 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 use super::positions;
-use super::stats::{fisher_exact, newcombe_difference, wilson, with_intervals};
+use super::stats::{fisher_exact_ln, newcombe_difference, wilson, with_intervals};
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -218,7 +218,8 @@ cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count th
 percentile of the {pool} pool), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
 declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `rate_diff` = A's rate minus B's, with \
 Newcombe's 95% hybrid score interval (`rate_diff_lo`, `rate_diff_hi`); `fisher_p`: two-sided p-value of Fisher's exact test of the 2x2 table \
-(A, B) x (with, without).",
+(A, B) x (with, without), computed in logs; `fisher_p_log10` is its base-10 logarithm, which stays exact where the p-value is below the \
+smallest double (about 1e-308) and `fisher_p` reads 0.",
         compute: era_comparison,
     },
     TableSpec {
@@ -797,7 +798,7 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
     let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
     let (mut measures, mut populations) = (Vec::new(), Vec::new());
     let mut ints: [Vec<i64>; 4] = Default::default();
-    let mut floats: [Vec<Option<f64>>; 10] = Default::default();
+    let mut floats: [Vec<Option<f64>>; 11] = Default::default();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
             let (na, ka) = (counts[0][base], counts[0][base + off]);
@@ -805,6 +806,7 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
             let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
             let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
             let nd = newcombe_difference(ka, na, kb, nb);
+            let ln_p = fisher_exact_ln(ka, na, kb, nb);
             measures.push(measure);
             populations.push(population);
             for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
@@ -820,7 +822,8 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
                 diff,
                 nd.map(|w| w.0),
                 nd.map(|w| w.1),
-                fisher_exact(ka, na, kb, nb),
+                ln_p.map(f64::exp),
+                ln_p.map(|l| l / std::f64::consts::LN_10),
             ];
             for (v, x) in floats.iter_mut().zip(row) {
                 v.push(x);
@@ -829,7 +832,7 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
     }
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
-    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, p] = floats;
+    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, p, p_log10] = floats;
     let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
     DataFrame::new(
         n,
@@ -852,6 +855,7 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
             f("rate_diff_lo", d_lo),
             f("rate_diff_hi", d_hi),
             f("fisher_p", p),
+            f("fisher_p_log10", p_log10),
         ],
     )
 }
