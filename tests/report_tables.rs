@@ -364,28 +364,47 @@ fn cut_rows() -> Vec<GameRow> {
 }
 
 #[test]
-fn funnel_per_side() {
-    let r = report(&cut_rows(), &ReportConfig::default());
+fn funnel_per_game() {
+    let mut rows = cut_rows();
+    // D: a 27-27 game (neither side leads): it passes no stage.
+    let mut tie = game(Some(2022), "mutual", Some("max_moves"));
+    tie.max_moves = Some(256);
+    tie.zone_black = 10;
+    rows.push(tie);
+    let r = report(&rows, &ReportConfig::default());
     let a = row(&r, "funnel", "all");
-    assert_eq!(int(&a, "games"), Some(3));
-    assert_eq!(int(&a, "sides"), Some(6));
+    assert_eq!(int(&a, "games"), Some(4));
+    // Leading sides: A's Black 35, B's Black 31, C's Black 40; D none (27-27).
+    assert_eq!(int(&a, "owned_over27"), Some(3));
+    assert!(close(float(&a, "owned_over27_share"), 0.75));
     assert_eq!(int(&a, "owned31"), Some(3));
-    assert!(close(float(&a, "owned31_share"), 0.5));
-    assert_eq!(int(&a, "decl31"), Some(2));
+    assert!(close(float(&a, "owned31_share"), 0.75));
+    assert_eq!(int(&a, "decl31"), Some(2), "A 32 and C 35; B 25");
     assert!(close(float(&a, "decl31_pass"), 2.0 / 3.0));
+    // The study's third stage: 31 declaration points and 10 pieces in the zone.
+    assert_eq!(int(&a, "decl31_zone10"), Some(2), "A 11 and C 10 pieces");
+    assert!(close(float(&a, "decl31_zone10_share"), 0.5));
+    assert!(close(float(&a, "decl31_zone10_pass"), 1.0));
     assert_eq!(int(&a, "declarable_board"), Some(1), "C is in check");
     assert!(close(float(&a, "declarable_board_pass"), 0.5));
     assert_eq!(int(&a, "declarable"), Some(1), "A at move 257");
     assert!(close(float(&a, "declarable_pass"), 1.0));
-    // Owning more than 27: A's Black 35, B's Black 31, C's Black 40 (White 19, 23, 14).
-    assert_eq!(int(&a, "owned_over27"), Some(3));
-    assert!(close(float(&a, "owned_over27_share"), 0.5));
-    assert_eq!(int(&a, "zone10"), Some(3));
+    // A game with a side >= 10 in the zone: A, B, C, and D's Black (10).
+    assert_eq!(int(&a, "zone10"), Some(4));
     assert!(close(float(&a, "stranded_median"), 6.0));
+    // Wilson over games: 3 of 4.
+    let half = Z2.sqrt() / (1.0 + Z2 / 4.0) * (0.75 * 0.25 / 4.0 + Z2 / 64.0).sqrt();
+    let centre = (0.75 + Z2 / 8.0) / (1.0 + Z2 / 4.0);
+    assert!(close(float(&a, "owned31_share_lo"), centre - half));
     let m = row(&r, "funnel", "512");
     assert_eq!(int(&m, "games"), Some(1));
     assert_eq!(int(&m, "declarable"), Some(0));
     assert_eq!(float(&m, "stranded_median"), None);
+    // Table 3a's low side (a side owning 23 or fewer) is the other side of owned31:
+    // the same games (A's White 19, B's White 23, C's White 14).
+    let y = row(&r, "strength_by_year", "2022");
+    assert_eq!(int(&y, "raw_low_side"), Some(3));
+    assert!(close(float(&y, "raw_low_side_share"), 0.75));
 }
 
 #[test]
@@ -427,7 +446,7 @@ fn empty_table_gives_empty_groups_and_zero_totals() {
     assert_eq!(int(&a, "games"), Some(0));
     assert_eq!(float(&a, "mutual_share"), None);
     let a = row(&r, "funnel", "all");
-    assert_eq!(int(&a, "sides"), Some(0));
+    assert_eq!(int(&a, "games"), Some(0));
     assert_eq!(r.plots.len(), 3);
 }
 
@@ -817,7 +836,7 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
     let axis = text_y(funnel, "Max_Moves 256").unwrap();
     let legend = text_y(funnel, "owned &gt;= 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
-    assert!(text_y(funnel, "and move &lt;= 500").unwrap() > axis);
+    assert!(text_y(funnel, "and every condition").unwrap() > axis);
     // Bar values are not written on the bars.
     assert!(text_y(funnel, "50.0%").is_none());
     // Error bars: a vertical black line between the interval's bounds for every share

@@ -62,7 +62,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     if let Some(df) = report.table("funnel") {
         plots.push(Plot {
             file: "funnel.svg",
-            caption: "Funnel of table 4: share of sides of mutual games cut by the move limit owning >= 31 points, with >= 31 declaration points, meeting the board conditions of a declaration, and meeting every condition of the 24-point rule (move <= 500), per Max_Moves value, with 95% Wilson intervals".to_string(),
+            caption: "Funnel of table 4: share of mutual games cut by the move limit whose leading side owns >= 31 points, has >= 31 declaration points, has also >= 10 pieces in the enemy camp, and meets every condition of the 24-point rule (king in camp, not in check, move <= 500), per Max_Moves value, with 95% Wilson intervals".to_string(),
             svg: funnel(df)?,
         });
     }
@@ -283,8 +283,8 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
     let stages = [
         ("owned31_share", "owned >= 31"),
         ("decl31_share", "and decl. points >= 31"),
-        ("declarable_board_share", "and board conditions"),
-        ("declarable_share", "and move <= 500"),
+        ("decl31_zone10_share", "and 10 in the zone"),
+        ("declarable_share", "and every condition"),
     ];
     let n = df.height();
     let labels: Vec<String> = (0..n)
@@ -301,7 +301,7 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         let mut chart = ChartBuilder::on(&top)
-            .caption("Sides of mutual games at the move limit", (FONT, 21))
+            .caption("Mutual games at the move limit", (FONT, 21))
             .margin(10)
             .x_label_area_size(36)
             .y_label_area_size(56)
@@ -314,7 +314,7 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
             .x_labels(0)
             .y_labels(6)
             .y_label_formatter(&percent)
-            .y_desc("share of sides")
+            .y_desc("share of games")
             .label_style((FONT, 18))
             .axis_desc_style((FONT, 18))
             .draw()

@@ -19,6 +19,9 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 use super::positions;
+use crate::shogi::{
+    Color, EnteringKingRule, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
+};
 use super::stats::{fisher_exact_ln, newcombe_difference, wilson, with_intervals};
 
 /// One report table: its file name, title, caption and computation.
@@ -181,7 +184,7 @@ one-sided; the reference study's denominator). `points_violations`: games with a
 rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
 those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
-`move_limit`. `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
+`move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
 of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
         compute: strength_by_year,
     },
@@ -226,16 +229,18 @@ smallest double (about 1e-308) and `fisher_p` reads 0.",
         number: "4",
         name: "funnel",
         title: "Funnel of mutual games cut by the move limit",
-        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per side (two sides a game), \
-in the final position. `owned_over27`: sides owning more than 27 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
-`owned31`: sides owning >= 31 points. `decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). \
-`declarable_board`: of those, sides whose board meets the rest of the 24-point rule's declaration-win conditions: the king in the enemy camp, \
->= 10 pieces there, and not in check (only the side to move, read from `final_sfen`, can be in check). `declarable`: of those, sides for which \
-every condition of the rule holds, the move-number clause included (the SFEN move number, plies + 1, at most 500): at `'Max_Moves:512` every \
-game cut at the limit is at move 513 and no side can declare. Shares are of `sides`; `*_pass` rates are of the previous stage. `zone10`: sides \
-with >= 10 pieces in the enemy camp, whatever their points. `stranded_median`: median of owned minus declaration points over sides that own \
->= 31 but have fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`; sides of one game are not \
-independent, so the interval is somewhat too narrow).",
+        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per game, in the final \
+position. The two sides' owned points (all own pieces on the board and in hand; rook and bishop 5, others 1) sum to 54 in a game with every \
+piece (table 1's `points_violations` counts exceptions), so at most one side a game can own more than 27 or at least 31 points, have 31 \
+declaration points or be able to declare: each stage is a property of the game's *leading side* (the side owning more points). \
+`owned_over27`: the leading side owns more than 27 (every game but a 27-27 tie). `owned31`: it owns >= 31 points. `decl31`: of those, it has \
+>= 31 declaration points (pieces in the enemy camp + hand). `decl31_zone10`: of those, it also has >= 10 pieces in the enemy camp (the \
+reference study's third stage). `declarable_board`: of those, its king is in the enemy camp and it is not in check (only the side to move, \
+read from `final_sfen`, can be in check). `declarable`: of those, the move-number clause holds too (the SFEN move number, plies + 1, at most \
+500), so every condition of the 24-point rule: at `'Max_Moves:512` every game cut at the limit is at move 513 and no side can declare. \
+Shares are of `games`; `*_pass` rates are of the previous stage. `zone10`: games in which a side (either) has >= 10 pieces in the enemy camp, \
+whatever its points. `stranded_median`: median of owned minus declaration points of the leading side over games where it owns >= 31 but has \
+fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent.",
         compute: funnel,
     },
     TableSpec {
@@ -567,8 +572,8 @@ fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame
 fn strength_aggs() -> Vec<Expr> {
     let strong = col("strong");
     let low_side = col(OWNED_BLACK)
-        .lt_eq(lit(23i64))
-        .or(col(OWNED_WHITE).lt_eq(lit(23i64)));
+        .lt(lit(RULE24_DRAW))
+        .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
     let mut aggs = Vec::new();
     for (prefix, sel) in [("", strong), ("raw_", mutual())] {
         aggs.push(count_if(sel.clone()).alias(format!("{prefix}games")));
@@ -898,55 +903,104 @@ pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
 }
 
 /// The 24-point rule's move-number clause: the SFEN move number is at most this.
-pub const RULE24_LAST_MOVE: i64 = 500;
+pub const RULE24_LAST_MOVE: i64 = RULE24_LAST_MOVE_NUMBER as i64;
+
+/// Declaration points that win under the 24-point rule (either side).
+pub const RULE24_WIN: i64 = match EnteringKingRule::CSARule24.base_threshold(Color::Black) {
+    Some(t) => t as i64,
+    None => 0,
+};
+
+/// Owned points for a 24-point draw (and in an impasse under the 24-point rule).
+pub const RULE24_DRAW: i64 = RULE24_DRAW_POINTS as i64;
+
+/// Owned points of both sides together in a game with every piece (20 pieces at 1 and the
+/// two rooks and two bishops at 5 each side): so at most one side owns more than half.
+pub const TOTAL_POINTS: i64 = 54;
+
+/// One row per cut mutual game (see [`cut_mutual_games`]), its *leading side*: the side
+/// owning more points (Black on a 27-27 tie, which passes no stage). Columns `max_moves`,
+/// `owned`, `decl`, `zone`, `king_in_camp`, `in_check`, `move_number` of that side, and
+/// `zone10_any` (either side has 10 or more pieces in the enemy camp).
+pub fn cut_games(lf: LazyFrame) -> LazyFrame {
+    let black_leads = col(OWNED_BLACK)
+        .fill_null(lit(0i64))
+        .gt_eq(col(OWNED_WHITE).fill_null(lit(0i64)));
+    let pick = |b: &str, w: &str| {
+        when(black_leads.clone())
+            .then(col(b))
+            .otherwise(col(w))
+    };
+    let in_check = when(black_leads.clone())
+        .then(col(IN_CHECK_FINAL).and(black_to_move()))
+        .otherwise(col(IN_CHECK_FINAL).and(black_to_move().not()));
+    cut_mutual_games(lf).select([
+        col(MAX_MOVES),
+        pick(OWNED_BLACK, OWNED_WHITE).alias("owned"),
+        pick(DECL_BLACK, DECL_WHITE).alias("decl"),
+        pick(ZONE_BLACK, ZONE_WHITE).alias("zone"),
+        pick(KING_IN_CAMP_BLACK, KING_IN_CAMP_WHITE).alias("king_in_camp"),
+        in_check.alias("in_check"),
+        (col(PLIES) + lit(1i64)).alias("move_number"),
+        col(ZONE_BLACK)
+            .gt_eq(lit(10i64))
+            .or(col(ZONE_WHITE).gt_eq(lit(10i64)))
+            .fill_null(lit(false))
+            .alias("zone10_any"),
+    ])
+}
 
 fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
-    let sides = cut_sides(lf)?;
-    let owned31 = col("owned").gt_eq(lit(31i64));
-    let decl31 = owned31.clone().and(col("decl").gt_eq(lit(31i64)));
-    let board = decl31
+    let games = cut_games(lf);
+    let half = TOTAL_POINTS / 2;
+    let owned31 = col("owned").gt_eq(lit(RULE24_WIN));
+    let decl31 = owned31.clone().and(col("decl").gt_eq(lit(RULE24_WIN)));
+    let zone10 = decl31.clone().and(col("zone").gt_eq(lit(10i64)));
+    let board = zone10
         .clone()
-        .and(col("zone").gt_eq(lit(10i64)))
         .and(col("king_in_camp"))
         .and(col("in_check").not());
     let declarable = board
         .clone()
         .and(col("move_number").lt_eq(lit(RULE24_LAST_MOVE)));
-    let stranded = owned31.clone().and(col("decl").lt(lit(31i64)));
+    let stranded = owned31.clone().and(col("decl").lt(lit(RULE24_WIN)));
     let aggs = vec![
-        count_if(col("is_black")).alias("games"),
-        len().cast(DataType::Int64).alias("sides"),
-        count_if(col("owned").gt(lit(27i64))).alias("owned_over27"),
+        games_count(),
+        count_if(col("owned").gt(lit(half))).alias("owned_over27"),
         count_if(owned31).alias("owned31"),
         count_if(decl31).alias("decl31"),
+        count_if(zone10).alias("decl31_zone10"),
         count_if(board).alias("declarable_board"),
         count_if(declarable).alias("declarable"),
-        count_if(col("zone").gt_eq(lit(10i64))).alias("zone10"),
+        count_if(col("zone10_any")).alias("zone10"),
         (col("owned") - col("decl"))
             .filter(stranded)
             .median()
             .alias("stranded_median"),
     ];
-    let finish = vec![
-        ratio("owned_over27", "sides", "owned_over27_share"),
-        ratio("owned31", "sides", "owned31_share"),
-        ratio("decl31", "sides", "decl31_share"),
-        ratio("decl31", "owned31", "decl31_pass"),
-        ratio("declarable_board", "sides", "declarable_board_share"),
-        ratio("declarable_board", "decl31", "declarable_board_pass"),
-        ratio("declarable", "sides", "declarable_share"),
-        ratio("declarable", "declarable_board", "declarable_pass"),
-        ratio("zone10", "sides", "zone10_share"),
+    // (count, denominator, rate): shares of `games`, `*_pass` of the previous stage.
+    let rates: &[(&str, &str, &str)] = &[
+        ("owned_over27", "games", "owned_over27_share"),
+        ("owned31", "games", "owned31_share"),
+        ("decl31", "games", "decl31_share"),
+        ("decl31", "owned31", "decl31_pass"),
+        ("decl31_zone10", "games", "decl31_zone10_share"),
+        ("decl31_zone10", "decl31", "decl31_zone10_pass"),
+        ("declarable_board", "games", "declarable_board_share"),
+        ("declarable_board", "decl31_zone10", "declarable_board_pass"),
+        ("declarable", "games", "declarable_share"),
+        ("declarable", "declarable_board", "declarable_pass"),
+        ("zone10", "games", "zone10_share"),
     ];
+    let finish = rates.iter().map(|&(k, n, r)| ratio(k, n, r)).collect();
     let df = keyed(
-        sides,
+        games,
         col(MAX_MOVES),
         "max_moves",
         aggs,
         finish,
         &[
             "games",
-            "sides",
             "owned_over27",
             "owned_over27_share",
             "owned31",
@@ -954,6 +1008,9 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "decl31",
             "decl31_share",
             "decl31_pass",
+            "decl31_zone10",
+            "decl31_zone10_share",
+            "decl31_zone10_pass",
             "declarable_board",
             "declarable_board_share",
             "declarable_board_pass",
@@ -965,20 +1022,7 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "stranded_median",
         ],
     )?;
-    with_intervals(
-        df,
-        &[
-            ("owned_over27", "sides", "owned_over27_share"),
-            ("owned31", "sides", "owned31_share"),
-            ("decl31", "sides", "decl31_share"),
-            ("decl31", "owned31", "decl31_pass"),
-            ("declarable_board", "sides", "declarable_board_share"),
-            ("declarable_board", "decl31", "declarable_board_pass"),
-            ("declarable", "sides", "declarable_share"),
-            ("declarable", "declarable_board", "declarable_pass"),
-            ("zone10", "sides", "zone10_share"),
-        ],
-    )
+    with_intervals(df, rates)
 }
 
 /// Whether one side may declare with at least `points` declaration points in the final
