@@ -602,7 +602,7 @@ fn comparison_rows() -> Vec<GameRow> {
 }
 
 #[test]
-fn era_comparison_difference_interval_and_fisher_test() {
+fn era_comparison_score_test_interval_and_holm() {
     let r = report(&comparison_rows(), &ReportConfig::default());
     let df = r.table("era_comparison").unwrap();
     let pick = |measure: &str, population: &str| {
@@ -632,19 +632,30 @@ fn era_comparison_difference_interval_and_fisher_test() {
     assert!(close(float(&d, "b_rate_lo"), 10.0 / (10.0 + Z2)));
     assert!(close(float(&d, "b_rate_hi"), 1.0));
     assert!(close(float(&d, "rate_diff"), -0.7));
-    // Newcombe: -0.7 - sqrt((0.3 - 0.107791)^2 + 0^2), -0.7 + sqrt((0.603222 - 0.3)^2
-    // + (1 - 0.722467)^2).
-    assert!((float(&d, "rate_diff_lo").unwrap() - -0.892209).abs() < 1e-5);
-    assert!((float(&d, "rate_diff_hi").unwrap() - -0.288943).abs() < 1e-5);
-    // Fisher: [[3, 7], [10, 0]], 13 successes: P(3) = P(10) = C(10,3) / C(20,13) =
-    // 120 / 77520, every other table more probable.
-    assert!(close(float(&d, "fisher_p"), 240.0 / 77_520.0));
+    // The Miettinen-Nurminen score test and its interval; reference values computed in
+    // mpmath (restricted MLE by golden-section search, erfc, bounds by bisection).
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-9;
+    assert!(near(float(&d, "rate_diff_lo"), -0.894_964_921_005_108));
+    assert!(near(float(&d, "rate_diff_hi"), -0.334_106_980_011_319));
+    assert!(near(float(&d, "score_z"), -3.198_557_367_121_814));
+    assert!(near(float(&d, "score_p"), 0.001_381_170_503_512_833));
+    assert_eq!(strings(&d, "role"), ["primary"]);
+    assert_eq!(float(&d, "holm_p"), None, "the primary comparison is not adjusted");
+    assert_eq!(boolean(&d, "few_games"), Some(false));
     let m = pick("move_limit_rate", "controlled");
     assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
     assert!(close(float(&m, "rate_diff"), 0.7));
-    assert!((float(&m, "rate_diff_lo").unwrap() - 0.288943).abs() < 1e-5);
-    assert!((float(&m, "rate_diff_hi").unwrap() - 0.892209).abs() < 1e-5);
-    assert!(close(float(&m, "fisher_p"), 240.0 / 77_520.0));
+    assert!(near(float(&m, "rate_diff_lo"), 0.334_106_980_011_319));
+    assert!(near(float(&m, "rate_diff_hi"), 0.894_964_921_005_108));
+    // Holm over the three secondary p-values 0.0013812, 0.0025688, 0.0025688: 3 x the
+    // smallest, then 2 x the next (kept for the largest, which is not larger).
+    assert_eq!(strings(&m, "role"), ["secondary"]);
+    assert!(near(float(&m, "holm_p"), 3.0 * 0.001_381_170_503_512_833));
+    for measure in ["decl_win_rate", "move_limit_rate"] {
+        let raw = pick(measure, "raw");
+        assert!(near(float(&raw, "score_p"), 0.002_568_831_527_022_718));
+        assert!(near(float(&raw, "holm_p"), 2.0 * 0.002_568_831_527_022_718));
+    }
     // Raw: the unrated game counts, 4 of 11.
     let raw = pick("decl_win_rate", "raw");
     assert_eq!(
@@ -659,10 +670,11 @@ fn era_comparison_difference_interval_and_fisher_test() {
         "{md}"
     );
     assert!(
-        md.contains("difference -70.0 percentage points (95% CI -89.2 to -28.9)"),
+        md.contains("difference -70.0 percentage points (95% score CI -89.5 to -33.4), score test p = 0.00138"),
         "{md}"
     );
-    assert!(md.contains("p = 0.00310"), "{md}");
+    assert!(md.contains("Holm-adjusted p = 0.00414"), "{md}");
+    assert!(md.contains("- Primary — declaration-win rate"), "{md}");
     // The period x Max_Moves table reads the same cells directly.
     let t = r.table("strength_by_era_max_moves").unwrap();
     let mask = t.column("era").unwrap().str().unwrap().equal("2021-2023")
@@ -699,7 +711,36 @@ fn comparison_without_games_has_counts_and_no_rates() {
     assert_eq!(df.height(), 4);
     assert_eq!(int(df, "a_games"), Some(0));
     assert_eq!(float(df, "a_rate"), None);
-    assert_eq!(float(df, "fisher_p"), None);
+    assert_eq!(float(df, "score_p"), None);
+    assert_eq!(boolean(df, "few_games"), Some(true));
+    // The headline says there is no game rather than printing 0/0.
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("no controlled game"), "{md}");
+    assert!(!md.contains("0/0"), "{md}");
+}
+
+#[test]
+fn few_games_are_flagged_in_the_comparison_and_the_headline() {
+    // One controlled game in cell A, four in B (the bundled fixtures' shape).
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = vec![g(2022, 256, "max_moves")];
+    rows.extend((0..4).map(|_| g(2025, 512, "toryo")));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    assert!(df.column("few_games").unwrap().bool().unwrap().all());
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("**Few games** (a cell has fewer than 10)"), "{md}");
+    // 1/1 against 0/4: z = 2.0, p = 0.0455 (mpmath); the interval [+2.0, +100.0] excludes
+    // 0 as the test rejects: the two agree.
+    assert!(md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"), "{md}");
 }
 
 /// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
@@ -899,12 +940,11 @@ fn p_values_below_the_smallest_double_are_kept_and_printed() {
     let d = df.head(Some(1));
     assert_eq!(strings(&d, "measure"), ["decl_win_rate"]);
     assert_eq!((int(&d, "a_count"), int(&d, "a_games")), (Some(1610), Some(2500)));
-    // log10 of Fisher's p = -426.97251564565621 (exact integer sums, see stats.rs); the
-    // p-value itself underflows to 0.
-    let l = float(&d, "fisher_p_log10").unwrap();
-    assert!((l - -426.972_515_645_656_2).abs() < 1e-8, "{l}");
-    assert_eq!(float(&d, "fisher_p"), Some(0.0));
     let md = floodgate_scan::report::markdown::render(&r);
-    assert!(md.contains("p = 1.07e-427"), "{md}");
+    // The score test: log10 p = -386.14248551326411 (mpmath).
+    let l = float(&d, "score_p_log10").unwrap();
+    assert!((l - -386.142_485_513_264_1).abs() < 1e-8, "{l}");
+    assert_eq!(float(&d, "score_p"), Some(0.0));
+    assert!(md.contains("p = 7.20e-387"), "{md}");
     assert!(!md.contains("p = 0."), "no p printed as 0");
 }

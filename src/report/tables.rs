@@ -22,7 +22,7 @@ use super::positions;
 use crate::shogi::{
     Color, EnteringKingRule, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
 };
-use super::stats::{fisher_exact_ln, newcombe_difference, wilson, with_intervals};
+use super::stats::{holm_ln, score_test, wilson, with_intervals};
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -82,6 +82,52 @@ pub fn population(config: &ReportConfig) -> String {
             "Population: the games whose `game_name` matches the regular expression `{re}` (a game without a name is left out); \
 the rating pools are taken from these games only."
         ),
+    }
+}
+
+/// A percentile as an English ordinal: `1st`, `2nd`, `3rd`, `11th`, `75th`, `22.5th`.
+pub fn ordinal(x: f64) -> String {
+    if x.fract() != 0.0 {
+        return format!("{x}th");
+    }
+    let n = x as i64;
+    let suffix = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Which ratings a pool holds, in a few words.
+pub fn pool_sentence(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Year => {
+            "both pre-game ratings of every rated game of the year, a player counted once per game"
+        }
+        RatingPool::Entering => {
+            "both pre-game ratings of the year's mutual entering-king games only, the reference study's pool"
+        }
+        RatingPool::Players => {
+            "every rated player of the year counted once, at the mean of their pre-game ratings that year"
+        }
+    }
+}
+
+/// How a pool differs from the reference study's (`entering`).
+pub fn pool_difference(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Entering => "This is the reference study's pool.",
+        RatingPool::Year => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`year` pool takes the whole rated field, so its threshold does not move with who reaches entering-king endings."
+        }
+        RatingPool::Players => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`players` pool takes the whole rated field with each player once, so frequent players do not weigh more."
+        }
     }
 }
 
@@ -219,10 +265,14 @@ study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
         caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
 cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a ({percentile}th \
 percentile of the {pool} pool), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
-declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `rate_diff` = A's rate minus B's, with \
-Newcombe's 95% hybrid score interval (`rate_diff_lo`, `rate_diff_hi`); `fisher_p`: two-sided p-value of Fisher's exact test of the 2x2 table \
-(A, B) x (with, without), computed in logs; `fisher_p_log10` is its base-10 logarithm, which stays exact where the p-value is below the \
-smallest double (about 1e-308) and `fisher_p` reads 0.",
+declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
+games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
+minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
+`score_z` the statistic at no difference and `score_p` its two-sided p-value (the interval excludes 0 exactly when `score_p` < 0.05; \
+`score_p_log10`: its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison \
+is the declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones have \
+`holm_p`, Holm's adjustment over the three (`holm_p_log10` its logarithm). With few games the normal approximation of the test is rough: \
+read such rows as descriptive.",
         compute: era_comparison,
     },
     TableSpec {
@@ -801,22 +851,30 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
         ]);
     }
     let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
-    let (mut measures, mut populations) = (Vec::new(), Vec::new());
+    let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
     let mut ints: [Vec<i64>; 4] = Default::default();
-    let mut floats: [Vec<Option<f64>>; 11] = Default::default();
+    let mut few = Vec::new();
+    let mut floats: [Vec<Option<f64>>; 12] = Default::default();
+    let mut ln_ps: Vec<Option<f64>> = Vec::new();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
             let (na, ka) = (counts[0][base], counts[0][base + off]);
             let (nb, kb) = (counts[1][base], counts[1][base + off]);
             let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
             let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
-            let nd = newcombe_difference(ka, na, kb, nb);
-            let ln_p = fisher_exact_ln(ka, na, kb, nb);
+            let t = score_test(ka, na, kb, nb);
             measures.push(measure);
             populations.push(population);
+            roles.push(if (population, measure) == PRIMARY_COMPARISON {
+                "primary"
+            } else {
+                "secondary"
+            });
+            few.push(na.min(nb) < u64::from(config.min_games));
             for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
                 v.push(x as i64);
             }
+            ln_ps.push(t.map(|t| t.ln_p));
             let row = [
                 rate(ka, na),
                 wa.map(|w| w.0),
@@ -825,25 +883,36 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
                 wb.map(|w| w.0),
                 wb.map(|w| w.1),
                 diff,
-                nd.map(|w| w.0),
-                nd.map(|w| w.1),
-                ln_p.map(f64::exp),
-                ln_p.map(|l| l / std::f64::consts::LN_10),
+                t.map(|t| t.lo),
+                t.map(|t| t.hi),
+                t.map(|t| t.z),
+                t.map(|t| t.ln_p.exp()),
+                t.map(|t| t.ln_p / std::f64::consts::LN_10),
             ];
             for (v, x) in floats.iter_mut().zip(row) {
                 v.push(x);
             }
         }
     }
+    // Holm's adjustment over the secondary comparisons that have a test.
+    let secondary: Vec<usize> = (0..roles.len())
+        .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
+        .collect();
+    let adjusted = holm_ln(&secondary.iter().filter_map(|&i| ln_ps[i]).collect::<Vec<_>>());
+    let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
+    for (&i, a) in secondary.iter().zip(adjusted) {
+        holm[i] = Some(a);
+    }
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
-    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, p, p_log10] = floats;
+    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, z, p, p_log10] = floats;
     let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
     DataFrame::new(
         n,
         vec![
             Column::new("measure".into(), measures),
             Column::new("population".into(), populations),
+            Column::new("role".into(), roles),
             Column::new("a_cell".into(), vec![COMPARISON_CELLS[0].0; n]),
             Column::new("a_games".into(), na),
             Column::new("a_count".into(), ka),
@@ -856,14 +925,27 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
             f("b_rate", rb),
             f("b_rate_lo", rb_lo),
             f("b_rate_hi", rb_hi),
+            Column::new("few_games".into(), few),
             f("rate_diff", d),
             f("rate_diff_lo", d_lo),
             f("rate_diff_hi", d_hi),
-            f("fisher_p", p),
-            f("fisher_p_log10", p_log10),
+            f("score_z", z),
+            f("score_p", p),
+            f("score_p_log10", p_log10),
+            f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
+            f(
+                "holm_p_log10",
+                holm.iter()
+                    .map(|h| h.map(|l| l / std::f64::consts::LN_10))
+                    .collect(),
+            ),
         ],
     )
 }
+
+/// The comparison of table 3e that answers the study's question (population, measure);
+/// the other three are secondary, with Holm-adjusted p-values.
+pub const PRIMARY_COMPARISON: (&str, &str) = ("controlled", "decl_win_rate");
 
 // ---------------------------------------------------------------- tables 4 and 5
 
