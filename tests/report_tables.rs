@@ -948,3 +948,38 @@ fn p_values_below_the_smallest_double_are_kept_and_printed() {
     assert!(md.contains("p = 7.20e-387"), "{md}");
     assert!(!md.contains("p = 0."), "no p printed as 0");
 }
+
+#[test]
+fn captions_ordinals_and_percentage_points() {
+    let cfg = ReportConfig {
+        percentile: 1.0,
+        ..ReportConfig::default()
+    };
+    let r = report(&comparison_rows(), &cfg);
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("1st percentile"), "{md}");
+    assert!(!md.contains("1th"), "{md}");
+    for (p, want) in [(2.0, "2nd"), (3.0, "3rd"), (11.0, "11th"), (22.0, "22nd"), (75.0, "75th")] {
+        assert_eq!(floodgate_scan::report::tables::ordinal(p), want);
+    }
+    // Table 3e's caption names the pool in one well-formed phrase.
+    let spec = r.tables.iter().find(|t| t.spec.name == "era_comparison").unwrap().spec;
+    let caption = spec.caption_for(&r.config);
+    assert!(
+        caption.contains("(both ratings at or above the 1st percentile of the `year` pool (both pre-game ratings"),
+        "{caption}"
+    );
+    assert!(!caption.contains("pool)"), "{caption}");
+    // Differences are percentage points, not percentages.
+    assert!(md.contains("| -70.0 pp |"), "{md}");
+    assert!(!md.contains("| -70.0% |"), "{md}");
+    // The headline with the entering pool reads as sentences, never `0/0 = –`.
+    let cfg = ReportConfig {
+        pool: RatingPool::Entering,
+        ..ReportConfig::default()
+    };
+    let md = floodgate_scan::report::markdown::render(&report(&pool_rows(), &cfg));
+    assert!(!md.contains("0/0"), "{md}");
+    assert!(!md.contains("(–––)"), "{md}");
+    assert!(md.contains("This is the reference study's pool."), "{md}");
+}

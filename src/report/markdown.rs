@@ -1,7 +1,9 @@
 //! `report.md`: every table in Markdown under its caption, and the plots embedded.
 //!
-//! Cell formatting follows the column name: `*_share`, `*_rate`, `*_pass` and `*_diff`
-//! columns and their interval bounds (`*_lo`, `*_hi`) are percentages with one decimal,
+//! Cell formatting follows the column name: `*_share`, `*_rate` and `*_pass` columns and
+//! their interval bounds (`*_lo`, `*_hi`) are percentages with one decimal (a rate above 0
+//! or below 100% never prints as 0.0% or 100.0%), `*_diff` columns and their bounds are
+//! signed differences in percentage points (`pp`),
 //! p-values (`*_p`) have three significant digits, other floats have one decimal, booleans
 //! are `yes` or empty, and a missing value is `–`.
 
@@ -18,8 +20,8 @@ pub fn render(report: &Report) -> String {
     out.push_str("# Entering-king report\n\n");
     let _ = writeln!(
         out,
-        "Settings: strength threshold = {}th percentile of the `{}` rating pool; rows with fewer than {} controlled games flagged.\n",
-        c.percentile,
+        "Settings: strength threshold = {} percentile of the `{}` rating pool; rows with fewer than {} controlled games flagged.\n",
+        super::tables::ordinal(c.percentile),
         c.pool.name(),
         c.min_games
     );
@@ -102,10 +104,31 @@ fn is_percentage(name: &str) -> bool {
         .strip_suffix("_lo")
         .or_else(|| name.strip_suffix("_hi"))
         .unwrap_or(name);
-    name.ends_with("_share")
-        || name.ends_with("_rate")
-        || name.ends_with("_pass")
-        || name.ends_with("_diff")
+    name.ends_with("_share") || name.ends_with("_rate") || name.ends_with("_pass")
+}
+
+fn is_difference(name: &str) -> bool {
+    name.strip_suffix("_lo")
+        .or_else(|| name.strip_suffix("_hi"))
+        .unwrap_or(name)
+        .ends_with("_diff")
+}
+
+/// A proportion as a percentage with `decimals` decimals; a value strictly between 0 and 1
+/// that would round to 0 or 100 prints as `<0.1%` or `>99.9%` (for one decimal), so that a
+/// single mismatch never reads as 100%.
+pub fn percentage(x: f64, decimals: usize) -> String {
+    let text = format!("{:.decimals$}", x * 100.0);
+    let step = 10f64.powi(-(decimals as i32));
+    if x > 0.0 && x < 1.0 {
+        if text.parse::<f64>().ok() == Some(100.0) {
+            return format!(">{:.decimals$}%", 100.0 - step);
+        }
+        if text.parse::<f64>().ok() == Some(0.0) {
+            return format!("<{step:.decimals$}%");
+        }
+    }
+    format!("{text}%")
 }
 
 /// A p-value: three significant digits, in scientific notation below 0.001. A p-value
@@ -256,7 +279,8 @@ pub fn cell(name: &str, v: &AnyValue<'_>) -> String {
         AnyValue::Boolean(b) => if *b { "yes" } else { "" }.to_string(),
         AnyValue::String(s) => s.to_string(),
         AnyValue::StringOwned(s) => s.to_string(),
-        AnyValue::Float64(x) if is_percentage(name) => format!("{:.1}%", x * 100.0),
+        AnyValue::Float64(x) if is_percentage(name) => percentage(*x, 1),
+        AnyValue::Float64(x) if is_difference(name) => format!("{:+.1} pp", x * 100.0),
         AnyValue::Float64(x) if name.ends_with("_p") => p_value(*x),
         AnyValue::Float64(x) => format!("{x:.1}"),
         AnyValue::Float32(x) => format!("{x:.1}"),
@@ -295,7 +319,13 @@ mod tests {
             cell("decl_win_rate_lo", &AnyValue::Float64(0.1078)),
             "10.8%"
         );
-        assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9%");
+        assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9 pp");
+        assert_eq!(cell("rate_diff", &AnyValue::Float64(0.5)), "+50.0 pp");
+        // 1 mismatch in 2,000 is not 100.0%, 1 match in 2,000 is not 0.0%.
+        assert_eq!(cell("board_match_rate", &AnyValue::Float64(0.9995)), ">99.9%");
+        assert_eq!(cell("board_match_rate", &AnyValue::Float64(0.0005)), "<0.1%");
+        assert_eq!(cell("board_match_rate", &AnyValue::Float64(1.0)), "100.0%");
+        assert_eq!(percentage(0.9975, 2), "99.75%");
         assert_eq!(cell("fisher_p", &AnyValue::Float64(0.5)), "0.500");
         assert_eq!(cell("threshold", &AnyValue::Float64(2550.0)), "2550.0");
     }

@@ -49,22 +49,15 @@ impl std::fmt::Debug for TableSpec {
 impl TableSpec {
     /// The caption with the settings filled in.
     pub fn caption_for(&self, config: &ReportConfig) -> String {
-        let pool = match config.pool {
-            RatingPool::Year => {
-                "`year`: both pre-game ratings of every game of that year that has them (a player counted once per game)"
-            }
-            RatingPool::Entering => {
-                "`entering`: both pre-game ratings of that year's mutual entering-king games only (the reference study's definition)"
-            }
-            RatingPool::Players => {
-                "`players`: every player (by login name) with a pre-game rating in a game of that year, counted once, at the mean of their \
-pre-game ratings in that year's games"
-            }
-        };
+        let pool = format!(
+            "the `{}` pool ({})",
+            config.pool.name(),
+            pool_sentence(config.pool)
+        );
         let mut caption = self
             .caption
-            .replace("{percentile}", &format_number(config.percentile))
-            .replace("{pool}", pool)
+            .replace("{percentile}", &ordinal(config.percentile))
+            .replace("{pool}", &pool)
             .replace("{min_games}", &config.min_games.to_string());
         caption.push(' ');
         caption.push_str(&population(config));
@@ -225,8 +218,8 @@ one-sided; the reference study's denominator). `points_violations`: games with a
         number: "3a",
         name: "strength_by_year",
         title: "Strength-controlled declaration rates, by year",
-        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile}th percentile \
-(linear interpolation, as numpy's default) of the year's rating pool, {pool}; missing ratings are left out of the pool, and a game with a missing \
+        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
+(linear interpolation, as numpy's default) of the year's ratings in {pool}; missing ratings are left out of the pool, and a game with a missing \
 rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
 those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
@@ -263,8 +256,8 @@ study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
         name: "era_comparison",
         title: "The 256 era against the 512 era",
         caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
-cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a ({percentile}th \
-percentile of the {pool} pool), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
+cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
+above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
 declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
 games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
 minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
