@@ -220,6 +220,11 @@ fn year_pool_threshold_interpolates_and_ties_are_in() {
         "missing ratings are not in the pool"
     );
     assert!(close(float(&y, "threshold"), 2000.0));
+    // Three of the five ratings equal the threshold: with the ties counted as strong, four
+    // of five (80%, not 25%) are at or above it.
+    assert_eq!(int(&y, "pool_ties"), Some(3));
+    assert_eq!(int(&y, "pool_at_or_above"), Some(4));
+    assert!(close(float(&y, "pool_at_or_above_share"), 0.8));
     assert_eq!(
         int(&y, "games"),
         Some(1),
@@ -243,6 +248,8 @@ fn year_pool_threshold_interpolates_and_ties_are_in() {
     let r = report(&pool_rows(), &cfg);
     let y = row(&r, "strength_by_year", "2021");
     assert!(close(float(&y, "threshold"), 2600.0));
+    assert_eq!(int(&y, "pool_ties"), Some(0));
+    assert_eq!(int(&y, "pool_at_or_above"), Some(1), "3000 only");
     assert_eq!(int(&y, "games"), Some(0));
     assert_eq!(
         float(&y, "decl_win_rate"),

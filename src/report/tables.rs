@@ -220,7 +220,11 @@ one-sided; the reference study's denominator). `points_violations`: games with a
         title: "Strength-controlled declaration rates, by year",
         caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
 (linear interpolation, as numpy's default) of the year's ratings in {pool}; missing ratings are left out of the pool, and a game with a missing \
-rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
+rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. \
+`pool_at_or_above` / `pool_at_or_above_share`: ratings of the pool at or above `threshold`, over `pool_ratings`; ties at the threshold count as \
+strong (>=), so where many ratings equal it this share is far above 100% minus the percentile (and a pool of a few ratings gives an \
+unstable threshold). `pool_ties`: ratings equal to `threshold`. A controlled rate is a restriction to the games whose both players are strong, \
+not an adjustment for strength. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
 those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
 `move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
@@ -561,7 +565,8 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
 // ---------------------------------------------------------------- table 3
 
 /// Each year's strength threshold: the configured percentile of its rating pool.
-/// Columns: `year`, `threshold`, `pool_ratings`.
+/// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
+/// at or above the threshold) and `pool_ties` (ratings equal to it).
 pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
     let pool = match config.pool {
         RatingPool::Year | RatingPool::Players => lf,
@@ -591,12 +596,22 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
             .agg([col("rate").mean()]),
         _ => rates,
     };
-    Ok(rates.group_by([col(YEAR)]).agg([
+    let t = rates.clone().group_by([col(YEAR)]).agg([
         col("rate")
             .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
             .alias("threshold"),
         len().cast(DataType::Int64).alias("pool_ratings"),
-    ]))
+    ]);
+    // How many ratings of the pool are at or above the threshold (strong, ties included)
+    // and how many equal it.
+    let ties = rates
+        .join(t.clone(), [col(YEAR)], [col(YEAR)], JoinArgs::new(JoinType::Inner))
+        .group_by([col(YEAR)])
+        .agg([
+            count_if(col("rate").gt_eq(col("threshold"))).alias("pool_at_or_above"),
+            count_if(col("rate").eq(col("threshold"))).alias("pool_ties"),
+        ]);
+    Ok(t.left_join(ties, col(YEAR), col(YEAR)))
 }
 
 /// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
@@ -690,11 +705,25 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
     let mut aggs = vec![
         col("pool_ratings").first().fill_null(lit(0i64)),
         col("threshold").first(),
+        col("pool_at_or_above").first().fill_null(lit(0i64)),
+        col("pool_ties").first().fill_null(lit(0i64)),
     ];
     aggs.extend(strength_aggs());
-    let mut order = vec!["pool_ratings", "threshold"];
+    let mut finish = strength_finish(config);
+    finish.push(ratio(
+        "pool_at_or_above",
+        "pool_ratings",
+        "pool_at_or_above_share",
+    ));
+    let mut order = vec![
+        "pool_ratings",
+        "threshold",
+        "pool_at_or_above",
+        "pool_at_or_above_share",
+        "pool_ties",
+    ];
     order.extend_from_slice(STRENGTH_ORDER);
-    let df = keyed(lf, col(YEAR), "year", aggs, strength_finish(config), &order)?;
+    let df = keyed(lf, col(YEAR), "year", aggs, finish, &order)?;
     // The total row has no single threshold or pool.
     let df = df
         .lazy()
@@ -707,9 +736,25 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
                 .then(lit(NULL).cast(DataType::Int64))
                 .otherwise(col("pool_ratings"))
                 .alias("pool_ratings"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_at_or_above"))
+                .alias("pool_at_or_above"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Float64))
+                .otherwise(col("pool_at_or_above_share"))
+                .alias("pool_at_or_above_share"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_ties"))
+                .alias("pool_ties"),
         ])
         .collect()?;
-    with_intervals(df, STRENGTH_RATES)
+    let df = with_intervals(df, STRENGTH_RATES)?;
+    with_intervals(
+        df,
+        &[("pool_at_or_above", "pool_ratings", "pool_at_or_above_share")],
+    )
 }
 
 fn era_label() -> Expr {
