@@ -990,3 +990,59 @@ fn captions_ordinals_and_percentage_points() {
     assert!(!md.contains("(–––)"), "{md}");
     assert!(md.contains("This is the reference study's pool."), "{md}");
 }
+
+#[test]
+fn a_game_not_replayed_to_its_end_is_counted_apart() {
+    // A truncated record whose last position reached had both kings in camp.
+    let mut cut_short = game(Some(2019), "mutual", Some("max_moves"));
+    cut_short.status = "truncated".into();
+    let rows = vec![
+        game(Some(2019), "mutual", Some("kachi")),
+        game(Some(2019), "none", Some("toryo")),
+        cut_short,
+    ];
+    let r = report(&rows, &ReportConfig::default());
+    let y = row(&r, "years", "2019");
+    assert_eq!(int(&y, "games"), Some(3));
+    assert_eq!(int(&y, "not_replayed"), Some(1));
+    assert_eq!(int(&y, "mutual"), Some(1), "the truncated game is not mutual");
+    assert_eq!(int(&y, "no_entering"), Some(1));
+    let classes: i64 = ["not_replayed", "mutual", "one_sided", "no_entering"]
+        .iter()
+        .map(|c| int(&y, c).unwrap())
+        .sum();
+    assert_eq!(classes, 3, "the four classes add up to the games");
+    assert_eq!(int(&row(&r, "endings_mutual_by_year", "2019"), "games"), Some(1));
+    assert_eq!(int(&row(&r, "funnel", "all"), "games"), Some(0));
+    // Board matches: the numerator is shown and the rate has its interval.
+    assert_eq!(int(&y, "board_matched"), Some(3));
+    assert!(close(float(&y, "board_match_rate_hi"), 1.0));
+    assert!(close(float(&y, "board_match_rate_lo"), 3.0 / (3.0 + Z2)));
+}
+
+#[test]
+fn match_rates_print_with_two_decimals_and_never_round_to_100() {
+    // 399 matches of 400 (99.75%) and one mismatch.
+    let mut rows: Vec<GameRow> = (0..399).map(|_| game(Some(2019), "none", Some("toryo"))).collect();
+    let mut bad = game(Some(2019), "none", Some("toryo"));
+    bad.final_board = "mismatch".into();
+    rows.push(bad);
+    let r = report(&rows, &ReportConfig::default());
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("| 399 | 99.75% |"), "{md}");
+    // 1,999 of 2,000 is 99.95%: printed with two decimals, not 100.00%.
+    assert_eq!(
+        floodgate_scan::report::markdown::cell(
+            "board_match_rate",
+            &polars::prelude::AnyValue::Float64(1999.0 / 2000.0)
+        ),
+        "99.95%"
+    );
+    assert_eq!(
+        floodgate_scan::report::markdown::cell(
+            "board_match_rate",
+            &polars::prelude::AnyValue::Float64(39_999.0 / 40_000.0)
+        ),
+        ">99.99%"
+    );
+}

@@ -279,6 +279,9 @@ pub fn cell(name: &str, v: &AnyValue<'_>) -> String {
         AnyValue::Boolean(b) => if *b { "yes" } else { "" }.to_string(),
         AnyValue::String(s) => s.to_string(),
         AnyValue::StringOwned(s) => s.to_string(),
+        AnyValue::Float64(x) if is_percentage(name) && name.contains("match_rate") => {
+            percentage(*x, 2)
+        }
         AnyValue::Float64(x) if is_percentage(name) => percentage(*x, 1),
         AnyValue::Float64(x) if is_difference(name) => format!("{:+.1} pp", x * 100.0),
         AnyValue::Float64(x) if name.ends_with("_p") => p_value(*x),

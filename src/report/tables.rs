@@ -179,11 +179,15 @@ pub const TABLES: &[TableSpec] = &[
         caption: "One row per `year` of the record's start time. `games`: rows of the per-game table. \
 `not_replayed`: games whose `status` is not `ok`, `illegal_move` or `no_summary` (the record could not be replayed to its end). \
 `illegal_move`: games with an illegal ply by our replay. `mutual` / `one_sided` / `no_entering`: the `entering` class of the final position \
-(both kings in the enemy camp / exactly one / neither), with shares of `games`. `board_match_rate`: games whose replayed final position equals \
-the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over games with a trailer \
-(`board_compared`). `entering_board_compared` and `entering_board_match_rate`: the same over entering-king games only (final position mutual or \
-one-sided; the reference study's denominator). `points_violations`: games with a replayed final position whose owned points do not total 54. \
-`judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+of the games replayed to their end (both kings in the enemy camp / exactly one / neither), with shares of `games`; a game not replayed to its \
+end is counted apart, in `not_replayed` only (never by the last position reached), so `not_replayed`, `mutual`, `one_sided` and `no_entering` \
+add up to `games`, and no other table counts it as an entering-king game. `board_matched` / `board_match_rate`: games whose replayed final \
+position equals the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over \
+games with a trailer (`board_compared`). `entering_board_compared`, `entering_board_matched` and `entering_board_match_rate`: the same over \
+entering-king games only (final position mutual or one-sided; the reference study's denominator). Match rates have two decimals and their 95% \
+Wilson interval (`*_lo`, `*_hi`); a rate below 100% never prints as 100%. `points_checked`: games with a replayed final position \
+(`final_sfen`), whose owned points are checked; `points_violations`: those whose two sides' owned points do not total 54 (a handicap game, or \
+an error). `judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
         compute: years,
     },
     TableSpec {
@@ -236,14 +240,16 @@ of the row, without strength control. Every rate has its 95% Wilson score interv
         name: "strength_by_era",
         title: "Strength-controlled declaration rates, by period",
         caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
-2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games.",
+2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
+of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
         compute: strength_by_era,
     },
     TableSpec {
         number: "3c",
         name: "strength_by_max_moves",
         title: "Strength-controlled declaration rates, by Max_Moves",
-        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold).",
+        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
+`0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
         compute: strength_by_max_moves,
     },
     TableSpec {
@@ -336,7 +342,7 @@ const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings 
 server's `'summary` reason: `valid_decl` = `kachi`, `invalid_decl` = `illegal kachi`, `move_limit` = `max_moves` or `max_moves_draw`, \
 `resignation` = `toryo`, `repetition` = `sennichite` or `oute_sennichite`, `other` = anything else (time up, abnormal, illegal moves, \
 no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_lo`, `*_hi`). Max_Moves is read from each record; \
-`unknown` = the record has no `'Max_Moves` line.";
+`unknown` = the record has no `'Max_Moves` line; `0` = the record reads `'Max_Moves:0`, no move limit.";
 
 const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
 (`entering` = `black_only` or `white_only`).";
@@ -384,13 +390,29 @@ fn move_limit() -> Expr {
     is_one_of(SUMMARY_REASON, &["max_moves", "max_moves_draw"])
 }
 
+/// The record was replayed to its end (`status` `ok`, `illegal_move` or `no_summary`), so
+/// its final position is the game's: only such a game has an entering class; a game not
+/// replayed to its end is counted apart (table 1's `not_replayed`), never by the last
+/// position reached.
+fn replayed() -> Expr {
+    is_one_of(STATUS, &["ok", "illegal_move", "no_summary"])
+}
+
 fn mutual() -> Expr {
-    col(ENTERING).eq(lit("mutual")).fill_null(lit(false))
+    col(ENTERING)
+        .eq(lit("mutual"))
+        .fill_null(lit(false))
+        .and(replayed())
+}
+
+/// A one-sided entering-king game: exactly one king in the enemy camp at the end.
+fn one_sided() -> Expr {
+    is_one_of(ENTERING, &["black_only", "white_only"]).and(replayed())
 }
 
 /// An entering-king game: the final position is mutual or one-sided.
 fn entering_king() -> Expr {
-    is_one_of(ENTERING, &["mutual", "black_only", "white_only"])
+    is_one_of(ENTERING, &["mutual", "black_only", "white_only"]).and(replayed())
 }
 
 /// Black is to move in the final position.
@@ -435,15 +457,15 @@ fn keyed(
 // ---------------------------------------------------------------- table 1
 
 fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
-    let replayed = is_one_of(STATUS, &["ok", "illegal_move", "no_summary"]);
+    let replayed = replayed();
     let has_final = col(FINAL_SFEN).is_not_null();
     let aggs = vec![
         games_count(),
-        count_if(replayed.not()).alias("not_replayed"),
+        count_if(replayed.clone().not()).alias("not_replayed"),
         count_if(col(ILLEGAL_PLY).is_not_null()).alias("illegal_move"),
         count_if(mutual()).alias("mutual"),
-        count_if(is_one_of(ENTERING, &["black_only", "white_only"])).alias("one_sided"),
-        count_if(is_one_of(ENTERING, &["none"])).alias("no_entering"),
+        count_if(one_sided()).alias("one_sided"),
+        count_if(is_one_of(ENTERING, &["none"]).and(replayed.clone())).alias("no_entering"),
         count_if(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])).alias("board_compared"),
         count_if(is_one_of(FINAL_BOARD, &["match", "prelast"])).alias("board_matched"),
         count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])))
@@ -457,6 +479,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         count_if(col(JUDGE_AGREES).eq(lit(false))).alias("judge_disagreements"),
     ];
     let finish = vec![
+        ratio("not_replayed", "games", "not_replayed_share"),
         ratio("mutual", "games", "mutual_share"),
         ratio("one_sided", "games", "one_sided_share"),
         ratio("no_entering", "games", "no_entering_share"),
@@ -467,7 +490,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "entering_board_match_rate",
         ),
     ];
-    keyed(
+    let df = keyed(
         lf,
         col(YEAR),
         "year",
@@ -476,6 +499,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         &[
             "games",
             "not_replayed",
+            "not_replayed_share",
             "illegal_move",
             "mutual",
             "mutual_share",
@@ -484,13 +508,26 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "no_entering",
             "no_entering_share",
             "board_compared",
+            "board_matched",
             "board_match_rate",
             "entering_board_compared",
+            "entering_board_matched",
             "entering_board_match_rate",
             "points_checked",
             "points_violations",
             "judged",
             "judge_disagreements",
+        ],
+    )?;
+    with_intervals(
+        df,
+        &[
+            ("board_matched", "board_compared", "board_match_rate"),
+            (
+                "entering_board_matched",
+                "entering_board_compared",
+                "entering_board_match_rate",
+            ),
         ],
     )
 }
@@ -506,7 +543,7 @@ enum Population {
 fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsResult<DataFrame> {
     let filter = match pop {
         Population::Mutual => mutual(),
-        Population::OneSided => is_one_of(ENTERING, &["black_only", "white_only"]),
+        Population::OneSided => one_sided(),
     };
     let valid = declaration_win();
     let invalid = is_one_of(SUMMARY_REASON, &["illegal kachi"]);
