@@ -1046,3 +1046,42 @@ fn match_rates_print_with_two_decimals_and_never_round_to_100() {
         ">99.99%"
     );
 }
+
+/// Both kings in camp; Black, to move, has 13 pieces in the enemy camp (9 pawns, 2 golds,
+/// 2 silvers) and two rooks and two bishops in hand: 13 + 20 = 33 declaration points.
+/// White has 9 pieces in its zone and nothing in hand.
+const DECLARABLE_SFEN: &str = "4K4/PPPPPPPPP/GG5SS/9/9/9/ppppppppp/9/4k4 b 2R2B";
+
+fn position_game(move_number: u32) -> GameRow {
+    let mut g = game(Some(2025), "mutual", Some("max_moves"));
+    g.mutual_sfen = Some(format!("{DECLARABLE_SFEN} {move_number}"));
+    g
+}
+
+#[test]
+fn table_6b_applies_every_condition_of_the_rule() {
+    let sides = |move_number: u32| {
+        let r = report(&[position_game(move_number)], &ReportConfig::default());
+        let df = r.table("mutual_position_sides").unwrap().clone();
+        let get = |rule: &str, c: &str| {
+            let mask = df.column("rule").unwrap().str().unwrap().equal(rule);
+            float(&df.filter(&mask).unwrap(), c)
+        };
+        (
+            get("24-point", "points_share"),
+            get("24-point", "declarable_share"),
+            get("27-point", "declarable_share"),
+        )
+    };
+    // Move 100: Black (one side of two) may declare under either rule.
+    let (points, d24, d27) = sides(100);
+    assert!(close(points, 0.5) && close(d24, 0.5) && close(d27, 0.5));
+    // Move 500 is the last move of the 24-point rule's clause.
+    assert!(close(sides(500).1, 0.5));
+    // A 512-era position at move 501 or later: the points are there but the 24-point rule
+    // no longer allows a declaration; the 27-point rule has no move clause.
+    let (points, d24, d27) = sides(501);
+    assert!(close(points, 0.5), "the points alone still count");
+    assert!(close(d24, 0.0), "move 501 > 500");
+    assert!(close(d27, 0.5));
+}

@@ -279,6 +279,9 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
 }
 
 fn funnel(df: &DataFrame) -> PolarsResult<String> {
+    // Per Max_Moves only: the `all` row pools regimes with different move clauses.
+    let mask = df.column("max_moves")?.str()?.not_equal("all");
+    let df = &df.filter(&mask)?;
     let keys = df.column("max_moves")?.str()?.clone();
     let stages = [
         ("owned31_share", "owned >= 31"),

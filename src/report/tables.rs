@@ -293,7 +293,9 @@ read from `final_sfen`, can be in check). `declarable`: of those, the move-numbe
 500), so every condition of the 24-point rule: at `'Max_Moves:512` every game cut at the limit is at move 513 and no side can declare. \
 Shares are of `games`; `*_pass` rates are of the previous stage. `zone10`: games in which a side (either) has >= 10 pieces in the enemy camp, \
 whatever its points. `stranded_median`: median of owned minus declaration points of the leading side over games where it owns >= 31 but has \
-fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent.",
+fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent. The \
+`all` row pools regimes that differ in the move clause (a game cut at 256 ends at move 257, within it; at 512, at move 513, past it): read \
+the rows per Max_Moves (the plot shows them only).",
         compute: funnel,
     },
     TableSpec {
@@ -305,7 +307,8 @@ fewer than 31 declaration points. Every rate has its 95% Wilson score interval (
 declaration points. `24-point`: the same with >= 31 points for a win and 24-30 for a declared draw, only while the SFEN move number \
 (plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
 fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
-`decisive_share`: wins over games, with its 95% Wilson score interval.",
+`decisive_share`: wins over games, with its 95% Wilson score interval. As in table 4, the `all` row pools Max_Moves regimes that differ in the \
+24-point rule's move clause.",
         compute: counterfactual,
     },
     TableSpec {
@@ -324,7 +327,9 @@ total over all legal moves. Median, range and mean over positions.",
         title: "Sides at the first mutual entry against the declaration thresholds",
         caption: "The positions of table 6a, per side (two a position). `zone10_share`: >= 10 pieces in the enemy camp. \
 `points_share`: declaration points (pieces in the enemy camp + hand) at or above the rule's win threshold (27-point rule: 28 Black, 27 White; \
-24-point rule: 31). `both_share`: both. Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
+24-point rule: 31), whatever else holds. `declarable_share`: sides that would win by declaring, every condition of the rule applied as in \
+tables 4 and 5: the king in the enemy camp, not in check (judged as if the side were to move), >= 10 pieces there, the points, and under the \
+24-point rule the SFEN move number at most 500 (a position first reached after move 500, possible only where the limit is 512, never counts). Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
 a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
         compute: mutual_position_sides,
     },
@@ -1206,8 +1211,8 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let cut = cut_mutual_games(lf);
     let within_500 = (col(PLIES) + lit(1i64)).lt_eq(lit(RULE24_LAST_MOVE));
     let impasse_ok = col(IN_CHECK_FINAL).not();
-    let ob = || col(OWNED_BLACK).gt_eq(lit(24i64));
-    let ow = || col(OWNED_WHITE).gt_eq(lit(24i64));
+    let ob = || col(OWNED_BLACK).gt_eq(lit(RULE24_DRAW));
+    let ow = || col(OWNED_WHITE).gt_eq(lit(RULE24_DRAW));
     // (rule, black wins, white wins, draw)
     let rules: Vec<(&str, Expr, Expr, Expr)> = vec![
         (
@@ -1218,13 +1223,13 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         ),
         (
             "24-point",
-            can_declare(true, 31).and(within_500.clone()),
-            can_declare(false, 31).and(within_500.clone()),
-            can_declare(true, 24)
-                .or(can_declare(false, 24))
+            can_declare(true, RULE24_WIN).and(within_500.clone()),
+            can_declare(false, RULE24_WIN).and(within_500.clone()),
+            can_declare(true, RULE24_DRAW)
+                .or(can_declare(false, RULE24_DRAW))
                 .and(within_500)
-                .and(can_declare(true, 31).not())
-                .and(can_declare(false, 31).not()),
+                .and(can_declare(true, RULE24_WIN).not())
+                .and(can_declare(false, RULE24_WIN).not()),
         ),
         (
             "impasse",
