@@ -37,6 +37,12 @@ pub struct ReportArgs {
     /// rating pool [default: every game].
     #[arg(long, value_name = "REGEX")]
     pub game_name: Option<String>,
+    /// Also write each table as a booktabs LaTeX file (NAME.tex).
+    #[arg(long)]
+    pub latex: bool,
+    /// Also write strength_per_game.parquet: each game's threshold and strong flag.
+    #[arg(long)]
+    pub per_game: bool,
 }
 
 /// The games table and output folder `report` uses for these arguments.
@@ -72,6 +78,8 @@ mod imp {
             },
             min_games: a.min_games,
             game_name: a.game_name.clone(),
+            latex: a.latex,
+            per_game: a.per_game,
         };
         make(&games, &out, &config)?;
         Ok(ExitCode::SUCCESS)
@@ -87,10 +95,15 @@ mod imp {
         let df = report::read_games(games)?;
         let mut rep = report::build(&df, config)?;
         let used = report::select_games(&df, config)?.height();
+        rep.input.insert(0, ("games_in_table".to_string(), df.height().to_string()));
+        if let Some(name) = games.file_name() {
+            rep.input.insert(0, ("input".to_string(), name.to_string_lossy().to_string()));
+        }
         if let Some(n) = report::count_unreadable_entries(games)? {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
+            rep.input.push(("unreadable_entries".to_string(), n.to_string()));
         }
         report::write(&rep, out).context("cannot write the report")?;
         let selected = if used == df.height() {

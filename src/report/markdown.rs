@@ -42,7 +42,17 @@ record has no such line). Group keys: `unknown` = missing value, `all` = total r
         let s = table.spec;
         let _ = writeln!(out, "## Table {}. {}\n", s.number, s.title);
         let _ = writeln!(out, "{}\n", s.caption_for(c));
-        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`.\n", s.name);
+        let long = if super::export::tidy(table).is_ok_and(|t| t.height() > 0) {
+            format!(", long form `{}_long.csv`", s.name)
+        } else {
+            String::new()
+        };
+        let tex = if c.latex {
+            format!(", `{}.tex`", s.name)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`{long}{tex}.\n", s.name);
         out.push_str(&table_markdown(&table.data));
         out.push('\n');
     }

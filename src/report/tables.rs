@@ -669,6 +669,29 @@ fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame
         .with_column(strong.alias("strong")))
 }
 
+/// One row per game: `game_id` and `entry` where the games table has them, `year`,
+/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` and `strong` (a mutual
+/// entering-king game whose two pre-game ratings are both at or above the threshold: the
+/// games tables 3a-3e count as controlled).
+pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let mut select: Vec<Expr> = ["game_id", "entry"]
+        .iter()
+        .filter(|c| games.column(c).is_ok())
+        .map(|c| col(*c))
+        .collect();
+    select.extend([
+        col(YEAR),
+        col(BLACK_RATE),
+        col(WHITE_RATE),
+        col("threshold"),
+        mutual().alias("mutual"),
+        col("strong"),
+    ]);
+    with_strength(prepared(games)?, config)?
+        .select(select)
+        .collect()
+}
+
 fn strength_aggs() -> Vec<Expr> {
     let strong = col("strong");
     let low_side = col(OWNED_BLACK)
