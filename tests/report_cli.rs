@@ -63,7 +63,12 @@ fn default_input_and_output_folder() {
             t.name
         );
     }
-    for svg in ["decl_rate_by_year.svg", "funnel.svg", "owned_points.svg"] {
+    for svg in [
+        "decl_rate_by_year.svg",
+        "funnel.svg",
+        "owned_points.svg",
+        "era_comparison.svg",
+    ] {
         let s = std::fs::read_to_string(rep.join(svg)).unwrap();
         assert!(
             s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),

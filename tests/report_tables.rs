@@ -454,7 +454,7 @@ fn empty_table_gives_empty_groups_and_zero_totals() {
     assert_eq!(float(&a, "mutual_share"), None);
     let a = row(&r, "funnel", "all");
     assert_eq!(int(&a, "games"), Some(0));
-    assert_eq!(r.plots.len(), 3);
+    assert_eq!(r.plots.len(), 4);
 }
 
 #[test]
@@ -881,14 +881,16 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         assert!(text_y(funnel, tick).is_some(), "tick {tick}");
     }
     // The legend is below the x axis and its labels ("Max_Moves 256"), never on the bars.
-    let axis = text_y(funnel, "Max_Moves 256").unwrap();
+    let axis = text_y(funnel, "Max_Moves 256 (n = 2)").unwrap();
+    assert!(text_y(funnel, "Max_Moves 512 (n = 1)").is_some());
+    assert!(text_y(funnel, "all").is_none(), "the regimes are not pooled");
     let legend = text_y(funnel, "owned &gt;= 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
     assert!(text_y(funnel, "and every condition").unwrap() > axis);
     // Bar values are not written on the bars.
     assert!(text_y(funnel, "50.0%").is_none());
     // Error bars: a vertical black line between the interval's bounds for every share
-    // with a denominator (12 here: 4 stages x 3 rows).
+    // with a denominator (8 here: 4 stages x 2 Max_Moves rows, the pooled row not drawn).
     let bars = funnel
         .split("<line ")
         .skip(1)
@@ -906,7 +908,7 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
                 && (attr("y2") - attr("y1")).abs() > 15.0
         })
         .count();
-    assert_eq!(bars, 12, "error bars drawn");
+    assert_eq!(bars, 8, "error bars drawn");
     let rate = &r
         .plots
         .iter()
@@ -1084,4 +1086,54 @@ fn table_6b_applies_every_condition_of_the_rule() {
     assert!(close(points, 0.5), "the points alone still count");
     assert!(close(d24, 0.0), "move 501 > 500");
     assert!(close(d27, 0.5));
+}
+
+#[test]
+fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
+    // Mutual games in 2019 and 2021 but none in 2020: no line joins 2019 to 2021.
+    let rows = vec![
+        game(Some(2019), "mutual", Some("kachi")),
+        game(Some(2020), "none", Some("toryo")),
+        game(Some(2021), "mutual", Some("toryo")),
+        game(Some(2022), "mutual", Some("kachi")),
+    ];
+    let r = report(&rows, &ReportConfig::default());
+    let svg = &r.plots.iter().find(|p| p.file == "decl_rate_by_year.svg").unwrap().svg;
+    // Raw rates 2019 100%, 2021 0%, 2022 100%: one polyline for 2021-2022 only (2019
+    // alone is a point), so exactly one raw polyline of two points.
+    // (The legend strip, below y = 300, has its own short line.)
+    let data_lines: Vec<Vec<(f64, f64)>> = svg
+        .split("<polyline ")
+        .skip(1)
+        .filter(|l| l.to_ascii_uppercase().contains("#1F77B4"))
+        .map(|l| {
+            let pts = l.split(" points=\"").nth(1).unwrap().split('"').next().unwrap();
+            pts.split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .filter(|pts: &Vec<(f64, f64)>| pts.iter().all(|&(_, y)| y < 300.0))
+        .collect();
+    assert_eq!(data_lines.len(), 1, "{svg}");
+    assert_eq!(data_lines[0].len(), 2, "2021 and 2022 only");
+    // The controlled series is drawn with triangles (a polygon), the raw one with circles.
+    assert!(svg.contains("<circle"));
+    let owned = &r.plots.iter().find(|p| p.file == "owned_points.svg").unwrap().svg;
+    assert!(owned.contains("owned points (the other side: 54 minus)"));
+    let headline = &r.plots.iter().find(|p| p.file == "era_comparison.svg").unwrap().svg;
+    assert!(headline.contains("(n = 0)"), "n shown: {headline}");
+    // Max_Moves change lines only where the limit really changed: unknown years skipped.
+    let mut a = game(Some(2019), "none", Some("toryo"));
+    a.max_moves = Some(256);
+    let b = game(Some(2020), "none", Some("toryo"));
+    let mut c = game(Some(2021), "none", Some("toryo"));
+    c.max_moves = Some(256);
+    let mut d = game(Some(2022), "none", Some("toryo"));
+    d.max_moves = Some(512);
+    let df = frame_from_rows(&[a, b, c, d]).unwrap();
+    let changes = floodgate_scan::report::plots::max_moves_changes(&df).unwrap();
+    assert_eq!(changes, vec![(2022, Some(256), Some(512))]);
 }
