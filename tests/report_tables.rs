@@ -647,7 +647,11 @@ fn era_comparison_score_test_interval_and_holm() {
     assert!(near(float(&d, "score_z"), -3.198_557_367_121_814));
     assert!(near(float(&d, "score_p"), 0.001_381_170_503_512_833));
     assert_eq!(strings(&d, "role"), ["primary"]);
-    assert_eq!(float(&d, "holm_p"), None, "the primary comparison is not adjusted");
+    assert_eq!(
+        float(&d, "holm_p"),
+        None,
+        "the primary comparison is not adjusted"
+    );
     assert_eq!(boolean(&d, "few_games"), Some(false));
     let m = pick("move_limit_rate", "controlled");
     assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
@@ -744,10 +748,16 @@ fn few_games_are_flagged_in_the_comparison_and_the_headline() {
     let df = r.table("era_comparison").unwrap();
     assert!(df.column("few_games").unwrap().bool().unwrap().all());
     let md = floodgate_scan::report::markdown::render(&r);
-    assert!(md.contains("**Few games** (a cell has fewer than 10)"), "{md}");
+    assert!(
+        md.contains("**Few games** (a cell has fewer than 10)"),
+        "{md}"
+    );
     // 1/1 against 0/4: z = 2.0, p = 0.0455 (mpmath); the interval [+2.0, +100.0] excludes
     // 0 as the test rejects: the two agree.
-    assert!(md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"), "{md}");
+    assert!(
+        md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"),
+        "{md}"
+    );
 }
 
 /// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
@@ -797,7 +807,7 @@ fn players_pool_counts_each_player_once_at_their_mean() {
     assert!(close(float(&y, "threshold"), 3000.0));
     let md = floodgate_scan::report::markdown::render(&report(&player_rows(), &cfg));
     assert!(
-        md.contains("`players`: every player"),
+        md.contains("the `players` pool (every rated player"),
         "caption names the pool"
     );
 }
@@ -883,7 +893,10 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
     // The legend is below the x axis and its labels ("Max_Moves 256"), never on the bars.
     let axis = text_y(funnel, "Max_Moves 256 (n = 2)").unwrap();
     assert!(text_y(funnel, "Max_Moves 512 (n = 1)").is_some());
-    assert!(text_y(funnel, "all").is_none(), "the regimes are not pooled");
+    assert!(
+        text_y(funnel, "all").is_none(),
+        "the regimes are not pooled"
+    );
     let legend = text_y(funnel, "owned &gt;= 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
     assert!(text_y(funnel, "and every condition").unwrap() > axis);
@@ -948,7 +961,10 @@ fn p_values_below_the_smallest_double_are_kept_and_printed() {
     let df = r.table("era_comparison").unwrap();
     let d = df.head(Some(1));
     assert_eq!(strings(&d, "measure"), ["decl_win_rate"]);
-    assert_eq!((int(&d, "a_count"), int(&d, "a_games")), (Some(1610), Some(2500)));
+    assert_eq!(
+        (int(&d, "a_count"), int(&d, "a_games")),
+        (Some(1610), Some(2500))
+    );
     let md = floodgate_scan::report::markdown::render(&r);
     // The score test: log10 p = -386.14248551326411 (mpmath).
     let l = float(&d, "score_p_log10").unwrap();
@@ -968,14 +984,27 @@ fn captions_ordinals_and_percentage_points() {
     let md = floodgate_scan::report::markdown::render(&r);
     assert!(md.contains("1st percentile"), "{md}");
     assert!(!md.contains("1th"), "{md}");
-    for (p, want) in [(2.0, "2nd"), (3.0, "3rd"), (11.0, "11th"), (22.0, "22nd"), (75.0, "75th")] {
+    for (p, want) in [
+        (2.0, "2nd"),
+        (3.0, "3rd"),
+        (11.0, "11th"),
+        (22.0, "22nd"),
+        (75.0, "75th"),
+    ] {
         assert_eq!(floodgate_scan::report::tables::ordinal(p), want);
     }
     // Table 3e's caption names the pool in one well-formed phrase.
-    let spec = r.tables.iter().find(|t| t.spec.name == "era_comparison").unwrap().spec;
+    let spec = r
+        .tables
+        .iter()
+        .find(|t| t.spec.name == "era_comparison")
+        .unwrap()
+        .spec;
     let caption = spec.caption_for(&r.config);
     assert!(
-        caption.contains("(both ratings at or above the 1st percentile of the `year` pool (both pre-game ratings"),
+        caption.contains(
+            "(both ratings at or above the 1st percentile of the `year` pool (both pre-game ratings"
+        ),
         "{caption}"
     );
     assert!(!caption.contains("pool)"), "{caption}");
@@ -991,6 +1020,7 @@ fn captions_ordinals_and_percentage_points() {
     assert!(!md.contains("0/0"), "{md}");
     assert!(!md.contains("(–––)"), "{md}");
     assert!(md.contains("This is the reference study's pool."), "{md}");
+    assert!(md.contains("a restriction, not an adjustment"), "{md}");
 }
 
 #[test]
@@ -1007,14 +1037,21 @@ fn a_game_not_replayed_to_its_end_is_counted_apart() {
     let y = row(&r, "years", "2019");
     assert_eq!(int(&y, "games"), Some(3));
     assert_eq!(int(&y, "not_replayed"), Some(1));
-    assert_eq!(int(&y, "mutual"), Some(1), "the truncated game is not mutual");
+    assert_eq!(
+        int(&y, "mutual"),
+        Some(1),
+        "the truncated game is not mutual"
+    );
     assert_eq!(int(&y, "no_entering"), Some(1));
     let classes: i64 = ["not_replayed", "mutual", "one_sided", "no_entering"]
         .iter()
         .map(|c| int(&y, c).unwrap())
         .sum();
     assert_eq!(classes, 3, "the four classes add up to the games");
-    assert_eq!(int(&row(&r, "endings_mutual_by_year", "2019"), "games"), Some(1));
+    assert_eq!(
+        int(&row(&r, "endings_mutual_by_year", "2019"), "games"),
+        Some(1)
+    );
     assert_eq!(int(&row(&r, "funnel", "all"), "games"), Some(0));
     // Board matches: the numerator is shown and the rate has its interval.
     assert_eq!(int(&y, "board_matched"), Some(3));
@@ -1025,7 +1062,9 @@ fn a_game_not_replayed_to_its_end_is_counted_apart() {
 #[test]
 fn match_rates_print_with_two_decimals_and_never_round_to_100() {
     // 399 matches of 400 (99.75%) and one mismatch.
-    let mut rows: Vec<GameRow> = (0..399).map(|_| game(Some(2019), "none", Some("toryo"))).collect();
+    let mut rows: Vec<GameRow> = (0..399)
+        .map(|_| game(Some(2019), "none", Some("toryo")))
+        .collect();
     let mut bad = game(Some(2019), "none", Some("toryo"));
     bad.final_board = "mismatch".into();
     rows.push(bad);
@@ -1098,7 +1137,12 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
         game(Some(2022), "mutual", Some("kachi")),
     ];
     let r = report(&rows, &ReportConfig::default());
-    let svg = &r.plots.iter().find(|p| p.file == "decl_rate_by_year.svg").unwrap().svg;
+    let svg = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "decl_rate_by_year.svg")
+        .unwrap()
+        .svg;
     // Raw rates 2019 100%, 2021 0%, 2022 100%: one polyline for 2021-2022 only (2019
     // alone is a point), so exactly one raw polyline of two points.
     // (The legend strip, below y = 300, has its own short line.)
@@ -1107,7 +1151,13 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
         .skip(1)
         .filter(|l| l.to_ascii_uppercase().contains("#1F77B4"))
         .map(|l| {
-            let pts = l.split(" points=\"").nth(1).unwrap().split('"').next().unwrap();
+            let pts = l
+                .split(" points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
             pts.split_whitespace()
                 .map(|p| {
                     let (x, y) = p.split_once(',').unwrap();
@@ -1121,9 +1171,19 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
     assert_eq!(data_lines[0].len(), 2, "2021 and 2022 only");
     // The controlled series is drawn with triangles (a polygon), the raw one with circles.
     assert!(svg.contains("<circle"));
-    let owned = &r.plots.iter().find(|p| p.file == "owned_points.svg").unwrap().svg;
+    let owned = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "owned_points.svg")
+        .unwrap()
+        .svg;
     assert!(owned.contains("owned points (the other side: 54 minus)"));
-    let headline = &r.plots.iter().find(|p| p.file == "era_comparison.svg").unwrap().svg;
+    let headline = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "era_comparison.svg")
+        .unwrap()
+        .svg;
     assert!(headline.contains("(n = 0)"), "n shown: {headline}");
     // Max_Moves change lines only where the limit really changed: unknown years skipped.
     let mut a = game(Some(2019), "none", Some("toryo"));

@@ -95,15 +95,18 @@ mod imp {
         let df = report::read_games(games)?;
         let mut rep = report::build(&df, config)?;
         let used = report::select_games(&df, config)?.height();
-        rep.input.insert(0, ("games_in_table".to_string(), df.height().to_string()));
+        rep.input
+            .insert(0, ("games_in_table".to_string(), df.height().to_string()));
         if let Some(name) = games.file_name() {
-            rep.input.insert(0, ("input".to_string(), name.to_string_lossy().to_string()));
+            rep.input
+                .insert(0, ("input".to_string(), name.to_string_lossy().to_string()));
         }
         if let Some(n) = report::count_unreadable_entries(games)? {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
-            rep.input.push(("unreadable_entries".to_string(), n.to_string()));
+            rep.input
+                .push(("unreadable_entries".to_string(), n.to_string()));
         }
         report::write(&rep, out).context("cannot write the report")?;
         let selected = if used == df.height() {

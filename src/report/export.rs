@@ -85,13 +85,7 @@ pub fn tidy(table: &Table) -> PolarsResult<DataFrame> {
     for i in 0..df.height() {
         let mut group = Vec::new();
         for k in &keys {
-            group.push(
-                df.column(k)?
-                    .str()?
-                    .get(i)
-                    .unwrap_or("unknown")
-                    .to_string(),
-            );
+            group.push(df.column(k)?.str()?.get(i).unwrap_or("unknown").to_string());
         }
         let group = group.join(" / ");
         for (rate, k, n) in &rate_cols {
@@ -160,7 +154,9 @@ fn latex_columns(df: &DataFrame) -> Vec<LatexCol> {
     let mut cols = Vec::new();
     for c in df.columns() {
         let name = c.name().as_str();
-        let base = name.strip_suffix("_lo").or_else(|| name.strip_suffix("_hi"));
+        let base = name
+            .strip_suffix("_lo")
+            .or_else(|| name.strip_suffix("_hi"));
         if base.is_some_and(|b| has(&format!("{b}_lo")) && has(&format!("{b}_hi")) && has(b)) {
             continue;
         }
@@ -233,10 +229,7 @@ pub fn latex(table: &Table, caption: &str) -> PolarsResult<String> {
         })
         .collect();
     let _ = writeln!(s, "{} \\\\\n\\midrule", headers.join(" & "));
-    let first_key = df
-        .columns()
-        .first()
-        .and_then(|c| c.str().ok().cloned());
+    let first_key = df.columns().first().and_then(|c| c.str().ok().cloned());
     for i in 0..df.height() {
         if first_key.as_ref().and_then(|k| k.get(i)) == Some("all") && i > 0 {
             s.push_str("\\midrule\n");
@@ -262,9 +255,7 @@ pub fn latex(table: &Table, caption: &str) -> PolarsResult<String> {
                         let p = |x: f64| percentage(x, 1).trim_end_matches('%').to_string();
                         latex_escape(&format!("{} [{}, {}]", p(r), p(l), p(h)))
                     }
-                    (Some(r), _, _) => {
-                        latex_escape(percentage(r, 1).trim_end_matches('%'))
-                    }
+                    (Some(r), _, _) => latex_escape(percentage(r, 1).trim_end_matches('%')),
                     _ => "--".to_string(),
                 },
                 LatexCol::Diff(n) => match (
@@ -284,7 +275,9 @@ pub fn latex(table: &Table, caption: &str) -> PolarsResult<String> {
                     Some(l) => {
                         let text = p_value_log10(l);
                         match text.split_once('e') {
-                            Some((m, e)) => format!("${m} \\times 10^{{{}}}$", e.trim_start_matches('+')),
+                            Some((m, e)) => {
+                                format!("${m} \\times 10^{{{}}}$", e.trim_start_matches('+'))
+                            }
                             None => text,
                         }
                     }
@@ -304,10 +297,7 @@ pub fn metadata(report: &Report) -> Vec<(String, String)> {
     let c = &report.config;
     let mut kv = vec![
         ("tool".to_string(), "floodgate-scan".to_string()),
-        (
-            "version".to_string(),
-            env!("CARGO_PKG_VERSION").to_string(),
-        ),
+        ("version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
         ("percentile".to_string(), c.percentile.to_string()),
         ("pool".to_string(), c.pool.name().to_string()),
         ("min_games".to_string(), c.min_games.to_string()),
@@ -342,7 +332,11 @@ pub fn report_json(report: &Report, files: &[String]) -> String {
     obj.insert("tables".into(), tables.into());
     obj.insert(
         "files".into(),
-        files.iter().map(|f| f.as_str().into()).collect::<Vec<serde_json::Value>>().into(),
+        files
+            .iter()
+            .map(|f| f.as_str().into())
+            .collect::<Vec<serde_json::Value>>()
+            .into(),
     );
     let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(obj))
         .unwrap_or_else(|_| "{}".to_string());

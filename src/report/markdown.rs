@@ -3,9 +3,10 @@
 //! Cell formatting follows the column name: `*_share`, `*_rate` and `*_pass` columns and
 //! their interval bounds (`*_lo`, `*_hi`) are percentages with one decimal (a rate above 0
 //! or below 100% never prints as 0.0% or 100.0%), `*_diff` columns and their bounds are
-//! signed differences in percentage points (`pp`),
-//! p-values (`*_p`) have three significant digits, other floats have one decimal, booleans
-//! are `yes` or empty, and a missing value is `–`.
+//! signed differences in percentage points (`pp`), match rates (`*match_rate`) have two
+//! decimals, p-values (`*_p`) have three significant digits (printed from `*_p_log10` where
+//! there is one), other floats have one decimal, booleans are `yes` or empty, and a missing
+//! value is `–`.
 
 use std::fmt::Write as _;
 
@@ -29,8 +30,10 @@ pub fn render(report: &Report) -> String {
     out.push_str(
         "Definitions used throughout: a *declaration win* is a game whose server `'summary` reason is `kachi`; \
 a *move-limit* game has reason `max_moves` or `max_moves_draw`; the *entering* class (`mutual`, one-sided, none) \
-is that of the final position; *Max_Moves* is the `'Max_Moves` value read from each record (`unknown` when the \
-record has no such line). Group keys: `unknown` = missing value, `all` = total row.\n\n",
+is that of the final position of a game replayed to its end (a game that was not is counted apart, table 1); \
+*Max_Moves* is the `'Max_Moves` value read from each record (`unknown` when the record has no such line, `0` for \
+`'Max_Moves:0`, no limit). Differences of rates are in percentage points (`pp`). Group keys: `unknown` = missing \
+value, `all` = total row.\n\n",
     );
     if let Some(h) = headline(report) {
         out.push_str(&h);
@@ -335,9 +338,15 @@ mod tests {
         assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9 pp");
         assert_eq!(cell("rate_diff", &AnyValue::Float64(0.5)), "+50.0 pp");
         // 1 mismatch in 2,000 is not 100.0%, 1 match in 2,000 is not 0.0%.
-        assert_eq!(cell("board_match_rate", &AnyValue::Float64(0.9995)), ">99.9%");
-        assert_eq!(cell("board_match_rate", &AnyValue::Float64(0.0005)), "<0.1%");
-        assert_eq!(cell("board_match_rate", &AnyValue::Float64(1.0)), "100.0%");
+        assert_eq!(
+            cell("valid_decl_share", &AnyValue::Float64(0.9995)),
+            ">99.9%"
+        );
+        assert_eq!(
+            cell("valid_decl_share", &AnyValue::Float64(0.0004)),
+            "<0.1%"
+        );
+        assert_eq!(cell("valid_decl_share", &AnyValue::Float64(1.0)), "100.0%");
         assert_eq!(percentage(0.9975, 2), "99.75%");
         assert_eq!(cell("fisher_p", &AnyValue::Float64(0.5)), "0.500");
         assert_eq!(cell("threshold", &AnyValue::Float64(2550.0)), "2550.0");

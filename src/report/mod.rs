@@ -314,15 +314,19 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     for table in &report.tables {
         let caption = table.spec.caption_for(&report.config);
         write_table(table.spec.name, &mut table.data.clone(), &caption)?;
-        let mut long = export::tidy(table)
-            .map_err(ReportError::polars(format!("table {} (long form)", table.spec.name)))?;
+        let mut long = export::tidy(table).map_err(ReportError::polars(format!(
+            "table {} (long form)",
+            table.spec.name
+        )))?;
         if long.height() > 0 {
             write_table(&format!("{}_long", table.spec.name), &mut long, "")?;
         }
         if report.config.latex {
             let tex = format!("{}.tex", table.spec.name);
-            let text = export::latex(table, &caption)
-                .map_err(ReportError::polars(format!("table {} (LaTeX)", table.spec.name)))?;
+            let text = export::latex(table, &caption).map_err(ReportError::polars(format!(
+                "table {} (LaTeX)",
+                table.spec.name
+            )))?;
             create(&tex)?
                 .write_all(text.as_bytes())
                 .map_err(ReportError::io(&dir.join(&tex)))?;
@@ -331,7 +335,10 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     if let Some(per_game) = &report.per_game {
         let pq = "strength_per_game.parquet";
         let mut meta = kv.clone();
-        meta.push(("floodgate_scan.table".to_string(), "strength_per_game".to_string()));
+        meta.push((
+            "floodgate_scan.table".to_string(),
+            "strength_per_game".to_string(),
+        ));
         ParquetWriter::new(create(pq)?)
             .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
             .finish(&mut per_game.clone())
@@ -349,7 +356,16 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     create("report.md")?
         .write_all(markdown::render(report).as_bytes())
         .map_err(ReportError::io(&dir.join("report.md")))?;
-    out.commit(&[])?;
+    // Outputs of an earlier run with other options that this run does not make.
+    let mut obsolete: Vec<String> = Vec::new();
+    if !report.config.latex {
+        obsolete.extend(report.tables.iter().map(|t| format!("{}.tex", t.spec.name)));
+    }
+    if report.per_game.is_none() {
+        obsolete.push("strength_per_game.parquet".to_string());
+    }
+    let obsolete: Vec<&str> = obsolete.iter().map(String::as_str).collect();
+    out.commit(&obsolete)?;
     Ok(())
 }
 

@@ -498,7 +498,12 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
-        grouped_bars(&top, "Mutual games at the move limit", "share of games", &groups)?;
+        grouped_bars(
+            &top,
+            "Mutual games at the move limit",
+            "share of games",
+            &groups,
+        )?;
         let items: Vec<LegendItem> = stages
             .iter()
             .enumerate()
@@ -618,20 +623,26 @@ fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
             .draw()
             .map_err(plot_err)?;
         chart
-            .draw_series(bins.iter().enumerate().filter(|(_, b)| b.0 > 0).map(
-                |(p, b)| {
-                    let x = p as f64;
-                    Rectangle::new([(x - 0.4, 0), (x + 0.4, b.0)], COLORS[0].filled())
-                },
-            ))
+            .draw_series(
+                bins.iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.0 > 0)
+                    .map(|(p, b)| {
+                        let x = p as f64;
+                        Rectangle::new([(x - 0.4, 0), (x + 0.4, b.0)], COLORS[0].filled())
+                    }),
+            )
             .map_err(plot_err)?;
         chart
-            .draw_series(bins.iter().enumerate().filter(|(_, b)| b.1 > 0).map(
-                |(p, b)| {
-                    let x = p as f64;
-                    Rectangle::new([(x - 0.4, b.0), (x + 0.4, b.0 + b.1)], COLORS[3].filled())
-                },
-            ))
+            .draw_series(
+                bins.iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.1 > 0)
+                    .map(|(p, b)| {
+                        let x = p as f64;
+                        Rectangle::new([(x - 0.4, b.0), (x + 0.4, b.0 + b.1)], COLORS[3].filled())
+                    }),
+            )
             .map_err(plot_err)?;
         // 31: a 24-point win (below it both sides own 24 or more).
         for (p, color) in [(31.0, COLORS[2])] {

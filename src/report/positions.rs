@@ -104,7 +104,10 @@ pub fn counts(pos: &Position) -> PositionCounts {
 /// [`EnteringKingRule::base_threshold`].
 pub fn thresholds(c: Color) -> (i32, i32) {
     let t = |rule: EnteringKingRule| rule.base_threshold(c).unwrap_or(0);
-    (t(EnteringKingRule::CSARule27), t(EnteringKingRule::CSARule24))
+    (
+        t(EnteringKingRule::CSARule27),
+        t(EnteringKingRule::CSARule24),
+    )
 }
 
 /// The per-position table (one row per position) and per-side table (two rows per

@@ -19,10 +19,10 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 use super::positions;
+use super::stats::{holm_ln, score_test, wilson, with_intervals};
 use crate::shogi::{
     Color, EnteringKingRule, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
 };
-use super::stats::{holm_ln, score_test, wilson, with_intervals};
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -121,14 +121,6 @@ pub fn pool_difference(pool: RatingPool) -> &'static str {
             "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
 `players` pool takes the whole rated field with each player once, so frequent players do not weigh more."
         }
-    }
-}
-
-fn format_number(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x}")
     }
 }
 
@@ -647,7 +639,12 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
     // How many ratings of the pool are at or above the threshold (strong, ties included)
     // and how many equal it.
     let ties = rates
-        .join(t.clone(), [col(YEAR)], [col(YEAR)], JoinArgs::new(JoinType::Inner))
+        .join(
+            t.clone(),
+            [col(YEAR)],
+            [col(YEAR)],
+            JoinArgs::new(JoinType::Inner),
+        )
         .group_by([col(YEAR)])
         .agg([
             count_if(col("rate").gt_eq(col("threshold"))).alias("pool_at_or_above"),
@@ -1001,14 +998,32 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
     let secondary: Vec<usize> = (0..roles.len())
         .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
         .collect();
-    let adjusted = holm_ln(&secondary.iter().filter_map(|&i| ln_ps[i]).collect::<Vec<_>>());
+    let adjusted = holm_ln(
+        &secondary
+            .iter()
+            .filter_map(|&i| ln_ps[i])
+            .collect::<Vec<_>>(),
+    );
     let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
     for (&i, a) in secondary.iter().zip(adjusted) {
         holm[i] = Some(a);
     }
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
-    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, z, p, p_log10] = floats;
+    let [
+        ra,
+        ra_lo,
+        ra_hi,
+        rb,
+        rb_lo,
+        rb_hi,
+        d,
+        d_lo,
+        d_hi,
+        z,
+        p,
+        p_log10,
+    ] = floats;
     let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
     DataFrame::new(
         n,
@@ -1057,36 +1072,6 @@ pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
     lf.filter(mutual().and(move_limit()))
 }
 
-/// One row per side of the cut mutual games: `max_moves`, `owned`, `decl`, `zone`,
-/// `king_in_camp`, `in_check`, `is_black`, `move_number` (of the final position's SFEN:
-/// plies + 1).
-pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
-    let cut = cut_mutual_games(lf);
-    let side = |black: bool| {
-        let (o, d, z, k) = if black {
-            (OWNED_BLACK, DECL_BLACK, ZONE_BLACK, KING_IN_CAMP_BLACK)
-        } else {
-            (OWNED_WHITE, DECL_WHITE, ZONE_WHITE, KING_IN_CAMP_WHITE)
-        };
-        let to_move = if black {
-            black_to_move()
-        } else {
-            black_to_move().not()
-        };
-        cut.clone().select([
-            col(MAX_MOVES),
-            col(o).alias("owned"),
-            col(d).alias("decl"),
-            col(z).alias("zone"),
-            col(k).alias("king_in_camp"),
-            col(IN_CHECK_FINAL).and(to_move).alias("in_check"),
-            lit(black).alias("is_black"),
-            (col(PLIES) + lit(1i64)).alias("move_number"),
-        ])
-    };
-    concat([side(true), side(false)], UnionArgs::default())
-}
-
 /// The 24-point rule's move-number clause: the SFEN move number is at most this.
 pub const RULE24_LAST_MOVE: i64 = RULE24_LAST_MOVE_NUMBER as i64;
 
@@ -1111,11 +1096,7 @@ pub fn cut_games(lf: LazyFrame) -> LazyFrame {
     let black_leads = col(OWNED_BLACK)
         .fill_null(lit(0i64))
         .gt_eq(col(OWNED_WHITE).fill_null(lit(0i64)));
-    let pick = |b: &str, w: &str| {
-        when(black_leads.clone())
-            .then(col(b))
-            .otherwise(col(w))
-    };
+    let pick = |b: &str, w: &str| when(black_leads.clone()).then(col(b)).otherwise(col(w));
     let in_check = when(black_leads.clone())
         .then(col(IN_CHECK_FINAL).and(black_to_move()))
         .otherwise(col(IN_CHECK_FINAL).and(black_to_move().not()));
