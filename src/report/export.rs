@@ -63,8 +63,8 @@ fn key_columns(df: &DataFrame) -> Vec<String> {
 pub fn tidy(table: &Table) -> PolarsResult<DataFrame> {
     let df = &table.data;
     let keys = key_columns(df);
-    let mut out: (Vec<String>, Vec<String>, Vec<Option<i64>>, Vec<Option<i64>>) =
-        Default::default();
+    let (mut groups, mut measures) = (Vec::<String>::new(), Vec::<String>::new());
+    let (mut counts, mut ns) = (Vec::<Option<i64>>::new(), Vec::<Option<i64>>::new());
     let mut rates: [Vec<Option<f64>>; 3] = Default::default();
     let rate_cols: Vec<(String, &str, &str)> = df
         .columns()
@@ -89,25 +89,25 @@ pub fn tidy(table: &Table) -> PolarsResult<DataFrame> {
         }
         let group = group.join(" / ");
         for (rate, k, n) in &rate_cols {
-            out.0.push(group.clone());
-            out.1.push(rate.clone());
-            out.2.push(int(k, i)?);
-            out.3.push(int(n, i)?);
+            groups.push(group.clone());
+            measures.push(rate.clone());
+            counts.push(int(k, i)?);
+            ns.push(int(n, i)?);
             rates[0].push(float(rate, i)?);
             rates[1].push(float(&format!("{rate}_lo"), i)?);
             rates[2].push(float(&format!("{rate}_hi"), i)?);
         }
     }
-    let h = out.0.len();
+    let h = groups.len();
     let [rate, lo, hi] = rates;
     DataFrame::new(
         h,
         vec![
             Column::new("table".into(), vec![table.spec.name; h]),
-            Column::new("group".into(), out.0),
-            Column::new("measure".into(), out.1),
-            Column::new("count".into(), out.2),
-            Column::new("n".into(), out.3),
+            Column::new("group".into(), groups),
+            Column::new("measure".into(), measures),
+            Column::new("count".into(), counts),
+            Column::new("n".into(), ns),
             Column::new("rate".into(), rate),
             Column::new("lo".into(), lo),
             Column::new("hi".into(), hi),

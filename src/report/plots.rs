@@ -385,13 +385,16 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
     Ok(svg)
 }
 
+/// One bar: the rate, the low and the high bound of its interval.
+type Bar = (Option<f64>, Option<f64>, Option<f64>);
+
 /// Grouped bars with error bars: `groups` (label under the group, per bar: value, low,
 /// high), one colour per bar position. A bar of height 0 is a thick line at 0.
 fn grouped_bars(
     top: &DrawingArea<SVGBackend<'_>, Shift>,
     title: &str,
     y_desc: &str,
-    groups: &[(String, Vec<(Option<f64>, Option<f64>, Option<f64>)>)],
+    groups: &[(String, Vec<Bar>)],
 ) -> PolarsResult<()> {
     let n = groups.len();
     let per = groups.iter().map(|g| g.1.len()).max().unwrap_or(1).max(1);
@@ -534,7 +537,7 @@ fn era_comparison(df: &DataFrame) -> PolarsResult<String> {
         };
         n_a = na.get(i).unwrap_or(0);
         n_b = nb.get(i).unwrap_or(0);
-        let bar = |p: &str| -> PolarsResult<(Option<f64>, Option<f64>, Option<f64>)> {
+        let bar = |p: &str| -> PolarsResult<Bar> {
             Ok((
                 f(&format!("{p}_rate"))?.get(i),
                 f(&format!("{p}_rate_lo"))?.get(i),
@@ -645,14 +648,13 @@ fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
             )
             .map_err(plot_err)?;
         // 31: a 24-point win (below it both sides own 24 or more).
-        for (p, color) in [(31.0, COLORS[2])] {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(p - 0.5, 0), (p - 0.5, top_y)],
-                    color.stroke_width(2),
-                )))
-                .map_err(plot_err)?;
-        }
+        let win = tables::RULE24_WIN as f64;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(win - 0.5, 0), (win - 0.5, top_y)],
+                COLORS[2].stroke_width(2),
+            )))
+            .map_err(plot_err)?;
         legend(
             &bottom,
             &[
