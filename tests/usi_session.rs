@@ -1,5 +1,7 @@
 //! USI sessions through the real binary: the handshake, options, positions, `go depth`,
-//! `go infinite` + `stop`, bad input answered with `info string`, and `bestmove win`.
+//! `go infinite` + `stop`, bad input answered with `info string`, and `bestmove win`; a
+//! session never hangs: a search that ended by itself is over (the next `go` and
+//! `setoption` are heard), a table too large is refused, absurd clocks are no limit.
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -15,8 +17,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
-            .arg("usi")
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"));
+        cmd.arg("usi");
+        Engine::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -57,6 +64,39 @@ impl Engine {
                 return out;
             }
         }
+    }
+
+    /// The next line, which must come within `secs` seconds.
+    fn next(&mut self, secs: u64) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(secs))
+            .expect("a line from the engine")
+    }
+
+    /// The info lines of a fresh search of `sfen` to `depth` (after `usinewgame`): depth,
+    /// seldepth, score, nodes and pv of each, without the times.
+    fn search_lines(&mut self, sfen: &str, depth: u32) -> Vec<String> {
+        self.send("usinewgame");
+        self.send(&format!("position sfen {sfen}"));
+        self.send(&format!("go depth {depth}"));
+        self.until("bestmove")
+            .iter()
+            .map(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < t.len() {
+                    match t[i] {
+                        "nps" | "time" | "hashfull" => i += 2,
+                        w => {
+                            kept.push(w);
+                            i += 1;
+                        }
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
     }
 
     fn quit(mut self) {
@@ -166,9 +206,26 @@ fn stop_ends_an_infinite_search_and_win_is_declared() {
     std::thread::sleep(Duration::from_millis(100));
     e.send("ponderhit");
     e.until("bestmove");
-    // A declaration win under the 24-point rule, in the 24-point mode.
+    // A declaration win under the 24-point rule, in the 24-point mode. The options are
+    // set right after the ponder search answered: they must take effect.
     e.send("setoption name Mode value decl24");
     e.send("setoption name EnteringKingRule value CSARule24");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"], "no option refused");
+    // The search is the 24-point engine's: the same lines as an engine set to it before
+    // any search, and not those of the normal search.
+    let probe = "RRBB+P+P+P+P1/+P8/4K4/9/9/9/8k/9/9 b 10P 1";
+    let here = e.search_lines(probe, 3);
+    let reference = |mode: &str| {
+        let mut r = Engine::start();
+        r.send(&format!("setoption name Mode value {mode}"));
+        r.send("setoption name EnteringKingRule value CSARule24");
+        let lines = r.search_lines(probe, 3);
+        r.quit();
+        lines
+    };
+    assert_eq!(here, reference("decl24"));
+    assert_ne!(here, reference("search"));
     e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1");
     e.send("go byoyomi 1000");
     assert_eq!(bestmove(&e.until("bestmove")), "win");
@@ -261,5 +318,129 @@ fn a_game_is_played_to_its_end_against_a_scripted_opponent() {
     e.send("gameover win");
     e.send("isready");
     e.until("readyok");
+    e.quit();
+}
+
+#[test]
+fn a_search_that_ended_is_over_two_go_give_two_bestmoves() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 2");
+    let first = e.until("bestmove");
+    // Again without a new `position`: a second answer, for the same position.
+    e.send("go depth 2");
+    let second = e.until("bestmove");
+    assert!(
+        !second.iter().any(|l| l.starts_with("info string")),
+        "{second:?}"
+    );
+    let mut pos = Position::startpos();
+    pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
+    for out in [&first, &second] {
+        assert!(
+            pos.is_legal(Move::from_usi(&bestmove(out)).unwrap()),
+            "{out:?}"
+        );
+    }
+    // A `setoption` after the search is applied, not refused.
+    e.send("setoption name USI_Hash value 2");
+    e.send("setoption name MaxMovesToDraw value 300");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    // Two `go` sent together (the second during the first search): each is answered.
+    e.send("go depth 3");
+    e.send("go depth 1");
+    e.until("bestmove");
+    e.until("bestmove");
+    e.send("go nodes 500");
+    e.until("bestmove");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.quit();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_table_that_cannot_be_had_is_refused_and_the_old_one_kept() {
+    // The address space is limited to 2 GiB, so the advertised maximum cannot be
+    // allocated here whatever the machine's memory.
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(format!(
+        "ulimit -v 2097152 && exec '{}' usi",
+        env!("CARGO_BIN_EXE_floodgate-scan")
+    ));
+    let mut e = Engine::spawn(cmd);
+    e.send("usi");
+    let hello = e.until("usiok");
+    let line = hello
+        .iter()
+        .find(|l| l.starts_with("option name USI_Hash "))
+        .unwrap();
+    let max: u64 = line
+        .split_whitespace()
+        .skip_while(|w| *w != "max")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1024..=1 << 20).contains(&max), "{line}");
+    e.send("setoption name USI_Hash value 3");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    for value in [max.to_string(), "65536".into(), "99999999999".into()] {
+        e.send(&format!("setoption name USI_Hash value {value}"));
+        let l = e.next(60);
+        assert!(
+            l.starts_with("info string option USI_Hash: ")
+                && l.contains("cannot be allocated")
+                && l.ends_with("keeping 3 MB"),
+            "{value}: {l}"
+        );
+    }
+    // The session goes on with the old table.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let b = bestmove(&e.until("bestmove"));
+    assert!(Position::startpos().is_legal(Move::from_usi(&b).unwrap()));
+    e.send("setoption name USI_Hash value 4");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.quit();
+}
+
+#[test]
+fn absurd_clocks_are_no_limit_not_a_crash() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let max = u64::MAX;
+    let big = i64::MAX;
+    for go in [
+        format!("go btime {big} wtime {big} binc {big} winc {big} byoyomi {big} depth 2"),
+        format!("go btime {max} wtime {max} binc {max} winc {max} byoyomi {max} depth 2"),
+        "go btime 99999999999999999999999 wtime 1 byoyomi 99999999999999999999 depth 2".into(),
+        format!("go movetime {max} depth 2"),
+        format!("go byoyomi {big} depth 2"),
+    ] {
+        e.send(&go);
+        let out = e.until("bestmove");
+        assert!(
+            !out.iter().any(|l| l.starts_with("info string")),
+            "{go}: {out:?}"
+        );
+        assert!(
+            out.iter().any(|l| l.starts_with("info depth 2 ")),
+            "{go}: {out:?}"
+        );
+        let b = bestmove(&out);
+        assert!(
+            Position::startpos().is_legal(Move::from_usi(&b).unwrap()),
+            "{go}: {b}"
+        );
+    }
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 99999999999999999999999");
+    assert_eq!(e.until("checkmate").last().unwrap(), "checkmate G*5b");
     e.quit();
 }

@@ -19,6 +19,7 @@ mod positions;
 mod replay;
 mod report;
 mod scan;
+mod sprt;
 mod tune;
 mod usi;
 mod validate;
@@ -63,6 +64,9 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
     Validate(validate::ValidateArgs),
+    /// Test a change by self-play: two sets of USI options, game pairs at fixed nodes, and
+    /// a sequential probability ratio test (SPRT) that stops when it can decide.
+    Sprt(sprt::SprtArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -103,5 +107,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Sprt(a) => sprt::run(a),
     }
 }

@@ -6,7 +6,8 @@
 //!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
-//! - [`play`], [`endings`], [`tune`]: engine games, the replay table, SPSA.
+//! - [`play`], [`endings`], [`tune`], [`sprt`]: engine games, the replay table, SPSA, and
+//!   the self-play test that decides whether a change is kept.
 
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ pub mod mate;
 pub mod ordering;
 pub mod play;
 pub mod search;
+pub mod sprt;
 pub mod time;
 pub mod tt;
 pub mod tune;

@@ -156,15 +156,29 @@ fn repetition(history: &[(u64, bool)]) -> Option<Repetition> {
 
 /// Play a game from `start`: `players[0]` plays Black, `players[1]` White.
 pub fn play_game(start: &Position, players: [&Config; 2], settings: &GameSettings) -> GameRecord {
-    let mut searchers = [
+    let [mut black, mut white] = [
         Searcher::new(settings.hash_mb, players[0].clone()),
         Searcher::new(settings.hash_mb, players[1].clone()),
     ];
+    play_game_with(start, &[], [&mut black, &mut white], settings)
+}
+
+/// Play a game from `start`, reached through the positions `prior` (`(key, in check)`,
+/// oldest first; they count for repetitions), with searchers made by the caller (each
+/// with its own table and configuration): `searchers[0]` plays Black, `searchers[1]`
+/// White. Both search under the game's rule.
+pub fn play_game_with(
+    start: &Position,
+    prior: &[(u64, bool)],
+    mut searchers: [&mut Searcher; 2],
+    settings: &GameSettings,
+) -> GameRecord {
     for s in &mut searchers {
         s.config.rule = settings.rule;
     }
     let mut pos = start.clone();
-    let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];
+    let mut history: Vec<(u64, bool)> = prior.to_vec();
+    history.push((pos.key(), pos.is_in_check()));
     let start_stats = [
         SideStats::of(&pos, Color::Black),
         SideStats::of(&pos, Color::White),

@@ -95,7 +95,7 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
         if byo > 0 {
             let hard = byo.saturating_sub(margin(byo)).max(MIN_MS);
             return TimePlan {
-                soft: Some(Duration::from_millis(hard * 7 / 10)),
+                soft: Some(Duration::from_millis((hard as u128 * 7 / 10) as u64)),
                 hard: Some(Duration::from_millis(hard)),
             };
         }
@@ -104,15 +104,16 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
             hard: None,
         };
     };
-    // Expect fewer moves to go as the game goes on, but never fewer than 20.
+    // Expect fewer moves to go as the game goes on, but never fewer than 20. Clock values
+    // may be anything a `go` line can hold: the sums saturate rather than overflow.
     let moves_to_go = 50u64.saturating_sub(ply as u64 / 8).max(20);
-    let base = time / moves_to_go + inc + byo;
+    let base = (time / moves_to_go).saturating_add(inc).saturating_add(byo);
     // Never plan to use more than the clock can give on this move.
-    let available = (time + byo + inc)
-        .saturating_sub(margin(time + byo + inc))
-        .max(MIN_MS);
-    let hard = (base * 4)
-        .min(time / 3 + byo + inc)
+    let total = time.saturating_add(byo).saturating_add(inc);
+    let available = total.saturating_sub(margin(total)).max(MIN_MS);
+    let hard = base
+        .saturating_mul(4)
+        .min((time / 3).saturating_add(byo).saturating_add(inc))
         .min(available)
         .max(MIN_MS);
     let soft = base.min(hard);
@@ -209,6 +210,38 @@ mod tests {
                     "time {time} ply {ply}: {p:?}"
                 );
                 assert!(ms(p.soft) <= ms(p.hard));
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_clocks_saturate() {
+        for big in [u64::MAX, u64::MAX / 2, i64::MAX as u64] {
+            let l = Limits {
+                btime: Some(big),
+                wtime: Some(big),
+                binc: big,
+                winc: big,
+                byoyomi: big,
+                ..Limits::default()
+            };
+            for black in [true, false] {
+                let p = plan(&l, black, 1);
+                assert!(ms(p.soft) <= ms(p.hard), "{p:?}");
+                // The sums saturate: a huge clock gives a huge plan, not a wrapped one.
+                assert!(ms(p.soft) >= big / 100, "{big}: {p:?}");
+            }
+            for (movetime, byoyomi) in [(Some(big), 0), (None, big)] {
+                let p = plan(
+                    &Limits {
+                        movetime,
+                        byoyomi,
+                        ..Limits::default()
+                    },
+                    true,
+                    1,
+                );
+                assert!(ms(p.hard) >= big / 2, "{p:?}");
             }
         }
     }

@@ -83,21 +83,75 @@ pub struct TranspositionTable {
     age: u8,
 }
 
+/// A table that cannot be allocated: its text is the `info string` the USI session
+/// answers (the table in use is kept).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{mb} MB cannot be allocated{why}")]
+pub struct AllocError {
+    /// The size asked for, in MB.
+    pub mb: usize,
+    /// Why, with its leading separator (`": ..."`).
+    why: String,
+}
+
+/// Number of buckets of a table of about `mb` megabytes (a power of two, at least one),
+/// or `None` if the size in bytes does not fit in memory addresses.
+fn buckets_for(mb: usize) -> Option<usize> {
+    let bucket = std::mem::size_of::<[Entry; 2]>();
+    let bytes = mb.max(1).checked_mul(1024 * 1024)?;
+    let wanted = (bytes / bucket).max(1);
+    Some(if wanted.is_power_of_two() {
+        wanted
+    } else {
+        wanted.next_power_of_two() / 2
+    })
+}
+
+/// Memory the system can still give, in bytes (Linux: `MemAvailable`; elsewhere
+/// unknown).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket; a power of two buckets).
+    /// Aborts if the memory cannot be had; [`TranspositionTable::try_new`] does not.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bucket = std::mem::size_of::<[Entry; 2]>();
-        let wanted = (mb.max(1) * 1024 * 1024 / bucket).max(1);
-        let n = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        };
+        let n = buckets_for(mb).unwrap_or(1);
         TranspositionTable {
             entries: vec![[Entry::default(); 2]; n],
             mask: n - 1,
             age: 0,
         }
+    }
+
+    /// A table of about `mb` megabytes, or an error if its size does not fit in memory
+    /// addresses, is more than the system says it has available, or the allocation fails.
+    /// Nothing is touched before the whole table is reserved.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
+        let fail = |why: String| AllocError { mb, why };
+        let n = buckets_for(mb).ok_or_else(|| fail(": too large for this machine".into()))?;
+        let bytes = (n as u64).saturating_mul(std::mem::size_of::<[Entry; 2]>() as u64);
+        // On a system that over-commits memory, a reservation larger than the memory can
+        // succeed and the process then dies while the table is filled: ask first.
+        if let Some(avail) = available_memory()
+            && bytes > avail
+        {
+            return Err(fail(format!(": {} MB available", avail / (1024 * 1024))));
+        }
+        let mut entries: Vec<[Entry; 2]> = Vec::new();
+        entries
+            .try_reserve_exact(n)
+            .map_err(|e| fail(format!(": {e}")))?;
+        entries.resize(n, [Entry::default(); 2]);
+        Ok(TranspositionTable {
+            entries,
+            mask: n - 1,
+            age: 0,
+        })
     }
 
     /// Number of entries.
@@ -220,6 +274,19 @@ mod tests {
         assert!(t.entries.len() * std::mem::size_of::<[Entry; 2]>() <= 1024 * 1024);
         let t = TranspositionTable::new(3);
         assert!(t.entries.len() * std::mem::size_of::<[Entry; 2]>() <= 3 * 1024 * 1024);
+    }
+
+    #[test]
+    fn an_impossible_table_is_an_error_not_an_abort() {
+        let e = TranspositionTable::try_new(usize::MAX).unwrap_err();
+        assert_eq!(e.mb, usize::MAX);
+        assert!(e.to_string().contains("cannot be allocated"), "{e}");
+        // More than any address space: refused before anything is reserved.
+        assert!(TranspositionTable::try_new(usize::MAX / (1024 * 1024) + 1).is_err());
+        // Addressable but far more than any machine has (2^60 bytes): refused too.
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        let t = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(t.capacity(), TranspositionTable::new(2).capacity());
     }
 
     #[test]

@@ -5,8 +5,12 @@
 //!
 //! Bad input never ends the session: an unreadable command, a bad option value, an
 //! unreadable SFEN or an illegal move in `position` is answered with `info string ...`.
+//! Nor does it hang a GUI: a search that has answered is over (the next `go` or
+//! `setoption` is heard as between searches), a `go` during a search stops that search
+//! (which answers) before starting, a table that cannot be allocated is refused with the
+//! old one kept, and clock values too large for the arithmetic saturate.
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -15,6 +19,7 @@ use super::eval24::{Weights, WeightsError};
 use super::mate::{self, MateLimits};
 use super::search::{Config, Control, Decision, Info, Mode, Searcher, UnknownMode};
 use super::time::Limits;
+use super::tt::TranspositionTable;
 use crate::shogi::{
     EnteringKingRule, IllegalMoveKind, Move, Position, PositionParseError, UsiMoveError,
 };
@@ -162,9 +167,7 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
         let t = rest
             .get(i + 1)
             .ok_or_else(|| CommandError::GoMissingValue(name.to_string()))?;
-        t.parse::<i64>()
-            .map(|v| v.max(0) as u64)
-            .map_err(|_| bad_value(name, t))
+        go_number(t).ok_or_else(|| bad_value(name, t))
     };
     while i < rest.len() {
         let t = rest[i];
@@ -190,10 +193,7 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
                 // `checkmate ...`.
                 l.mate = Some(match rest.get(i + 1) {
                     None | Some(&"infinite") => u64::MAX,
-                    Some(t) => t
-                        .parse::<i64>()
-                        .map(|v| v.max(0) as u64)
-                        .map_err(|_| bad_value("mate", t))?,
+                    Some(t) => go_number(t).ok_or_else(|| bad_value("mate", t))?,
                 });
                 if rest.get(i + 1).is_some() {
                     i += 1;
@@ -204,6 +204,19 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
         i += 1;
     }
     Ok(l)
+}
+
+/// A `go` number: an integer, negative ones read as 0 and ones too large for 64 bits as
+/// the largest (a clock that absurd is the same as no limit); `None` if it is no integer.
+fn go_number(t: &str) -> Option<u64> {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if t.starts_with('-') {
+        return Some(0);
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 /// A `setoption` the options refuse; its text is the `info string` the session answers.
@@ -249,10 +262,14 @@ pub enum OptionError {
     UnknownOption(String),
 }
 
+/// The largest `USI_Hash` (MB) offered: 32 GiB. A size the machine cannot give is refused
+/// when it is set (`info string`), and the table in use is kept.
+pub const MAX_HASH_MB: usize = 32_768;
+
 /// Engine options settable with `setoption`.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// `USI_Hash`: transposition table size in MB (1 to 65,536).
+    /// `USI_Hash`: transposition table size in MB (1 to [`MAX_HASH_MB`]).
     pub hash_mb: usize,
     /// `Threads` (1 to 256): accepted and kept; the search runs on one thread.
     pub threads: usize,
@@ -300,7 +317,7 @@ impl Options {
             .map(|r| format!(" var {r}"))
             .collect();
         vec![
-            "option name USI_Hash type spin default 64 min 1 max 65536".into(),
+            format!("option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
             "option name USI_Ponder type check default false".into(),
             "option name Threads type spin default 1 min 1 max 256".into(),
             format!(
@@ -323,7 +340,7 @@ impl Options {
             })
         };
         match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, 65_536) as usize,
+            "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize,
             "threads" => self.threads = int(value)?.clamp(1, 256) as usize,
             "usi_ponder" => {}
             "enteringkingrule" => {
@@ -470,6 +487,9 @@ pub fn info_line(info: &Info) -> String {
 struct Running {
     handle: JoinHandle<Searcher>,
     control: Arc<Control>,
+    /// Set by the search thread just before it writes its answer: from then on the
+    /// search is over and only the thread's return is left.
+    answered: Arc<AtomicBool>,
 }
 
 /// One USI session.
@@ -504,13 +524,46 @@ impl<W: Write + Send + 'static> Session<W> {
         say(&self.out, &format!("info string {text}"));
     }
 
-    /// Wait for a running search to finish (after `stop`) and take the searcher back.
+    /// Take the searcher back from a search that has answered by itself (its `bestmove`
+    /// or `checkmate` is written), so that the next `go` or `setoption` is not taken for
+    /// one arriving during a search. A search still thinking is left alone.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.answered.load(Ordering::SeqCst) || r.handle.is_finished())
+        {
+            self.join();
+        }
+    }
+
+    /// Stop a running search, wait for it to answer, and take the searcher back.
     fn join(&mut self) {
         if let Some(r) = self.running.take() {
             r.control.stop.store(true, Ordering::SeqCst);
             match r.handle.join() {
                 Ok(s) => self.searcher = Some(s),
                 Err(_) => self.info_string("search thread failed"),
+            }
+        }
+    }
+
+    /// Apply a new `USI_Hash`: the table is allocated now, the old one kept if the new
+    /// one cannot be had (and the option goes back to the old size).
+    fn apply_hash(&mut self, old_mb: usize) {
+        let mb = self.options.hash_mb;
+        match TranspositionTable::try_new(mb) {
+            Ok(table) => match self.searcher.as_mut() {
+                Some(s) => s.tt = table,
+                None => {
+                    let mut s = Searcher::new(1, self.options.config());
+                    s.tt = table;
+                    self.searcher = Some(s);
+                }
+            },
+            Err(e) => {
+                self.options.hash_mb = old_mb;
+                self.info_string(&format!("option USI_Hash: {e}; keeping {old_mb} MB"));
             }
         }
     }
@@ -534,6 +587,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 return true;
             }
         };
+        self.reap();
         match cmd {
             Command::Empty => {}
             Command::Usi => {
@@ -562,10 +616,8 @@ impl<W: Write + Send + 'static> Session<W> {
                     let old_hash = self.options.hash_mb;
                     match self.options.set(&name, &value) {
                         Ok(()) => {
-                            if self.options.hash_mb != old_hash
-                                && let Some(s) = self.searcher.as_mut()
-                            {
-                                s.resize(self.options.hash_mb);
+                            if self.options.hash_mb != old_hash {
+                                self.apply_hash(old_hash);
                             }
                         }
                         Err(e) => self.info_string(&e.to_string()),
@@ -594,9 +646,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             Command::Go(limits) => {
+                // A `go` during a search (a GUI that did not wait for `bestmove`): the
+                // running search is stopped and answers first, so every `go` gets its
+                // answer.
                 if self.running.is_some() {
-                    self.info_string("go ignored: already searching");
-                    return true;
+                    self.info_string("go during a search: stopping it first");
+                    self.join();
                 }
                 self.go(limits);
             }
@@ -629,6 +684,8 @@ impl<W: Write + Send + 'static> Session<W> {
         let pos = self.position.clone();
         let history = self.history.clone();
         let c = control.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let done = answered.clone();
         let handle = std::thread::spawn(move || {
             let result = searcher.search(&pos, &history, &limits, &c, &mut |info| {
                 say(&out, &info_line(info));
@@ -645,10 +702,15 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
                 (d, _) => format!("bestmove {}", d.to_usi()),
             };
+            done.store(true, Ordering::SeqCst);
             say(&out, &line);
             searcher
         });
-        self.running = Some(Running { handle, control });
+        self.running = Some(Running {
+            handle,
+            control,
+            answered,
+        });
     }
 }
 
@@ -665,17 +727,26 @@ impl<W: Write + Send + 'static> Session<W> {
         let out = self.out.clone();
         let pos = self.position.clone();
         let c = control.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let done = answered.clone();
         let handle = std::thread::spawn(move || {
             let limits = MateLimits {
+                // A time too far to be represented is no limit.
                 deadline: (ms != u64::MAX)
-                    .then(|| Instant::now() + Duration::from_millis(ms.max(1))),
+                    .then(|| Instant::now().checked_add(Duration::from_millis(ms.max(1))))
+                    .flatten(),
                 ..MateLimits::default()
             };
             let answer = mate::solve(&pos, limits, &c.stop);
+            done.store(true, Ordering::SeqCst);
             say(&out, &answer.to_usi());
             searcher
         });
-        self.running = Some(Running { handle, control });
+        self.running = Some(Running {
+            handle,
+            control,
+            answered,
+        });
     }
 }
 
@@ -741,6 +812,19 @@ mod tests {
             panic!()
         };
         assert_eq!(l.btime, Some(0));
+        // Clocks beyond 64 bits saturate instead of being refused or wrapping.
+        let Command::Go(l) =
+            parse_command("go btime 99999999999999999999999 wtime -99999999999999999999 byoyomi 18446744073709551615")
+                .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (l.btime, l.wtime, l.byoyomi),
+            (Some(u64::MAX), Some(0), u64::MAX)
+        );
+        assert!(parse_command("go btime 12x").is_err());
+        assert!(parse_command("go btime -").is_err());
     }
 
     #[test]
