@@ -19,6 +19,7 @@ mod positions;
 mod replay;
 mod report;
 mod scan;
+mod standin;
 mod tune;
 mod usi;
 mod validate;
@@ -63,6 +64,9 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
     Validate(validate::ValidateArgs),
+    /// A scripted USI engine for the referee's tests.
+    #[command(hide = true)]
+    UsiStandin(standin::StandinArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -103,5 +107,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::UsiStandin(a) => standin::run(a),
     }
 }

@@ -37,6 +37,10 @@ pub struct ReportArgs {
     /// rating pool [default: every game].
     #[arg(long, value_name = "REGEX")]
     pub game_name: Option<String>,
+    /// A table written by `replay --games` (repeatable, one per engine): adds how each
+    /// replay ended the cut mutual games, and for two replays how often they agree.
+    #[arg(long, value_name = "REPLAY_CSV")]
+    pub replay: Vec<PathBuf>,
 }
 
 /// The games table and output folder `report` uses for these arguments.
@@ -73,11 +77,16 @@ mod imp {
             min_games: a.min_games,
             game_name: a.game_name.clone(),
         };
-        make(&games, &out, &config)?;
+        make(&games, &out, &config, &a.replay)?;
         Ok(ExitCode::SUCCESS)
     }
 
-    pub fn make(games: &Path, out: &Path, config: &ReportConfig) -> anyhow::Result<()> {
+    pub fn make(
+        games: &Path,
+        out: &Path,
+        config: &ReportConfig,
+        replays: &[PathBuf],
+    ) -> anyhow::Result<()> {
         if !games.exists() {
             anyhow::bail!(
                 "{}: no such games table (run `floodgate-scan scan` first, or name a games.parquet)",
@@ -91,6 +100,13 @@ mod imp {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
+        }
+        if !replays.is_empty() {
+            let rs = report::replay::read_replays(replays)?;
+            let selected = report::select_games(&df, config)?;
+            let (extra, notes) = report::replay::tables(&selected, &rs)?;
+            rep.extra = extra;
+            rep.notes.extend(notes);
         }
         report::write(&rep, out).context("cannot write the report")?;
         let selected = if used == df.height() {
@@ -129,6 +145,7 @@ pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
             &outdir.join("games.parquet"),
             &outdir.join("report"),
             &floodgate_scan::report::ReportConfig::default(),
+            &[],
         )
     }
     #[cfg(not(feature = "report"))]

@@ -14,6 +14,7 @@ pub mod columns;
 pub mod markdown;
 pub mod plots;
 pub mod positions;
+pub mod replay;
 pub mod stats;
 pub mod tables;
 
@@ -198,6 +199,8 @@ pub struct Report {
     pub plots: Vec<Plot>,
     /// Extra lines for `report.md` (e.g. the count of unreadable entries).
     pub notes: Vec<String>,
+    /// Tables from replays of the cut games (`report --replay`), after the others.
+    pub extra: Vec<replay::ExtraTable>,
 }
 
 impl Report {
@@ -236,6 +239,7 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
         tables: out,
         plots: Vec::new(),
         notes: Vec::new(),
+        extra: Vec::new(),
     };
     report.plots = plots::all(&report, games).map_err(ReportError::polars("plots"))?;
     Ok(report)
@@ -264,6 +268,19 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
         ParquetWriter::new(f)
             .finish(&mut df)
             .map_err(ReportError::polars(dir.join(&pq).display().to_string()))?;
+    }
+    for table in &report.extra {
+        let mut df = table.data.clone();
+        for (ext, csv) in [("csv", true), ("parquet", false)] {
+            let name = format!("{}.{ext}", table.name);
+            let f = create(&name)?;
+            let r = if csv {
+                CsvWriter::new(f).finish(&mut df)
+            } else {
+                ParquetWriter::new(f).finish(&mut df).map(|_| ())
+            };
+            r.map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
+        }
     }
     for plot in &report.plots {
         create(plot.file)?
