@@ -272,7 +272,7 @@ fn stats(pos: &Position) -> [SideStats; 2] {
 /// interruption (the players' `stop`) returns an error.
 pub fn play(
     start: &Position,
-    mut players: [&mut dyn Player; 2],
+    players: [&mut dyn Player; 2],
     settings: &RefereeSettings,
 ) -> Result<RefereeGame, Interrupted> {
     let start_sfen = start.to_sfen();
@@ -361,8 +361,12 @@ pub fn play(
             BestMove::Move(text) => {
                 let m = match Move::from_usi(&text) {
                     Ok(m) => m,
+                    Err(_) if text.is_empty() => {
+                        note = "`bestmove` without a move".into();
+                        break Ending::Illegal(us);
+                    }
                     Err(_) => {
-                        note = format!("unreadable move `bestmove {text}`");
+                        note = format!("unreadable move `{text}`");
                         break Ending::Illegal(us);
                     }
                 };

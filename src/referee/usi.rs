@@ -198,13 +198,16 @@ impl UsiEngine {
                 Ok(line) => return Ok(line),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
+                    // The output closes as the process ends: end what is left of its
+                    // group (the pid is not reaped yet, so it is still this engine's) and
+                    // reap it, for its exit status.
+                    kill_group(self.child.id());
                     let status = self
                         .child
-                        .try_wait()
-                        .ok()
-                        .flatten()
+                        .wait()
                         .map(|s| format!(" ({s})"))
                         .unwrap_or_default();
+                    self.reaped = true;
                     return Err(EngineFailure::Crash(format!(
                         "output closed before {what}{status}"
                     )));
