@@ -323,7 +323,7 @@ fn an_interrupted_replay_keeps_the_earlier_table_and_ends_every_engine() {
     std::fs::write(dir.join("replay.csv"), "the earlier table\n").unwrap();
     std::fs::write(dir.join("positions.tsv"), format!("{KINGS}\n{KINGS}\n")).unwrap();
     let (pb, pw) = (dir.join("black.pids"), dir.join("white.pids"));
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .arg("replay")
         .arg("--positions")
         .arg(dir.join("positions.tsv"))

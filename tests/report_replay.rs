@@ -161,7 +161,11 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
     assert_eq!(cell("declared_black", "limit"), "0");
     let agree = read(&out.join("replay_agreement.csv"));
     assert_eq!(
-        (&agree[0]["verdict"][..], &agree[0]["agree"][..], &agree[0]["games"][..]),
+        (
+            &agree[0]["verdict"][..],
+            &agree[0]["agree"][..],
+            &agree[0]["games"][..]
+        ),
         ("same_ending", "3", "5")
     );
     // Winners: g1 black, g2 draw, g3 white, g6 draw agree; g4 white / draw does not.

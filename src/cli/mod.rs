@@ -59,7 +59,7 @@ pub enum Command {
     /// Search a fixed set of positions and print the node-count signature and nodes/s.
     Bench(bench::BenchArgs),
     /// Continue the mutual entering-king games the move limit cut off with the engine.
-    Replay(replay::ReplayArgs),
+    Replay(Box<replay::ReplayArgs>),
     /// Tune the 24-point engine's weights by SPSA self-play.
     Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
@@ -104,7 +104,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Positions(a) => positions::run(a),
         Command::Usi(a) => usi::run(a),
         Command::Bench(a) => bench::run(a),
-        Command::Replay(a) => replay::run(a),
+        Command::Replay(a) => replay::run(*a),
         Command::Tune(a) => tune::run(a),
         Command::Validate(a) => validate::run(a),
         Command::UsiStandin(a) => standin::run(a),

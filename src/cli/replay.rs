@@ -9,9 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::time::Duration;
 
-use floodgate_scan::engine::endings::{
-    self, RefereeRunError, ReplayRow, RowLabels, StartPosition,
-};
+use floodgate_scan::engine::endings::{self, RefereeRunError, ReplayRow, RowLabels, StartPosition};
 use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::referee::usi::GoLimit;
@@ -360,10 +358,8 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
                 (None, Some(d)) => GoLimit::Depth(d),
                 (None, None) => GoLimit::Nodes(a.play.nodes),
             };
-            let timeout = Duration::from_millis(
-                a.move_timeout_ms
-                    .unwrap_or(30_000 + a.byoyomi.unwrap_or(0)),
-            );
+            let timeout =
+                Duration::from_millis(a.move_timeout_ms.unwrap_or(30_000 + a.byoyomi.unwrap_or(0)));
             let spec = |i: usize| EngineSpec {
                 command: commands[i].clone(),
                 options: common.iter().chain(&sides[i]).cloned().collect(),
@@ -407,10 +403,9 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
                     rows
                 }
                 Err(RefereeRunError::Interrupted) => {
-                    let i = floodgate_scan::interrupt::received()
-                        .unwrap_or(floodgate_scan::interrupt::Interrupted(
-                            floodgate_scan::interrupt::SIGINT,
-                        ));
+                    let i = floodgate_scan::interrupt::received().unwrap_or(
+                        floodgate_scan::interrupt::Interrupted(floodgate_scan::interrupt::SIGINT),
+                    );
                     drop(dir);
                     eprintln!(
                         "floodgate-scan: {i}: every engine ended; nothing written, {} keeps its earlier table",

@@ -404,8 +404,8 @@ pub fn replay_referee(
                 row(*i, s, &not_played(p), &labels)
             } else {
                 let [b, w] = &mut players;
-                let g = referee::play(p, [b, w], settings)
-                    .map_err(|_| RefereeRunError::Interrupted)?;
+                let g =
+                    referee::play(p, [b, w], settings).map_err(|_| RefereeRunError::Interrupted)?;
                 if let Ok(mut t) = thought.lock() {
                     *t += g.think[0] + g.think[1];
                 }
