@@ -9,7 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::time::Duration;
 
-use floodgate_scan::engine::endings::{self, RefereeRunError, ReplayRow, RowLabels, StartPosition};
+use floodgate_scan::engine::endings::{
+    self, RefereeRunError, ReplayRow, RowLabels, RunTimes, StartPosition,
+};
 use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::referee::usi::GoLimit;
@@ -387,19 +389,8 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
             );
             pb.finish_and_clear();
             match result {
-                Ok((rows, thought)) => {
-                    let wall = started.elapsed().as_secs_f64();
-                    let engines = thought.as_secs_f64();
-                    let slots = wall * jobs as f64;
-                    eprintln!(
-                        "engines thought {engines:.1} s of {wall:.1} s wall x {jobs} job{}: referee and start-up {:.1}% of the time",
-                        if jobs == 1 { "" } else { "s" },
-                        if slots > 0.0 {
-                            100.0 * (1.0 - engines / slots).max(0.0)
-                        } else {
-                            0.0
-                        }
-                    );
+                Ok((rows, times)) => {
+                    print_times(&times, jobs, started.elapsed().as_secs_f64());
                     rows
                 }
                 Err(RefereeRunError::Interrupted) => {
@@ -419,6 +410,23 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     write_outputs(dir, &a.out, a.summary.as_deref(), &rows)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the time of a refereed run went: the engines' thinking, their start-up, and the
+/// rest of the workers' time (the referee's overhead).
+fn print_times(times: &RunTimes, jobs: usize, wall: f64) {
+    let (think, busy) = (times.think.as_secs_f64(), times.busy.as_secs_f64());
+    let startup = times.startup.as_secs_f64();
+    let rest = (busy - think - startup).max(0.0);
+    let pct = |x: f64| if busy > 0.0 { 100.0 * x / busy } else { 0.0 };
+    eprintln!(
+        "time: {wall:.1} s wall, {jobs} job{}; of the workers' {busy:.1} s the engines thought {think:.1} s ({:.1}%), \
+         started and readied {startup:.1} s ({:.1}%); referee overhead {rest:.1} s ({:.2}%)",
+        if jobs == 1 { "" } else { "s" },
+        pct(think),
+        pct(startup),
+        pct(rest)
+    );
 }
 
 fn mode_name(m: Mode) -> &'static str {

@@ -357,7 +357,7 @@ pub enum RefereeRunError {
 /// 24-point rule are not played. `stop` is polled while waiting for an engine: once it
 /// says true, every engine is ended and the run returns
 /// [`RefereeRunError::Interrupted`]. Rows come in the order of `starts`; also returned:
-/// each side's summed thinking time over the run.
+/// the engines' thinking time and the workers' busy time ([`RunTimes`]).
 pub fn replay_referee(
     starts: &[(usize, StartPosition, Position)],
     specs: &[EngineSpec; 2],
@@ -366,20 +366,37 @@ pub fn replay_referee(
     times: bool,
     stop: Option<fn() -> bool>,
     on_done: &(dyn Fn() + Sync),
-) -> Result<(Vec<ReplayRow>, Duration), RefereeRunError> {
+) -> Result<(Vec<ReplayRow>, RunTimes), RefereeRunError> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let slots: Mutex<Vec<Option<ReplayRow>>> = Mutex::new(vec![None; starts.len()]);
     let thought = Mutex::new(Duration::ZERO);
+    let busy = Mutex::new(Duration::ZERO);
+    let startup = Mutex::new(Duration::ZERO);
     let worker = || -> Result<(), RefereeRunError> {
+        let t0 = std::time::Instant::now();
         let mut players = [
             UsiPlayer::new(specs[0].clone(), stop),
             UsiPlayer::new(specs[1].clone(), stop),
         ];
-        for (p, spec) in players.iter_mut().zip(specs) {
-            p.ensure_started().map_err(|e| match e {
+        // Both engines start side by side (some take seconds to load).
+        let start_wall = std::time::Instant::now();
+        let started: Vec<Result<(), EngineFailure>> = std::thread::scope(|sc| {
+            let hs: Vec<_> = players
+                .iter_mut()
+                .map(|p| sc.spawn(move || p.ensure_started().map(|_| ())))
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or(Err(EngineFailure::Crash("start-up panicked".into())))
+                })
+                .collect()
+        });
+        for (r, spec) in started.into_iter().zip(specs) {
+            r.map_err(|e| match e {
                 EngineFailure::Interrupted => RefereeRunError::Interrupted,
                 e => RefereeRunError::Start {
                     command: spec.command.clone(),
@@ -387,6 +404,10 @@ pub fn replay_referee(
                 },
             })?;
         }
+        // What this worker waits for the engines: the side-by-side start, then every
+        // readying and restart (one engine at a time).
+        let start_wall = start_wall.elapsed();
+        let initial = players[0].startup + players[1].startup;
         let names = [players[0].name(), players[1].name()];
         loop {
             if failed.load(Ordering::Relaxed) {
@@ -415,6 +436,12 @@ pub fn replay_referee(
                 v[k] = Some(row);
             }
             on_done();
+        }
+        if let Ok(mut b) = busy.lock() {
+            *b += t0.elapsed();
+        }
+        if let Ok(mut st) = startup.lock() {
+            *st += start_wall + (players[0].startup + players[1].startup - initial);
         }
         for p in &mut players {
             p.quit();
@@ -450,8 +477,26 @@ pub fn replay_referee(
     if rows.len() != starts.len() {
         return Err(RefereeRunError::Interrupted);
     }
-    let t = thought.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok((rows, t))
+    let times = RunTimes {
+        think: thought.into_inner().unwrap_or_else(|e| e.into_inner()),
+        busy: busy.into_inner().unwrap_or_else(|e| e.into_inner()),
+        startup: startup.into_inner().unwrap_or_else(|e| e.into_inner()),
+    };
+    Ok((rows, times))
+}
+
+/// Where the time of a refereed replay went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunTimes {
+    /// The engines' thinking, from each `go` to its `bestmove`, summed over every game.
+    pub think: Duration,
+    /// The workers' time from their start (the engines' start-up included) to the end of
+    /// their last game, summed.
+    pub busy: Duration,
+    /// The time the workers waited for the engines' start-up and readying (`usi` ..
+    /// `readyok`, `usinewgame` .. `readyok`), summed. What is neither thinking nor
+    /// start-up of the busy time is the referee's overhead.
+    pub startup: Duration,
 }
 
 /// The summary of a replay.

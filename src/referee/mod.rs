@@ -57,6 +57,9 @@ pub struct UsiPlayer {
     stop: Option<fn() -> bool>,
     /// Processes started so far.
     pub starts: u32,
+    /// Time spent starting processes and getting them ready (`usi` .. `readyok`, and
+    /// `usinewgame` .. `readyok` before each game): the engine's own, not thinking.
+    pub startup: Duration,
 }
 
 impl UsiPlayer {
@@ -69,6 +72,7 @@ impl UsiPlayer {
             name,
             stop,
             starts: 0,
+            startup: Duration::ZERO,
         }
     }
 
@@ -76,12 +80,15 @@ impl UsiPlayer {
     pub fn ensure_started(&mut self) -> Result<&mut UsiEngine, EngineFailure> {
         if self.engine.is_none() {
             self.starts += 1;
+            let t0 = std::time::Instant::now();
             let e = UsiEngine::start(
                 &self.spec.command,
                 &self.spec.options,
                 self.spec.timeout,
                 self.stop,
-            )?;
+            );
+            self.startup += t0.elapsed();
+            let e = e?;
             self.name = e.name.clone();
             self.engine = Some(e);
         }
@@ -115,7 +122,15 @@ impl Player for UsiPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), EngineFailure> {
-        let r = self.ensure_started().and_then(|e| e.new_game());
+        let r = self.ensure_started().and_then(|e| {
+            let t0 = std::time::Instant::now();
+            let r = e.new_game();
+            Ok((r, t0.elapsed()))
+        });
+        let r = r.and_then(|(r, t)| {
+            self.startup += t;
+            r
+        });
         self.on_failure(r)
     }
 
