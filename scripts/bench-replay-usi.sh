@@ -50,7 +50,7 @@ def cls(r):
     e, by = r["ending"], r["declared_by"]
     if e == "declaration":
         return "declared_" + by
-    return {"declared_draw": "declared_draw", "mate": "mate", "resign": "mate",
+    return {"declared_draw": "declared_draw", "mate": "mate", "resign": "resign",
             "repetition": "repetition", "perpetual_check": "repetition", "limit": "limit"}.get(e, "other")
 def wilson(k, n, z=1.959963984540054):
     p = k / n; d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
@@ -58,7 +58,7 @@ def wilson(k, n, z=1.959963984540054):
     return max(0, c - h), min(1, c + h)
 a = {r["id"]: r for r in csv.DictReader(open(sys.argv[1]))}
 b = {r["id"]: r for r in csv.DictReader(open(sys.argv[2]))}
-C = ["declared_black", "declared_white", "declared_draw", "mate", "repetition", "limit", "other"]
+C = ["declared_black", "declared_white", "declared_draw", "mate", "resign", "repetition", "limit", "other"]
 ids = [i for i in a if i in b]
 x = {(p, q): 0 for p in C for q in C}
 same = win = 0

@@ -102,21 +102,21 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
 
     // Counts by hand: engine, by, group -> games, declared_black, declared_white,
     // declared_draw, mate, repetition, limit, other.
-    let want: &[(&str, &str, &str, [u64; 8])] = &[
-        ("A", "era", "2008-2013", [2, 1, 0, 1, 0, 0, 0, 0]),
-        ("A", "era", "2018-2020", [2, 0, 1, 0, 1, 0, 0, 0]),
-        ("A", "era", "2024-2026", [1, 0, 0, 0, 0, 0, 1, 0]),
-        ("A", "max_moves", "256", [2, 1, 0, 1, 0, 0, 0, 0]),
-        ("A", "max_moves", "512", [2, 0, 1, 0, 1, 0, 0, 0]),
-        ("A", "max_moves", "unknown", [1, 0, 0, 0, 0, 0, 1, 0]),
-        ("A", "all", "all", [5, 1, 1, 1, 1, 0, 1, 0]),
-        ("B", "era", "2008-2013", [2, 1, 0, 0, 0, 0, 1, 0]),
-        ("B", "era", "2018-2020", [2, 0, 0, 0, 1, 1, 0, 0]),
-        ("B", "era", "2024-2026", [1, 0, 0, 0, 0, 0, 1, 0]),
-        ("B", "max_moves", "256", [2, 1, 0, 0, 0, 0, 1, 0]),
-        ("B", "max_moves", "512", [2, 0, 0, 0, 1, 1, 0, 0]),
-        ("B", "max_moves", "unknown", [1, 0, 0, 0, 0, 0, 1, 0]),
-        ("B", "all", "all", [5, 1, 0, 0, 1, 1, 2, 0]),
+    let want: &[(&str, &str, &str, [u64; 9])] = &[
+        ("A", "era", "2008-2013", [2, 1, 0, 1, 0, 0, 0, 0, 0]),
+        ("A", "era", "2018-2020", [2, 0, 1, 0, 1, 0, 0, 0, 0]),
+        ("A", "era", "2024-2026", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+        ("A", "max_moves", "256", [2, 1, 0, 1, 0, 0, 0, 0, 0]),
+        ("A", "max_moves", "512", [2, 0, 1, 0, 1, 0, 0, 0, 0]),
+        ("A", "max_moves", "unknown", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+        ("A", "all", "all", [5, 1, 1, 1, 1, 0, 0, 1, 0]),
+        ("B", "era", "2008-2013", [2, 1, 0, 0, 0, 0, 0, 1, 0]),
+        ("B", "era", "2018-2020", [2, 0, 0, 0, 0, 1, 1, 0, 0]),
+        ("B", "era", "2024-2026", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+        ("B", "max_moves", "256", [2, 1, 0, 0, 0, 0, 0, 1, 0]),
+        ("B", "max_moves", "512", [2, 0, 0, 0, 0, 1, 1, 0, 0]),
+        ("B", "max_moves", "unknown", [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+        ("B", "all", "all", [5, 1, 0, 0, 0, 1, 1, 2, 0]),
     ];
     let cols = [
         "games",
@@ -124,6 +124,7 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
         "declared_white",
         "declared_draw",
         "mate",
+        "resign",
         "repetition",
         "limit",
         "other",
@@ -147,14 +148,16 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
     assert!((all_a["declared_rate_hi"].parse::<f64>().unwrap() - hi).abs() < 1e-9);
 
     // The cross table: rows A's class, columns B's; g1 declared_black both, g2
-    // declared_draw / limit, g3 mate both, g4 declared_white / repetition, g6 limit both.
+    // declared_draw / limit, g3 mate / resign, g4 declared_white / repetition, g6 limit
+    // both.
     let cross = read(&out.join("replay_cross.csv"));
     let cell = |a: &str, b: &str| -> String {
         cross.iter().find(|r| r["ending"] == a).unwrap()[b].clone()
     };
     assert_eq!(cell("declared_black", "declared_black"), "1");
     assert_eq!(cell("declared_draw", "limit"), "1");
-    assert_eq!(cell("mate", "mate"), "1");
+    assert_eq!(cell("mate", "resign"), "1");
+    assert_eq!(cell("mate", "mate"), "0");
     assert_eq!(cell("declared_white", "repetition"), "1");
     assert_eq!(cell("limit", "limit"), "1");
     assert_eq!(cell("total", "total"), "5");
@@ -166,7 +169,7 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
             &agree[0]["agree"][..],
             &agree[0]["games"][..]
         ),
-        ("same_ending", "3", "5")
+        ("same_ending", "2", "5")
     );
     // Winners: g1 black, g2 draw, g3 white, g6 draw agree; g4 white / draw does not.
     assert_eq!(

@@ -18,11 +18,12 @@ use super::tables::ERAS;
 use super::{ReportError, columns};
 
 /// The ending classes, in table order.
-pub const CLASSES: [&str; 7] = [
+pub const CLASSES: [&str; 8] = [
     "declared_black",
     "declared_white",
     "declared_draw",
     "mate",
+    "resign",
     "repetition",
     "limit",
     "other",
@@ -57,7 +58,8 @@ pub fn class(ending: &str, declared_by: &str) -> &'static str {
         "declaration" if declared_by == "black" => "declared_black",
         "declaration" if declared_by == "white" => "declared_white",
         "declared_draw" => "declared_draw",
-        "mate" | "resign" => "mate",
+        "mate" => "mate",
+        "resign" => "resign",
         "repetition" | "perpetual_check" => "repetition",
         "limit" => "limit",
         _ => "other",
@@ -188,11 +190,11 @@ pub fn tables(
     let cut = cut_games(games)?;
     let mut notes = Vec::new();
     // (engine, by, group) -> counts per class.
-    let mut groups: Vec<(String, String, String, [u64; 7])> = Vec::new();
+    let mut groups: Vec<(String, String, String, [u64; 8])> = Vec::new();
     let mut verdicts: Vec<HashMap<String, (&'static str, String)>> = Vec::new();
     for r in replays {
-        let mut by_era: BTreeMap<String, [u64; 7]> = BTreeMap::new();
-        let mut by_mm: BTreeMap<(i64, String), [u64; 7]> = BTreeMap::new();
+        let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
+        let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
         let mut all = [0u64; 7];
         let mut unmatched = 0;
         let mut mine = HashMap::new();
@@ -201,7 +203,7 @@ pub fn tables(
                 unmatched += 1;
                 continue;
             };
-            let k = CLASSES.iter().position(|c| c == cls).unwrap_or(6);
+            let k = CLASSES.iter().position(|c| c == cls).unwrap_or(7);
             if let Some(e) = era {
                 by_era.entry(e.clone()).or_default()[k] += 1;
             }
@@ -250,8 +252,9 @@ pub fn tables(
     rate_columns(&mut cols, "declared", &decl, &n);
     rate_columns(&mut cols, "declared_draw", &count(2), &n);
     rate_columns(&mut cols, "mate", &count(3), &n);
-    rate_columns(&mut cols, "repetition", &count(4), &n);
-    rate_columns(&mut cols, "limit", &count(5), &n);
+    rate_columns(&mut cols, "resign", &count(4), &n);
+    rate_columns(&mut cols, "repetition", &count(5), &n);
+    rate_columns(&mut cols, "limit", &count(6), &n);
     let endings =
         DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_endings"))?;
     let mut out = vec![ExtraTable {
@@ -259,8 +262,8 @@ pub fn tables(
         title: "The cut games replayed".into(),
         caption: "Mutual entering-king games the move limit cut off, continued from their final position by each replay \
 (`report --replay`), counted by era, by `'Max_Moves` and over all: `declared_black` / `declared_white`: won by a declaration \
-of that side; `declared_draw`: a declaration with the points of a draw (24-point rules); `mate`: no legal move, or a \
-resignation; `repetition`: fourfold repetition, perpetual check included; `limit`: the replay's ply limit; `other`: the try \
+of that side; `declared_draw`: a declaration with the points of a draw (24-point rules); `mate`: no legal move; \
+`resign`: a resignation; `repetition`: fourfold repetition, perpetual check included; `limit`: the replay's ply limit; `other`: the try \
 rule, a position past move 500 not played, an outside engine's illegal move, timeout or crash. `declared_rate` is both \
 sides' declaration wins over `games`; every rate with its 95% Wilson score interval (`*_lo`, `*_hi`)."
             .into(),
@@ -285,8 +288,8 @@ fn agreement(
     let (mut n, mut same_class, mut same_winner) = (0u64, 0u64, 0u64);
     for (id, (ca, wa)) in a {
         let Some((cb, wb)) = b.get(id) else { continue };
-        let i = CLASSES.iter().position(|c| c == ca).unwrap_or(6);
-        let j = CLASSES.iter().position(|c| c == cb).unwrap_or(6);
+        let i = CLASSES.iter().position(|c| c == ca).unwrap_or(7);
+        let j = CLASSES.iter().position(|c| c == cb).unwrap_or(7);
         cross[i][j] += 1;
         n += 1;
         same_class += u64::from(i == j);
@@ -301,7 +304,7 @@ fn agreement(
             .collect::<Vec<_>>(),
     )];
     for (j, c) in CLASSES.iter().enumerate() {
-        let mut v: Vec<u64> = (0..7).map(|i| cross[i][j]).collect();
+        let mut v: Vec<u64> = (0..8).map(|i| cross[i][j]).collect();
         v.push(v.iter().sum());
         cols.push(Column::new((*c).into(), v));
     }
