@@ -32,6 +32,30 @@ pub trait Player {
     fn new_game(&mut self) -> Result<(), EngineFailure>;
     /// Answer the position reached from `start_sfen` by `moves` (USI).
     fn think(&mut self, start_sfen: &str, moves: &[String]) -> Result<Answer, EngineFailure>;
+    /// The game it played is over, with this result for it (USI `gameover`).
+    fn game_over(&mut self, _result: GameResult) {}
+}
+
+/// A game's result for one player (USI `gameover win|lose|draw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// It won.
+    Win,
+    /// It lost.
+    Lose,
+    /// A draw (or no result: the ply limit).
+    Draw,
+}
+
+impl GameResult {
+    /// The word of the `gameover` command.
+    pub fn word(self) -> &'static str {
+        match self {
+            GameResult::Win => "win",
+            GameResult::Lose => "lose",
+            GameResult::Draw => "draw",
+        }
+    }
 }
 
 /// How to start an outside engine and how it thinks.
@@ -140,6 +164,14 @@ impl Player for UsiPlayer {
             .ensure_started()
             .and_then(|e| e.think(start_sfen, moves, limit));
         self.on_failure(r)
+    }
+
+    fn game_over(&mut self, result: GameResult) {
+        // Some engines keep a game's state until they are told it ended.
+        if let Some(e) = self.engine.as_mut() {
+            let r = e.send(&format!("gameover {}", result.word()));
+            let _ = self.on_failure(r);
+        }
     }
 }
 
@@ -404,6 +436,15 @@ pub fn play(
             }
         }
     };
+    for c in Color::ALL {
+        if ready[c.index()] {
+            players[c.index()].game_over(match ending.winner() {
+                Some(w) if w == c => GameResult::Win,
+                Some(_) => GameResult::Lose,
+                None => GameResult::Draw,
+            });
+        }
+    }
     Ok(RefereeGame {
         start: stats(start),
         end: stats(&pos),

@@ -195,7 +195,7 @@ pub fn tables(
     for r in replays {
         let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
         let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
-        let mut all = [0u64; 7];
+        let mut all = [0u64; 8];
         let mut unmatched = 0;
         let mut mine = HashMap::new();
         for (id, cls, winner) in &r.rows {
@@ -284,7 +284,7 @@ fn agreement(
     la: &str,
     lb: &str,
 ) -> Result<Vec<ExtraTable>, ReportError> {
-    let mut cross = [[0u64; 7]; 7];
+    let mut cross = [[0u64; 8]; 8];
     let (mut n, mut same_class, mut same_winner) = (0u64, 0u64, 0u64);
     for (id, (ca, wa)) in a {
         let Some((cb, wb)) = b.get(id) else { continue };
