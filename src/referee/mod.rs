@@ -146,10 +146,10 @@ impl Player for UsiPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), EngineFailure> {
-        let r = self.ensure_started().and_then(|e| {
+        let r = self.ensure_started().map(|e| {
             let t0 = std::time::Instant::now();
             let r = e.new_game();
-            Ok((r, t0.elapsed()))
+            (r, t0.elapsed())
         });
         let r = r.and_then(|(r, t)| {
             self.startup += t;
