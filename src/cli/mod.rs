@@ -58,7 +58,8 @@ pub enum Command {
     Usi(usi::UsiArgs),
     /// Search a fixed set of positions and print the node-count signature and nodes/s.
     Bench(bench::BenchArgs),
-    /// Continue the mutual entering-king games the move limit cut off with the engine.
+    /// Continue the mutual entering-king games the move limit cut off with the built-in
+    /// engine or outside USI engines, refereed with the core's rules.
     Replay(Box<replay::ReplayArgs>),
     /// Tune the 24-point engine's weights by SPSA self-play.
     Tune(tune::TuneArgs),
