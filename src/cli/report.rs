@@ -43,6 +43,10 @@ pub struct ReportArgs {
     /// Also write strength_per_game.parquet: each game's threshold and strong flag.
     #[arg(long)]
     pub per_game: bool,
+    /// A table written by `replay --games` (repeatable, one per engine): adds how each
+    /// replay ended the cut mutual games, and for two replays how often they agree.
+    #[arg(long, value_name = "REPLAY_CSV")]
+    pub replay: Vec<PathBuf>,
 }
 
 /// The games table and output folder `report` uses for these arguments.
@@ -81,11 +85,16 @@ mod imp {
             latex: a.latex,
             per_game: a.per_game,
         };
-        make(&games, &out, &config)?;
+        make(&games, &out, &config, &a.replay)?;
         Ok(ExitCode::SUCCESS)
     }
 
-    pub fn make(games: &Path, out: &Path, config: &ReportConfig) -> anyhow::Result<()> {
+    pub fn make(
+        games: &Path,
+        out: &Path,
+        config: &ReportConfig,
+        replays: &[PathBuf],
+    ) -> anyhow::Result<()> {
         if !games.exists() {
             anyhow::bail!(
                 "{}: no such games table (run `floodgate-scan scan` first, or name a games.parquet)",
@@ -107,6 +116,13 @@ mod imp {
             ));
             rep.input
                 .push(("unreadable_entries".to_string(), n.to_string()));
+        }
+        if !replays.is_empty() {
+            let rs = report::replay::read_replays(replays)?;
+            let selected = report::select_games(&df, config)?;
+            let (extra, notes) = report::replay::tables(&selected, &rs)?;
+            rep.extra = extra;
+            rep.notes.extend(notes);
         }
         report::write(&rep, out).context("cannot write the report")?;
         let selected = if used == df.height() {
@@ -145,6 +161,7 @@ pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
             &outdir.join("games.parquet"),
             &outdir.join("report"),
             &floodgate_scan::report::ReportConfig::default(),
+            &[],
         )
     }
     #[cfg(not(feature = "report"))]

@@ -59,6 +59,12 @@ value, `all` = total row.\n\n",
         out.push_str(&table_markdown(&table.data));
         out.push('\n');
     }
+    for t in &report.extra {
+        let _ = writeln!(out, "## {}\n\n{}\n", t.title, t.caption);
+        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`.\n", t.name);
+        out.push_str(&table_markdown(&t.data));
+        out.push('\n');
+    }
     if !report.plots.is_empty() {
         out.push_str("## Plots\n\n");
         for p in &report.plots {

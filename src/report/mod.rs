@@ -15,6 +15,7 @@ pub mod export;
 pub mod markdown;
 pub mod plots;
 pub mod positions;
+pub mod replay;
 pub mod stats;
 pub mod tables;
 
@@ -210,6 +211,8 @@ pub struct Report {
     pub input: Vec<(String, String)>,
     /// Every game's strength threshold and strong flag, when [`ReportConfig::per_game`].
     pub per_game: Option<DataFrame>,
+    /// Tables from replays of the cut games (`report --replay`), after the others.
+    pub extra: Vec<replay::ExtraTable>,
 }
 
 impl Report {
@@ -267,6 +270,7 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
             ("years".to_string(), span),
         ],
         per_game,
+        extra: Vec::new(),
     };
     report.plots = plots::all(&report, games).map_err(ReportError::polars("plots"))?;
     Ok(report)
@@ -343,6 +347,19 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
             .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
             .finish(&mut per_game.clone())
             .map_err(ReportError::polars(dir.join(pq).display().to_string()))?;
+    }
+    for table in &report.extra {
+        let mut df = table.data.clone();
+        for (ext, csv) in [("csv", true), ("parquet", false)] {
+            let name = format!("{}.{ext}", table.name);
+            let f = create(&name)?;
+            let r = if csv {
+                CsvWriter::new(f).finish(&mut df)
+            } else {
+                ParquetWriter::new(f).finish(&mut df).map(|_| ())
+            };
+            r.map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
+        }
     }
     for plot in &report.plots {
         create(plot.file)?
