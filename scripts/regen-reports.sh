@@ -10,6 +10,6 @@ trap 'rm -rf "$tmp"' EXIT
 cargo run --quiet -- scan --quiet -o "$tmp/scan"
 rm -rf reports/fixtures
 cargo run --quiet -- report "$tmp/scan/games.parquet" -o reports/fixtures
-rm -f reports/fixtures/*.parquet
+rm -f reports/fixtures/*.parquet reports/fixtures/.floodgate-scan.lock
 echo "reports/fixtures regenerated:"
 ls reports/fixtures

@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-OUT="${OUT:-sprt-out}"
+OUT="${OUT:-target/sprt-out}"
 OPENINGS="${OPENINGS:-fixtures/openings/real12.txt}"
 NODES="${NODES:-2000}"
 JOBS="${JOBS:-$(nproc)}"

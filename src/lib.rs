@@ -12,6 +12,7 @@
 //! - [`scan`]: the parallel pipeline from sources to the per-game table.
 //! - `report` (the default `report` feature): paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
+//! - [`referee`]: games of outside USI engines, judged with the core's rules.
 //!
 //! The command line (flags, messages, progress bars, exit codes) is the binary's, not the
 //! library's: the library never prints, parses arguments or exits.
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod game;
 pub mod interrupt;
 pub mod outdir;
+pub mod referee;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod scan;

@@ -63,7 +63,12 @@ fn default_input_and_output_folder() {
             t.name
         );
     }
-    for svg in ["decl_rate_by_year.svg", "funnel.svg", "owned_points.svg"] {
+    for svg in [
+        "decl_rate_by_year.svg",
+        "funnel.svg",
+        "owned_points.svg",
+        "era_comparison.svg",
+    ] {
         let s = std::fs::read_to_string(rep.join(svg)).unwrap();
         assert!(
             s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),
@@ -200,8 +205,137 @@ fn game_name_and_players_pool_on_the_command_line() {
     // Players A (mean 1500) and Z (3000): 1500 + 0.75 * 1500 = 2625.
     let csv = std::fs::read_to_string(dir.join("r/strength_by_year.csv")).unwrap();
     assert!(
-        csv.lines().any(|l| l.starts_with("2024,2,2625.0,0,")),
+        csv.lines().any(|l| l.starts_with("2024,2,2625.0,1,0.5,")),
         "{csv}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A minimal check that `text` is a well-formed booktabs table: balanced braces, the
+/// environments opened and closed in order, the three rules, and every body row with as
+/// many cells as the header (`&` outside `\&`).
+fn check_latex(name: &str, text: &str) {
+    let mut depth = 0i64;
+    let mut prev = ' ';
+    for ch in text.chars() {
+        if prev != '\\' {
+            match ch {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            assert!(depth >= 0, "{name}: unbalanced braces");
+        }
+        prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
+    }
+    assert_eq!(depth, 0, "{name}: unbalanced braces");
+    let order = [
+        "\\begin{table}",
+        "\\begin{tabular}",
+        "\\toprule",
+        "\\midrule",
+        "\\bottomrule",
+        "\\end{tabular}",
+        "\\end{table}",
+    ];
+    let mut at = 0;
+    for mark in order {
+        let pos = text[at..]
+            .find(mark)
+            .unwrap_or_else(|| panic!("{name}: {mark} missing or out of order"));
+        at += pos;
+    }
+    let cells = |line: &str| line.replace("\\&", "").matches('&').count();
+    let body = text
+        .split("\\toprule")
+        .nth(1)
+        .unwrap()
+        .split("\\bottomrule")
+        .next()
+        .unwrap();
+    let rows: Vec<&str> = body
+        .lines()
+        .filter(|l| l.trim_end().ends_with("\\\\"))
+        .collect();
+    assert!(!rows.is_empty(), "{name}: no rows");
+    let want = cells(rows[0]);
+    let cols = text
+        .split("\\begin{tabular}{")
+        .nth(1)
+        .unwrap()
+        .split('}')
+        .next()
+        .unwrap()
+        .len();
+    assert_eq!(want + 1, cols, "{name}: header cells vs column spec");
+    for r in &rows {
+        assert_eq!(cells(r), want, "{name}: {r}");
+    }
+    // No raw underscore or percent sign outside a command.
+    for line in text.lines().filter(|l| !l.starts_with('%')) {
+        let bare = line.replace("\\_", "").replace("\\%", "");
+        assert!(
+            !bare.contains('_') && !bare.contains('%'),
+            "{name}: unescaped: {line}"
+        );
+    }
+}
+
+#[test]
+fn latex_tidy_tables_metadata_and_per_game_flags() {
+    let dir = scratch("cli-latex");
+    write_games(&dir);
+    let rep = dir.join("rep");
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("games.parquet"))
+        .args(["-o"])
+        .arg(&rep)
+        .args(["--latex", "--per-game"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for t in TABLES {
+        let tex = std::fs::read_to_string(rep.join(format!("{}.tex", t.name))).unwrap();
+        check_latex(t.name, &tex);
+    }
+    // A rate and its interval in one cell, the total row under its own rule.
+    let tex = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves.tex")).unwrap();
+    assert!(tex.contains("100.0 [43.9, 100.0]"), "{tex}");
+    assert!(tex.contains("\\midrule\nall &"), "{tex}");
+    let tex = std::fs::read_to_string(rep.join("era_comparison.tex")).unwrap();
+    assert!(tex.contains("rate\\_diff (pp, 95\\% CI)"), "{tex}");
+    // The tidy long form: one row per group and rate.
+    let long = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves_long.csv")).unwrap();
+    assert!(
+        long.starts_with("table,group,measure,count,n,rate,lo,hi\n"),
+        "{long}"
+    );
+    assert!(
+        long.lines()
+            .any(|l| l.starts_with("endings_mutual_by_max_moves,512,valid_decl_share,3,3,1.0,")),
+        "{long}"
+    );
+    // report.json and the Parquet metadata carry the settings, version and input.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(rep.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["percentile"], "75");
+    assert_eq!(json["games_in_table"], "3");
+    assert_eq!(json["unreadable_entries"], "1");
+    let bytes = std::fs::read(rep.join("years.parquet")).unwrap();
+    let has = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    assert!(has("floodgate_scan.version") && has("floodgate_scan.pool"));
+    // The per-game strong flags and thresholds.
+    let f = std::fs::File::open(rep.join("strength_per_game.parquet")).unwrap();
+    let pg = ParquetReader::new(f).finish().unwrap();
+    assert_eq!(pg.height(), 3);
+    for c in ["year", "threshold", "strong", "mutual"] {
+        assert!(pg.column(c).is_ok(), "{c}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -220,6 +220,11 @@ fn year_pool_threshold_interpolates_and_ties_are_in() {
         "missing ratings are not in the pool"
     );
     assert!(close(float(&y, "threshold"), 2000.0));
+    // Three of the five ratings equal the threshold: with the ties counted as strong, four
+    // of five (80%, not 25%) are at or above it.
+    assert_eq!(int(&y, "pool_ties"), Some(3));
+    assert_eq!(int(&y, "pool_at_or_above"), Some(4));
+    assert!(close(float(&y, "pool_at_or_above_share"), 0.8));
     assert_eq!(
         int(&y, "games"),
         Some(1),
@@ -243,6 +248,8 @@ fn year_pool_threshold_interpolates_and_ties_are_in() {
     let r = report(&pool_rows(), &cfg);
     let y = row(&r, "strength_by_year", "2021");
     assert!(close(float(&y, "threshold"), 2600.0));
+    assert_eq!(int(&y, "pool_ties"), Some(0));
+    assert_eq!(int(&y, "pool_at_or_above"), Some(1), "3000 only");
     assert_eq!(int(&y, "games"), Some(0));
     assert_eq!(
         float(&y, "decl_win_rate"),
@@ -364,28 +371,47 @@ fn cut_rows() -> Vec<GameRow> {
 }
 
 #[test]
-fn funnel_per_side() {
-    let r = report(&cut_rows(), &ReportConfig::default());
+fn funnel_per_game() {
+    let mut rows = cut_rows();
+    // D: a 27-27 game (neither side leads): it passes no stage.
+    let mut tie = game(Some(2022), "mutual", Some("max_moves"));
+    tie.max_moves = Some(256);
+    tie.zone_black = 10;
+    rows.push(tie);
+    let r = report(&rows, &ReportConfig::default());
     let a = row(&r, "funnel", "all");
-    assert_eq!(int(&a, "games"), Some(3));
-    assert_eq!(int(&a, "sides"), Some(6));
+    assert_eq!(int(&a, "games"), Some(4));
+    // Leading sides: A's Black 35, B's Black 31, C's Black 40; D none (27-27).
+    assert_eq!(int(&a, "owned_over27"), Some(3));
+    assert!(close(float(&a, "owned_over27_share"), 0.75));
     assert_eq!(int(&a, "owned31"), Some(3));
-    assert!(close(float(&a, "owned31_share"), 0.5));
-    assert_eq!(int(&a, "decl31"), Some(2));
+    assert!(close(float(&a, "owned31_share"), 0.75));
+    assert_eq!(int(&a, "decl31"), Some(2), "A 32 and C 35; B 25");
     assert!(close(float(&a, "decl31_pass"), 2.0 / 3.0));
+    // The study's third stage: 31 declaration points and 10 pieces in the zone.
+    assert_eq!(int(&a, "decl31_zone10"), Some(2), "A 11 and C 10 pieces");
+    assert!(close(float(&a, "decl31_zone10_share"), 0.5));
+    assert!(close(float(&a, "decl31_zone10_pass"), 1.0));
     assert_eq!(int(&a, "declarable_board"), Some(1), "C is in check");
     assert!(close(float(&a, "declarable_board_pass"), 0.5));
     assert_eq!(int(&a, "declarable"), Some(1), "A at move 257");
     assert!(close(float(&a, "declarable_pass"), 1.0));
-    // Owning more than 27: A's Black 35, B's Black 31, C's Black 40 (White 19, 23, 14).
-    assert_eq!(int(&a, "owned_over27"), Some(3));
-    assert!(close(float(&a, "owned_over27_share"), 0.5));
-    assert_eq!(int(&a, "zone10"), Some(3));
+    // A game with a side >= 10 in the zone: A, B, C, and D's Black (10).
+    assert_eq!(int(&a, "zone10"), Some(4));
     assert!(close(float(&a, "stranded_median"), 6.0));
+    // Wilson over games: 3 of 4.
+    let half = Z2.sqrt() / (1.0 + Z2 / 4.0) * (0.75 * 0.25 / 4.0 + Z2 / 64.0).sqrt();
+    let centre = (0.75 + Z2 / 8.0) / (1.0 + Z2 / 4.0);
+    assert!(close(float(&a, "owned31_share_lo"), centre - half));
     let m = row(&r, "funnel", "512");
     assert_eq!(int(&m, "games"), Some(1));
     assert_eq!(int(&m, "declarable"), Some(0));
     assert_eq!(float(&m, "stranded_median"), None);
+    // Table 3a's low side (a side owning 23 or fewer) is the other side of owned31:
+    // the same games (A's White 19, B's White 23, C's White 14).
+    let y = row(&r, "strength_by_year", "2022");
+    assert_eq!(int(&y, "raw_low_side"), Some(3));
+    assert!(close(float(&y, "raw_low_side_share"), 0.75));
 }
 
 #[test]
@@ -427,8 +453,8 @@ fn empty_table_gives_empty_groups_and_zero_totals() {
     assert_eq!(int(&a, "games"), Some(0));
     assert_eq!(float(&a, "mutual_share"), None);
     let a = row(&r, "funnel", "all");
-    assert_eq!(int(&a, "sides"), Some(0));
-    assert_eq!(r.plots.len(), 3);
+    assert_eq!(int(&a, "games"), Some(0));
+    assert_eq!(r.plots.len(), 4);
 }
 
 #[test]
@@ -583,7 +609,7 @@ fn comparison_rows() -> Vec<GameRow> {
 }
 
 #[test]
-fn era_comparison_difference_interval_and_fisher_test() {
+fn era_comparison_score_test_interval_and_holm() {
     let r = report(&comparison_rows(), &ReportConfig::default());
     let df = r.table("era_comparison").unwrap();
     let pick = |measure: &str, population: &str| {
@@ -613,19 +639,34 @@ fn era_comparison_difference_interval_and_fisher_test() {
     assert!(close(float(&d, "b_rate_lo"), 10.0 / (10.0 + Z2)));
     assert!(close(float(&d, "b_rate_hi"), 1.0));
     assert!(close(float(&d, "rate_diff"), -0.7));
-    // Newcombe: -0.7 - sqrt((0.3 - 0.107791)^2 + 0^2), -0.7 + sqrt((0.603222 - 0.3)^2
-    // + (1 - 0.722467)^2).
-    assert!((float(&d, "rate_diff_lo").unwrap() - -0.892209).abs() < 1e-5);
-    assert!((float(&d, "rate_diff_hi").unwrap() - -0.288943).abs() < 1e-5);
-    // Fisher: [[3, 7], [10, 0]], 13 successes: P(3) = P(10) = C(10,3) / C(20,13) =
-    // 120 / 77520, every other table more probable.
-    assert!(close(float(&d, "fisher_p"), 240.0 / 77_520.0));
+    // The Miettinen-Nurminen score test and its interval; reference values computed in
+    // mpmath (restricted MLE by golden-section search, erfc, bounds by bisection).
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-9;
+    assert!(near(float(&d, "rate_diff_lo"), -0.894_964_921_005_108));
+    assert!(near(float(&d, "rate_diff_hi"), -0.334_106_980_011_319));
+    assert!(near(float(&d, "score_z"), -3.198_557_367_121_814));
+    assert!(near(float(&d, "score_p"), 0.001_381_170_503_512_833));
+    assert_eq!(strings(&d, "role"), ["primary"]);
+    assert_eq!(
+        float(&d, "holm_p"),
+        None,
+        "the primary comparison is not adjusted"
+    );
+    assert_eq!(boolean(&d, "few_games"), Some(false));
     let m = pick("move_limit_rate", "controlled");
     assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
     assert!(close(float(&m, "rate_diff"), 0.7));
-    assert!((float(&m, "rate_diff_lo").unwrap() - 0.288943).abs() < 1e-5);
-    assert!((float(&m, "rate_diff_hi").unwrap() - 0.892209).abs() < 1e-5);
-    assert!(close(float(&m, "fisher_p"), 240.0 / 77_520.0));
+    assert!(near(float(&m, "rate_diff_lo"), 0.334_106_980_011_319));
+    assert!(near(float(&m, "rate_diff_hi"), 0.894_964_921_005_108));
+    // Holm over the three secondary p-values 0.0013812, 0.0025688, 0.0025688: 3 x the
+    // smallest, then 2 x the next (kept for the largest, which is not larger).
+    assert_eq!(strings(&m, "role"), ["secondary"]);
+    assert!(near(float(&m, "holm_p"), 3.0 * 0.001_381_170_503_512_833));
+    for measure in ["decl_win_rate", "move_limit_rate"] {
+        let raw = pick(measure, "raw");
+        assert!(near(float(&raw, "score_p"), 0.002_568_831_527_022_718));
+        assert!(near(float(&raw, "holm_p"), 2.0 * 0.002_568_831_527_022_718));
+    }
     // Raw: the unrated game counts, 4 of 11.
     let raw = pick("decl_win_rate", "raw");
     assert_eq!(
@@ -640,10 +681,11 @@ fn era_comparison_difference_interval_and_fisher_test() {
         "{md}"
     );
     assert!(
-        md.contains("difference -70.0 percentage points (95% CI -89.2 to -28.9)"),
+        md.contains("difference -70.0 percentage points (95% score CI -89.5 to -33.4), score test p = 0.00138"),
         "{md}"
     );
-    assert!(md.contains("p = 0.00310"), "{md}");
+    assert!(md.contains("Holm-adjusted p = 0.00414"), "{md}");
+    assert!(md.contains("- Primary — declaration-win rate"), "{md}");
     // The period x Max_Moves table reads the same cells directly.
     let t = r.table("strength_by_era_max_moves").unwrap();
     let mask = t.column("era").unwrap().str().unwrap().equal("2021-2023")
@@ -680,7 +722,42 @@ fn comparison_without_games_has_counts_and_no_rates() {
     assert_eq!(df.height(), 4);
     assert_eq!(int(df, "a_games"), Some(0));
     assert_eq!(float(df, "a_rate"), None);
-    assert_eq!(float(df, "fisher_p"), None);
+    assert_eq!(float(df, "score_p"), None);
+    assert_eq!(boolean(df, "few_games"), Some(true));
+    // The headline says there is no game rather than printing 0/0.
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("no controlled game"), "{md}");
+    assert!(!md.contains("0/0"), "{md}");
+}
+
+#[test]
+fn few_games_are_flagged_in_the_comparison_and_the_headline() {
+    // One controlled game in cell A, four in B (the bundled fixtures' shape).
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = vec![g(2022, 256, "max_moves")];
+    rows.extend((0..4).map(|_| g(2025, 512, "toryo")));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    assert!(df.column("few_games").unwrap().bool().unwrap().all());
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(
+        md.contains("**Few games** (a cell has fewer than 10)"),
+        "{md}"
+    );
+    // 1/1 against 0/4: z = 2.0, p = 0.0455 (mpmath); the interval [+2.0, +100.0] excludes
+    // 0 as the test rejects: the two agree.
+    assert!(
+        md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"),
+        "{md}"
+    );
 }
 
 /// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
@@ -730,7 +807,7 @@ fn players_pool_counts_each_player_once_at_their_mean() {
     assert!(close(float(&y, "threshold"), 3000.0));
     let md = floodgate_scan::report::markdown::render(&report(&player_rows(), &cfg));
     assert!(
-        md.contains("`players`: every player"),
+        md.contains("the `players` pool (every rated player"),
         "caption names the pool"
     );
 }
@@ -814,14 +891,19 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         assert!(text_y(funnel, tick).is_some(), "tick {tick}");
     }
     // The legend is below the x axis and its labels ("Max_Moves 256"), never on the bars.
-    let axis = text_y(funnel, "Max_Moves 256").unwrap();
+    let axis = text_y(funnel, "Max_Moves 256 (n = 2)").unwrap();
+    assert!(text_y(funnel, "Max_Moves 512 (n = 1)").is_some());
+    assert!(
+        text_y(funnel, "all").is_none(),
+        "the regimes are not pooled"
+    );
     let legend = text_y(funnel, "owned &gt;= 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
-    assert!(text_y(funnel, "and move &lt;= 500").unwrap() > axis);
+    assert!(text_y(funnel, "and every condition").unwrap() > axis);
     // Bar values are not written on the bars.
     assert!(text_y(funnel, "50.0%").is_none());
     // Error bars: a vertical black line between the interval's bounds for every share
-    // with a denominator (12 here: 4 stages x 3 rows).
+    // with a denominator (8 here: 4 stages x 2 Max_Moves rows, the pooled row not drawn).
     let bars = funnel
         .split("<line ")
         .skip(1)
@@ -839,7 +921,7 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
                 && (attr("y2") - attr("y1")).abs() > 15.0
         })
         .count();
-    assert_eq!(bars, 12, "error bars drawn");
+    assert_eq!(bars, 8, "error bars drawn");
     let rate = &r
         .plots
         .iter()
@@ -851,4 +933,267 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         text_y(rate, "2022").is_some(),
         "the one year is a round tick"
     );
+}
+
+/// 1,610 declaration wins of 2,500 games (2022, Max_Moves 256) against 183 of 2,500 (2025,
+/// Max_Moves 512), every player rated 2000 (so every game is controlled).
+fn archive_scale_rows() -> Vec<GameRow> {
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..1610).map(|_| g(2022, 256, "kachi")));
+    rows.extend((0..890).map(|_| g(2022, 256, "toryo")));
+    rows.extend((0..183).map(|_| g(2025, 512, "kachi")));
+    rows.extend((0..2317).map(|_| g(2025, 512, "toryo")));
+    rows
+}
+
+#[test]
+fn p_values_below_the_smallest_double_are_kept_and_printed() {
+    let r = report(&archive_scale_rows(), &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let d = df.head(Some(1));
+    assert_eq!(strings(&d, "measure"), ["decl_win_rate"]);
+    assert_eq!(
+        (int(&d, "a_count"), int(&d, "a_games")),
+        (Some(1610), Some(2500))
+    );
+    let md = floodgate_scan::report::markdown::render(&r);
+    // The score test: log10 p = -386.14248551326411 (mpmath).
+    let l = float(&d, "score_p_log10").unwrap();
+    assert!((l - -386.142_485_513_264_1).abs() < 1e-8, "{l}");
+    assert_eq!(float(&d, "score_p"), Some(0.0));
+    assert!(md.contains("p = 7.20e-387"), "{md}");
+    assert!(!md.contains("p = 0."), "no p printed as 0");
+}
+
+#[test]
+fn captions_ordinals_and_percentage_points() {
+    let cfg = ReportConfig {
+        percentile: 1.0,
+        ..ReportConfig::default()
+    };
+    let r = report(&comparison_rows(), &cfg);
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("1st percentile"), "{md}");
+    assert!(!md.contains("1th"), "{md}");
+    for (p, want) in [
+        (2.0, "2nd"),
+        (3.0, "3rd"),
+        (11.0, "11th"),
+        (22.0, "22nd"),
+        (75.0, "75th"),
+    ] {
+        assert_eq!(floodgate_scan::report::tables::ordinal(p), want);
+    }
+    // Table 3e's caption names the pool in one well-formed phrase.
+    let spec = r
+        .tables
+        .iter()
+        .find(|t| t.spec.name == "era_comparison")
+        .unwrap()
+        .spec;
+    let caption = spec.caption_for(&r.config);
+    assert!(
+        caption.contains(
+            "(both ratings at or above the 1st percentile of the `year` pool (both pre-game ratings"
+        ),
+        "{caption}"
+    );
+    assert!(!caption.contains("pool)"), "{caption}");
+    // Differences are percentage points, not percentages.
+    assert!(md.contains("| -70.0 pp |"), "{md}");
+    assert!(!md.contains("| -70.0% |"), "{md}");
+    // The headline with the entering pool reads as sentences, never `0/0 = –`.
+    let cfg = ReportConfig {
+        pool: RatingPool::Entering,
+        ..ReportConfig::default()
+    };
+    let md = floodgate_scan::report::markdown::render(&report(&pool_rows(), &cfg));
+    assert!(!md.contains("0/0"), "{md}");
+    assert!(!md.contains("(–––)"), "{md}");
+    assert!(md.contains("This is the reference study's pool."), "{md}");
+    assert!(md.contains("a restriction, not an adjustment"), "{md}");
+}
+
+#[test]
+fn a_game_not_replayed_to_its_end_is_counted_apart() {
+    // A truncated record whose last position reached had both kings in camp.
+    let mut cut_short = game(Some(2019), "mutual", Some("max_moves"));
+    cut_short.status = "truncated".into();
+    let rows = vec![
+        game(Some(2019), "mutual", Some("kachi")),
+        game(Some(2019), "none", Some("toryo")),
+        cut_short,
+    ];
+    let r = report(&rows, &ReportConfig::default());
+    let y = row(&r, "years", "2019");
+    assert_eq!(int(&y, "games"), Some(3));
+    assert_eq!(int(&y, "not_replayed"), Some(1));
+    assert_eq!(
+        int(&y, "mutual"),
+        Some(1),
+        "the truncated game is not mutual"
+    );
+    assert_eq!(int(&y, "no_entering"), Some(1));
+    let classes: i64 = ["not_replayed", "mutual", "one_sided", "no_entering"]
+        .iter()
+        .map(|c| int(&y, c).unwrap())
+        .sum();
+    assert_eq!(classes, 3, "the four classes add up to the games");
+    assert_eq!(
+        int(&row(&r, "endings_mutual_by_year", "2019"), "games"),
+        Some(1)
+    );
+    assert_eq!(int(&row(&r, "funnel", "all"), "games"), Some(0));
+    // Board matches: the numerator is shown and the rate has its interval.
+    assert_eq!(int(&y, "board_matched"), Some(3));
+    assert!(close(float(&y, "board_match_rate_hi"), 1.0));
+    assert!(close(float(&y, "board_match_rate_lo"), 3.0 / (3.0 + Z2)));
+}
+
+#[test]
+fn match_rates_print_with_two_decimals_and_never_round_to_100() {
+    // 399 matches of 400 (99.75%) and one mismatch.
+    let mut rows: Vec<GameRow> = (0..399)
+        .map(|_| game(Some(2019), "none", Some("toryo")))
+        .collect();
+    let mut bad = game(Some(2019), "none", Some("toryo"));
+    bad.final_board = "mismatch".into();
+    rows.push(bad);
+    let r = report(&rows, &ReportConfig::default());
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("| 399 | 99.75% |"), "{md}");
+    // 1,999 of 2,000 is 99.95%: printed with two decimals, not 100.00%.
+    assert_eq!(
+        floodgate_scan::report::markdown::cell(
+            "board_match_rate",
+            &polars::prelude::AnyValue::Float64(1999.0 / 2000.0)
+        ),
+        "99.95%"
+    );
+    assert_eq!(
+        floodgate_scan::report::markdown::cell(
+            "board_match_rate",
+            &polars::prelude::AnyValue::Float64(39_999.0 / 40_000.0)
+        ),
+        ">99.99%"
+    );
+}
+
+/// Both kings in camp; Black, to move, has 13 pieces in the enemy camp (9 pawns, 2 golds,
+/// 2 silvers) and two rooks and two bishops in hand: 13 + 20 = 33 declaration points.
+/// White has 9 pieces in its zone and nothing in hand.
+const DECLARABLE_SFEN: &str = "4K4/PPPPPPPPP/GG5SS/9/9/9/ppppppppp/9/4k4 b 2R2B";
+
+fn position_game(move_number: u32) -> GameRow {
+    let mut g = game(Some(2025), "mutual", Some("max_moves"));
+    g.mutual_sfen = Some(format!("{DECLARABLE_SFEN} {move_number}"));
+    g
+}
+
+#[test]
+fn table_6b_applies_every_condition_of_the_rule() {
+    let sides = |move_number: u32| {
+        let r = report(&[position_game(move_number)], &ReportConfig::default());
+        let df = r.table("mutual_position_sides").unwrap().clone();
+        let get = |rule: &str, c: &str| {
+            let mask = df.column("rule").unwrap().str().unwrap().equal(rule);
+            float(&df.filter(&mask).unwrap(), c)
+        };
+        (
+            get("24-point", "points_share"),
+            get("24-point", "declarable_share"),
+            get("27-point", "declarable_share"),
+        )
+    };
+    // Move 100: Black (one side of two) may declare under either rule.
+    let (points, d24, d27) = sides(100);
+    assert!(close(points, 0.5) && close(d24, 0.5) && close(d27, 0.5));
+    // Move 500 is the last move of the 24-point rule's clause.
+    assert!(close(sides(500).1, 0.5));
+    // A 512-era position at move 501 or later: the points are there but the 24-point rule
+    // no longer allows a declaration; the 27-point rule has no move clause.
+    let (points, d24, d27) = sides(501);
+    assert!(close(points, 0.5), "the points alone still count");
+    assert!(close(d24, 0.0), "move 501 > 500");
+    assert!(close(d27, 0.5));
+}
+
+#[test]
+fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
+    // Mutual games in 2019 and 2021 but none in 2020: no line joins 2019 to 2021.
+    let rows = vec![
+        game(Some(2019), "mutual", Some("kachi")),
+        game(Some(2020), "none", Some("toryo")),
+        game(Some(2021), "mutual", Some("toryo")),
+        game(Some(2022), "mutual", Some("kachi")),
+    ];
+    let r = report(&rows, &ReportConfig::default());
+    let svg = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "decl_rate_by_year.svg")
+        .unwrap()
+        .svg;
+    // Raw rates 2019 100%, 2021 0%, 2022 100%: one polyline for 2021-2022 only (2019
+    // alone is a point), so exactly one raw polyline of two points.
+    // (The legend strip, below y = 300, has its own short line.)
+    let data_lines: Vec<Vec<(f64, f64)>> = svg
+        .split("<polyline ")
+        .skip(1)
+        .filter(|l| l.to_ascii_uppercase().contains("#1F77B4"))
+        .map(|l| {
+            let pts = l
+                .split(" points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            pts.split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .filter(|pts: &Vec<(f64, f64)>| pts.iter().all(|&(_, y)| y < 300.0))
+        .collect();
+    assert_eq!(data_lines.len(), 1, "{svg}");
+    assert_eq!(data_lines[0].len(), 2, "2021 and 2022 only");
+    // The controlled series is drawn with triangles (a polygon), the raw one with circles.
+    assert!(svg.contains("<circle"));
+    let owned = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "owned_points.svg")
+        .unwrap()
+        .svg;
+    assert!(owned.contains("owned points (the other side: 54 minus)"));
+    let headline = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "era_comparison.svg")
+        .unwrap()
+        .svg;
+    assert!(headline.contains("(n = 0)"), "n shown: {headline}");
+    // Max_Moves change lines only where the limit really changed: unknown years skipped.
+    let mut a = game(Some(2019), "none", Some("toryo"));
+    a.max_moves = Some(256);
+    let b = game(Some(2020), "none", Some("toryo"));
+    let mut c = game(Some(2021), "none", Some("toryo"));
+    c.max_moves = Some(256);
+    let mut d = game(Some(2022), "none", Some("toryo"));
+    d.max_moves = Some(512);
+    let df = frame_from_rows(&[a, b, c, d]).unwrap();
+    let changes = floodgate_scan::report::plots::max_moves_changes(&df).unwrap();
+    assert_eq!(changes, vec![(2022, Some(256), Some(512))]);
 }

@@ -20,6 +20,7 @@ mod replay;
 mod report;
 mod scan;
 mod sprt;
+mod standin;
 mod tune;
 mod usi;
 mod validate;
@@ -58,8 +59,9 @@ pub enum Command {
     Usi(usi::UsiArgs),
     /// Search a fixed set of positions and print the node-count signature and nodes/s.
     Bench(bench::BenchArgs),
-    /// Continue the mutual entering-king games the move limit cut off with the engine.
-    Replay(replay::ReplayArgs),
+    /// Continue the mutual entering-king games the move limit cut off with the built-in
+    /// engine or outside USI engines, refereed with the core's rules.
+    Replay(Box<replay::ReplayArgs>),
     /// Tune the 24-point engine's weights by SPSA self-play.
     Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
@@ -67,6 +69,9 @@ pub enum Command {
     /// Test a change by self-play: two sets of USI options, game pairs at fixed nodes, and
     /// a sequential probability ratio test (SPRT) that stops when it can decide.
     Sprt(sprt::SprtArgs),
+    /// A scripted USI engine for the referee's tests.
+    #[command(hide = true)]
+    UsiStandin(standin::StandinArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -104,9 +109,10 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Positions(a) => positions::run(a),
         Command::Usi(a) => usi::run(a),
         Command::Bench(a) => bench::run(a),
-        Command::Replay(a) => replay::run(a),
+        Command::Replay(a) => replay::run(*a),
         Command::Tune(a) => tune::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Sprt(a) => sprt::run(a),
+        Command::UsiStandin(a) => standin::run(a),
     }
 }

@@ -7,15 +7,24 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use floodgate_scan::engine::endings::{self, StartPosition};
+use std::time::Duration;
+
+use floodgate_scan::engine::endings::{
+    self, RefereeRunError, ReplayRow, RowLabels, RunTimes, StartPosition,
+};
 use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::outdir::OutDir;
+use floodgate_scan::referee::usi::GoLimit;
+use floodgate_scan::referee::{AutoDeclare, EngineSpec, RefereeSettings};
 use floodgate_scan::shogi::Position;
 
 use super::play::{PlayArgs, Starts, file_name, load_weights};
 
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ReplayArgs {
+    #[command(subcommand)]
+    pub command: Option<ReplayCommand>,
     /// The scan's per-game table (games.parquet with the `report` feature, or games.csv):
     /// every mutual entering-king game the move limit cut off is continued from its final
     /// position.
@@ -27,12 +36,51 @@ pub struct ReplayArgs {
     /// Replay only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// `search` or `decl24`.
+    /// Play only share K of N (`K/N`, K from 1): the positions whose place in the list,
+    /// counted from 0, leaves K-1 divided by N. `replay merge` joins the N tables.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// `search` or `decl24` (the built-in engine).
     #[arg(long, default_value = "decl24")]
     pub mode: Mode,
     /// Weights file of the 24-point engine (default: compiled-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// An outside USI engine for both sides instead of the built-in one (its command line,
+    /// split at spaces; one process a side).
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["black_usi", "white_usi"])]
+    pub usi: Option<String>,
+    /// Black's outside USI engine (a match: with --white-usi).
+    #[arg(long, value_name = "COMMAND", requires = "white_usi")]
+    pub black_usi: Option<String>,
+    /// White's outside USI engine (with --black-usi).
+    #[arg(long, value_name = "COMMAND", requires = "black_usi")]
+    pub white_usi: Option<String>,
+    /// A USI option for the outside engines, `NAME=VALUE` (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub usi_opt: Vec<String>,
+    /// A USI option for Black's engine only (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub black_usi_opt: Vec<String>,
+    /// A USI option for White's engine only (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub white_usi_opt: Vec<String>,
+    /// Outside engines think this many milliseconds a move (`go btime 0 wtime 0 byoyomi
+    /// MS`); without it they get `go depth` (--depth) or `go nodes` (--nodes).
+    #[arg(long, value_name = "MS")]
+    pub byoyomi: Option<u64>,
+    /// An outside engine that has not answered after this many milliseconds (any answer:
+    /// the handshake or a move) is killed and loses the game (`timeout`)
+    /// [default: 30000, plus --byoyomi].
+    #[arg(long, value_name = "MS")]
+    pub move_timeout_ms: Option<u64>,
+    /// The referee declares for the side to move at the first moment its declaration would
+    /// win (`win`, the default) or win or draw (`draw`) under the rule.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "win", value_name = "WHEN")]
+    pub auto_declare: Option<AutoDeclareArg>,
+    /// Leave the time columns empty (tables of the same games then compare byte for byte).
+    #[arg(long)]
+    pub no_times: bool,
     /// Output table (CSV).
     #[arg(long, short, default_value = "replay.csv")]
     pub out: PathBuf,
@@ -41,6 +89,34 @@ pub struct ReplayArgs {
     pub summary: Option<PathBuf>,
     #[command(flatten)]
     pub play: PlayArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AutoDeclareArg {
+    /// A declaration that wins.
+    Win,
+    /// A declaration that wins or draws.
+    Draw,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum ReplayCommand {
+    /// Join the tables of `replay --shard K/N` runs into the table (and summary) one run
+    /// would have written.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The shards' tables, in any order.
+    #[arg(required = true)]
+    pub tables: Vec<PathBuf>,
+    /// Output table (CSV).
+    #[arg(long, short, default_value = "replay.csv")]
+    pub out: PathBuf,
+    /// Also write the summary as JSON here.
+    #[arg(long)]
+    pub summary: Option<PathBuf>,
 }
 
 /// The folder and file name of an output file.
@@ -185,9 +261,42 @@ fn progress_bar(n: usize) -> ProgressBar {
     pb
 }
 
+/// `K/N` of `--shard`.
+fn parse_shard(s: &str) -> anyhow::Result<(usize, usize)> {
+    let bad = || anyhow::anyhow!("--shard `{s}`: expected K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// `NAME=VALUE` pairs.
+fn parse_options(opts: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    opts.iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                .filter(|(n, _)| !n.is_empty())
+                .with_context(|| format!("--usi-opt `{o}`: expected NAME=VALUE"))
+        })
+        .collect()
+}
+
+fn stop_requested() -> bool {
+    floodgate_scan::interrupt::received().is_some()
+}
+
 pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
+    if let Some(ReplayCommand::Merge(m)) = a.command {
+        return merge(m);
+    }
     a.play.pool()?;
-    let mut starts = match (&a.games, &a.positions) {
+    let starts = match (&a.games, &a.positions) {
         (Some(g), None) => {
             let (starts, bad) = load_games(g)?;
             refuse_bad(g, &bad)?;
@@ -202,32 +311,149 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
         _ => bail!("replay needs --games or --positions"),
     };
-    if let Some(n) = a.limit {
-        starts.truncate(n);
-    }
-    let config = Config {
-        rule: a.play.rule,
-        max_moves_to_draw: 0,
-        mode: a.mode,
-        weights: load_weights(a.weights.as_deref())?,
-        ..Config::default()
-    };
-    let settings = a.play.settings();
-    let pb = progress_bar(starts.len());
-    let rows = endings::replay(&starts, &config, &settings, &|| pb.inc(1));
-    pb.finish_and_clear();
-    // The table and the summary all or nothing: under temporary names until both are
-    // complete (see floodgate_scan::outdir), the summary put into place last.
-    let (out_dir, out_name) = split_file(&a.out)?;
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let take = a.limit.unwrap_or(usize::MAX);
+    let starts: Vec<(usize, StartPosition, Position)> = starts
+        .into_iter()
+        .take(take)
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .map(|(i, (s, p))| (i, s, p))
+        .collect();
+    // The output folder is locked before the games: a second run into it is refused at once.
+    let (out_dir, _) = split_file(&a.out)?;
     let dir = OutDir::open(&out_dir)?;
-    let write_err = |p: &Path| format!("cannot write {}", p.display());
-    let mut w = csv::Writer::from_writer(dir.create(&out_name).with_context(|| write_err(&a.out))?);
-    for r in &rows {
-        w.serialize(r).with_context(|| write_err(&a.out))?;
+    let outside = match (&a.usi, &a.black_usi, &a.white_usi) {
+        (Some(u), _, _) => Some([u.clone(), u.clone()]),
+        (None, Some(b), Some(w)) => Some([b.clone(), w.clone()]),
+        _ => None,
+    };
+    let started = std::time::Instant::now();
+    let pb = progress_bar(starts.len());
+    let rows = match outside {
+        None => {
+            let config = Config {
+                rule: a.play.rule,
+                max_moves_to_draw: 0,
+                mode: a.mode,
+                weights: load_weights(a.weights.as_deref())?,
+                ..Config::default()
+            };
+            let name = format!("floodgate-scan {}", mode_name(a.mode));
+            let labels = RowLabels {
+                names: [name.clone(), name],
+                times: !a.no_times,
+            };
+            let settings = a.play.settings();
+            let rows = endings::replay(&starts, &config, &settings, &labels, &|| pb.inc(1));
+            pb.finish_and_clear();
+            rows
+        }
+        Some(commands) => {
+            floodgate_scan::interrupt::install();
+            let common = parse_options(&a.usi_opt)?;
+            let sides = [
+                parse_options(&a.black_usi_opt)?,
+                parse_options(&a.white_usi_opt)?,
+            ];
+            let limit = match (a.byoyomi, a.play.depth) {
+                (Some(ms), _) => GoLimit::Byoyomi(ms),
+                (None, Some(d)) => GoLimit::Depth(d),
+                (None, None) => GoLimit::Nodes(a.play.nodes),
+            };
+            let timeout =
+                Duration::from_millis(a.move_timeout_ms.unwrap_or(30_000 + a.byoyomi.unwrap_or(0)));
+            let spec = |i: usize| EngineSpec {
+                command: commands[i].clone(),
+                options: common.iter().chain(&sides[i]).cloned().collect(),
+                limit,
+                timeout,
+            };
+            let settings = RefereeSettings {
+                rule: a.play.rule,
+                max_plies: a.play.max_plies,
+                auto_declare: match a.auto_declare {
+                    None => AutoDeclare::Off,
+                    Some(AutoDeclareArg::Win) => AutoDeclare::Win,
+                    Some(AutoDeclareArg::Draw) => AutoDeclare::Draw,
+                },
+            };
+            let jobs = a.play.jobs.unwrap_or(1).max(1);
+            let result = endings::replay_referee(
+                &starts,
+                &[spec(0), spec(1)],
+                &settings,
+                jobs,
+                !a.no_times,
+                Some(stop_requested),
+                &|| pb.inc(1),
+            );
+            pb.finish_and_clear();
+            match result {
+                Ok((rows, times)) => {
+                    print_times(&times, jobs, started.elapsed().as_secs_f64());
+                    rows
+                }
+                Err(RefereeRunError::Interrupted) => {
+                    let i = floodgate_scan::interrupt::received().unwrap_or(
+                        floodgate_scan::interrupt::Interrupted(floodgate_scan::interrupt::SIGINT),
+                    );
+                    drop(dir);
+                    eprintln!(
+                        "floodgate-scan: {i}: every engine ended; nothing written, {} keeps its earlier table",
+                        a.out.display()
+                    );
+                    return Ok(ExitCode::from(i.exit_code()));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    write_outputs(dir, &a.out, a.summary.as_deref(), &rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where the time of a refereed run went: the engines' thinking, their start-up, and the
+/// rest of the workers' time (the referee's overhead).
+fn print_times(times: &RunTimes, jobs: usize, wall: f64) {
+    let (think, busy) = (times.think.as_secs_f64(), times.busy.as_secs_f64());
+    let startup = times.startup.as_secs_f64();
+    let rest = (busy - think - startup).max(0.0);
+    let pct = |x: f64| if busy > 0.0 { 100.0 * x / busy } else { 0.0 };
+    eprintln!(
+        "time: {wall:.1} s wall, {jobs} job{}; of the workers' {busy:.1} s the engines thought {think:.1} s ({:.1}%), \
+         started and readied {startup:.1} s ({:.1}%); referee overhead {rest:.1} s ({:.2}%)",
+        if jobs == 1 { "" } else { "s" },
+        pct(think),
+        pct(startup),
+        pct(rest)
+    );
+}
+
+fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::Search => "search",
+        Mode::Decl24 => "decl24",
     }
-    w.flush().with_context(|| write_err(&a.out))?;
+}
+
+/// Print the summary, and write the table and the summary (all or nothing, the summary
+/// last).
+fn write_outputs(
+    dir: OutDir,
+    out: &Path,
+    summary: Option<&Path>,
+    rows: &[ReplayRow],
+) -> anyhow::Result<()> {
+    let (out_dir, out_name) = split_file(out)?;
+    let write_err = |p: &Path| format!("cannot write {}", p.display());
+    let mut w = csv::Writer::from_writer(dir.create(&out_name).with_context(|| write_err(out))?);
+    for r in rows {
+        w.serialize(r).with_context(|| write_err(out))?;
+    }
+    w.flush().with_context(|| write_err(out))?;
     drop(w);
-    let s = endings::summarize(&rows);
+    let s = endings::summarize(rows);
     let fmt = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
     println!(
         "positions {}  declared {} ({:.1}%: black {}, white {})  declared draw {}  mate {}  repetition {}  limit {}",
@@ -243,8 +469,15 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     );
     if s.past_move_500 > 0 {
         println!(
-            "{} positions past move 500 not played: the {} rule allows no declaration after move 500",
-            s.past_move_500, a.play.rule
+            "{} positions past move 500 not played: a 24-point rule allows no declaration after move 500",
+            s.past_move_500
+        );
+    }
+    let failures = s.illegal + s.timeouts + s.engine_crashes;
+    if s.resigns + failures + s.referee_declarations > 0 {
+        println!(
+            "resigned {}  illegal {}  timeout {}  engine crash {}  declared by the referee {}",
+            s.resigns, s.illegal, s.timeouts, s.engine_crashes, s.referee_declarations
         );
     }
     println!(
@@ -255,9 +488,18 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         s.with_better_side,
         s.better_side_lost
     );
+    if s.ms_per_move_black.is_some() || s.ms_per_move_white.is_some() {
+        println!(
+            "black {} ({} ms a move)  white {} ({} ms a move)",
+            s.engine_black,
+            fmt(s.ms_per_move_black),
+            s.engine_white,
+            fmt(s.ms_per_move_white)
+        );
+    }
     // A summary in another folder has that folder's own lock and temporaries.
     let mut other = None;
-    if let Some(p) = &a.summary {
+    if let Some(p) = summary {
         let (sum_dir, sum_name) = split_file(p)?;
         let text = serde_json::to_string_pretty(&s)? + "\n";
         let target = if same_folder(&sum_dir, &out_dir) {
@@ -274,6 +516,36 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Some(o) = other {
         o.commit(&[])?;
     }
-    eprintln!("wrote {} rows to {}", rows.len(), a.out.display());
+    eprintln!("wrote {} rows to {}", rows.len(), out.display());
+    Ok(())
+}
+
+/// `replay merge`: the shards' rows in the order of their `index`, which must run from 0
+/// without a gap or a repeat.
+fn merge(m: MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut rows: Vec<ReplayRow> = Vec::new();
+    for t in &m.tables {
+        let mut rdr =
+            csv::Reader::from_path(t).with_context(|| format!("cannot read {}", t.display()))?;
+        for (line, r) in rdr.deserialize::<ReplayRow>().enumerate() {
+            rows.push(r.with_context(|| format!("{}: row {}", t.display(), line + 1))?);
+        }
+    }
+    rows.sort_by_key(|r| r.index);
+    for (i, r) in rows.iter().enumerate() {
+        if r.index != i {
+            bail!(
+                "the shards do not make one run: {} (a shard missing, or one given twice)",
+                if r.index > i {
+                    format!("no row for position {i}")
+                } else {
+                    format!("position {} twice", r.index)
+                }
+            );
+        }
+    }
+    let (out_dir, _) = split_file(&m.out)?;
+    let dir = OutDir::open(&out_dir)?;
+    write_outputs(dir, &m.out, m.summary.as_deref(), &rows)?;
     Ok(ExitCode::SUCCESS)
 }

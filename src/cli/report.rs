@@ -37,6 +37,16 @@ pub struct ReportArgs {
     /// rating pool [default: every game].
     #[arg(long, value_name = "REGEX")]
     pub game_name: Option<String>,
+    /// Also write each table as a booktabs LaTeX file (NAME.tex).
+    #[arg(long)]
+    pub latex: bool,
+    /// Also write strength_per_game.parquet: each game's threshold and strong flag.
+    #[arg(long)]
+    pub per_game: bool,
+    /// A table written by `replay --games` (repeatable, one per engine): adds how each
+    /// replay ended the cut mutual games, and for two replays how often they agree.
+    #[arg(long, value_name = "REPLAY_CSV")]
+    pub replay: Vec<PathBuf>,
 }
 
 /// The games table and output folder `report` uses for these arguments.
@@ -72,12 +82,19 @@ mod imp {
             },
             min_games: a.min_games,
             game_name: a.game_name.clone(),
+            latex: a.latex,
+            per_game: a.per_game,
         };
-        make(&games, &out, &config)?;
+        make(&games, &out, &config, &a.replay)?;
         Ok(ExitCode::SUCCESS)
     }
 
-    pub fn make(games: &Path, out: &Path, config: &ReportConfig) -> anyhow::Result<()> {
+    pub fn make(
+        games: &Path,
+        out: &Path,
+        config: &ReportConfig,
+        replays: &[PathBuf],
+    ) -> anyhow::Result<()> {
         if !games.exists() {
             anyhow::bail!(
                 "{}: no such games table (run `floodgate-scan scan` first, or name a games.parquet)",
@@ -87,10 +104,25 @@ mod imp {
         let df = report::read_games(games)?;
         let mut rep = report::build(&df, config)?;
         let used = report::select_games(&df, config)?.height();
+        rep.input
+            .insert(0, ("games_in_table".to_string(), df.height().to_string()));
+        if let Some(name) = games.file_name() {
+            rep.input
+                .insert(0, ("input".to_string(), name.to_string_lossy().to_string()));
+        }
         if let Some(n) = report::count_unreadable_entries(games)? {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
+            rep.input
+                .push(("unreadable_entries".to_string(), n.to_string()));
+        }
+        if !replays.is_empty() {
+            let rs = report::replay::read_replays(replays)?;
+            let selected = report::select_games(&df, config)?;
+            let (extra, notes) = report::replay::tables(&selected, &rs)?;
+            rep.extra = extra;
+            rep.notes.extend(notes);
         }
         report::write(&rep, out).context("cannot write the report")?;
         let selected = if used == df.height() {
@@ -129,6 +161,7 @@ pub fn run_after_scan(outdir: &Path) -> anyhow::Result<()> {
             &outdir.join("games.parquet"),
             &outdir.join("report"),
             &floodgate_scan::report::ReportConfig::default(),
+            &[],
         )
     }
     #[cfg(not(feature = "report"))]

@@ -124,6 +124,8 @@ struct JsonOut<'a> {
 }
 
 fn fmt_elo(e: f64) -> String {
+    // `+ 0.0` turns -0 into 0.
+    let e = e + 0.0;
     if e.is_finite() {
         format!("{e:+.1}")
     } else if e > 0.0 {

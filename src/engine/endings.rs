@@ -11,10 +11,14 @@
 //! row says `past_move_500` and the summary counts such positions apart. Declared draws
 //! (24-30 points) are counted apart from the games the ply limit stopped.
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use std::time::Duration;
 
 use super::play::{Ending, GameRecord, GameSettings, SideStats, play_game};
 use super::search::Config;
+use crate::referee::usi::EngineFailure;
+use crate::referee::{self, EngineSpec, Player as _, RefereeGame, RefereeSettings, UsiPlayer};
 use crate::shogi::{Color, Position};
 
 /// A start position read from a positions file.
@@ -52,8 +56,11 @@ pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>
 }
 
 /// One row of the replay table.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ReplayRow {
+    /// The start position's place (from 0) in the run's list of start positions (the
+    /// whole list, before `--shard` takes its share).
+    pub index: usize,
     /// The start position's id ([`StartPosition::id`]).
     pub id: String,
     /// The start position's SFEN.
@@ -74,7 +81,9 @@ pub struct ReplayRow {
     pub better: String,
     /// `declaration`, `declared_draw`, `mate`, `repetition`, `perpetual_check`, `try`,
     /// `limit`, or `past_move_500` (not played: a 24-point rule allows no declaration
-    /// after move 500).
+    /// after move 500); with outside engines also `resign`, and the failures `illegal`
+    /// (an illegal or unreadable move, or an illegal declaration), `timeout` and
+    /// `engine_crash`, each a loss of the side that failed.
     pub ending: String,
     /// `black`, `white` or `draw`.
     pub winner: String,
@@ -102,6 +111,20 @@ pub struct ReplayRow {
     pub nodes: u64,
     /// The moves played, in USI.
     pub moves: String,
+    /// Black's engine (`id name`).
+    pub engine_black: String,
+    /// White's engine.
+    pub engine_white: String,
+    /// Who made the declaration of a declaration ending: `engine` or `referee`
+    /// (`--auto-declare`); empty otherwise.
+    pub declarer: String,
+    /// Black's mean time a move (from `go` to `bestmove`, or the built-in search), in
+    /// milliseconds; empty without a move or with `--no-times`.
+    pub ms_per_move_black: Option<f64>,
+    /// White's mean time a move, in milliseconds.
+    pub ms_per_move_white: Option<f64>,
+    /// What went wrong in a failure or an illegal declaration.
+    pub note: String,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -111,14 +134,36 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// The table row of a finished game.
-pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
-    let better = match g.start[0].owned.cmp(&g.start[1].owned) {
+fn better_side(start: &[SideStats; 2]) -> &'static str {
+    match start[0].owned.cmp(&start[1].owned) {
         std::cmp::Ordering::Greater => "black",
         std::cmp::Ordering::Less => "white",
         std::cmp::Ordering::Equal => "",
-    };
+    }
+}
+
+/// Mean milliseconds a move (None without a move, or when times are not kept).
+fn ms_per_move(think: Duration, answers: u32, times: bool) -> Option<f64> {
+    (times && answers > 0)
+        .then(|| (think.as_secs_f64() * 1000.0 / answers as f64 * 10.0).round() / 10.0)
+}
+
+/// How a replay's rows are labelled.
+#[derive(Debug, Clone)]
+pub struct RowLabels {
+    /// The engines' names (Black, White).
+    pub names: [String; 2],
+    /// Whether to write the measured times (false: the time columns stay empty, and
+    /// tables of the same games compare byte for byte).
+    pub times: bool,
+}
+
+/// The table row of a finished game of the built-in engine; `index` is the start
+/// position's place in the run's list.
+pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabels) -> ReplayRow {
+    let better = better_side(&g.start);
     ReplayRow {
+        index,
         id: start.id.clone(),
         start_sfen: start.sfen.clone(),
         start_zone_black: g.start[0].zone,
@@ -155,6 +200,75 @@ pub fn row(start: &StartPosition, g: &GameRecord) -> ReplayRow {
             .map(|m| m.to_usi())
             .collect::<Vec<_>>()
             .join(" "),
+        engine_black: labels.names[0].clone(),
+        engine_white: labels.names[1].clone(),
+        declarer: match g.ending {
+            Ending::Declaration(_) | Ending::DeclaredDraw(_) => "engine".into(),
+            _ => String::new(),
+        },
+        ms_per_move_black: ms_per_move(g.think[0], g.answers[0], labels.times),
+        ms_per_move_white: ms_per_move(g.think[1], g.answers[1], labels.times),
+        note: String::new(),
+    }
+}
+
+/// The table row of a refereed game ([`crate::referee::play`]).
+pub fn referee_row(
+    index: usize,
+    start: &StartPosition,
+    g: &RefereeGame,
+    labels: &RowLabels,
+) -> ReplayRow {
+    use crate::referee::{Declarer, Ending as E};
+    ReplayRow {
+        index,
+        id: start.id.clone(),
+        start_sfen: start.sfen.clone(),
+        start_zone_black: g.start[0].zone,
+        start_points_black: g.start[0].points,
+        start_owned_black: g.start[0].owned,
+        start_zone_white: g.start[1].zone,
+        start_points_white: g.start[1].points,
+        start_owned_white: g.start[1].owned,
+        better: better_side(&g.start).to_string(),
+        ending: g.ending.name().to_string(),
+        winner: g
+            .ending
+            .winner()
+            .map(color_name)
+            .unwrap_or("draw")
+            .to_string(),
+        declared_by: match g.ending {
+            E::Declaration(c) | E::DeclaredDraw(c) => color_name(c).to_string(),
+            E::Illegal(c) if g.declarer.is_some() => color_name(c).to_string(),
+            _ => String::new(),
+        },
+        plies: g.plies,
+        first_ten_black: g.first_ten[0],
+        first_ten_white: g.first_ten[1],
+        end_zone_black: g.end[0].zone,
+        end_points_black: g.end[0].points,
+        end_owned_black: g.end[0].owned,
+        end_zone_white: g.end[1].zone,
+        end_points_white: g.end[1].points,
+        end_owned_white: g.end[1].owned,
+        nodes: 0,
+        moves: g
+            .moves
+            .iter()
+            .map(|m| m.to_usi())
+            .collect::<Vec<_>>()
+            .join(" "),
+        engine_black: labels.names[0].clone(),
+        engine_white: labels.names[1].clone(),
+        declarer: match g.declarer {
+            Some(Declarer::Engine) => "engine".into(),
+            Some(Declarer::Referee) => "referee".into(),
+            None => String::new(),
+        },
+        ms_per_move_black: ms_per_move(g.think[0], g.answers[0], labels.times),
+        ms_per_move_white: ms_per_move(g.think[1], g.answers[1], labels.times),
+        note: g.note.clone(),
     }
 }
 
@@ -169,7 +283,12 @@ fn ending_name(g: &GameRecord) -> &'static str {
 /// Whether a declaration is impossible from `pos` on under `settings`' rule: a 24-point
 /// rule and a move number past 500.
 pub fn past_move_500(pos: &Position, settings: &GameSettings) -> bool {
-    settings.rule.is_24() && pos.move_number() > 500
+    past_move_500_under(pos, settings.rule)
+}
+
+/// [`past_move_500`] for a rule.
+pub fn past_move_500_under(pos: &Position, rule: crate::shogi::EnteringKingRule) -> bool {
+    rule.is_24() && pos.move_number() > 500
 }
 
 /// The record of a position not played because no declaration is possible from it.
@@ -188,29 +307,196 @@ fn not_played(p: &Position) -> GameRecord {
         moves: Vec::new(),
         nodes: 0,
         past_move_limit: true,
+        think: [Duration::ZERO; 2],
+        answers: [0, 0],
     }
 }
 
 /// Replay every position in parallel; `on_done` is called after each game. Positions past
 /// move 500 under a 24-point rule are not played (see the module text).
 pub fn replay(
-    starts: &[(StartPosition, Position)],
+    starts: &[(usize, StartPosition, Position)],
     config: &Config,
     settings: &GameSettings,
+    labels: &RowLabels,
     on_done: &(dyn Fn() + Sync),
 ) -> Vec<ReplayRow> {
     starts
         .par_iter()
-        .map(|(s, p)| {
+        .map(|(i, s, p)| {
             let g = if past_move_500(p, settings) {
                 not_played(p)
             } else {
                 play_game(p, [config, config], settings)
             };
             on_done();
-            row(s, &g)
+            row(*i, s, &g, labels)
         })
         .collect()
+}
+
+/// Why a replay with outside engines stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefereeRunError {
+    /// An engine could not be started at all (before any game).
+    #[error("cannot start engine `{command}`: {cause}")]
+    Start {
+        /// Its command.
+        command: String,
+        /// Why.
+        cause: String,
+    },
+    /// The run was interrupted (every engine process has been ended).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// Replay every position with outside engines (`specs`: Black's, White's), `jobs` games
+/// side by side, each worker with its own two engine processes (started afresh after a
+/// crash or a timeout), refereed under `settings`. Positions past move 500 under a
+/// 24-point rule are not played. `stop` is polled while waiting for an engine: once it
+/// says true, every engine is ended and the run returns
+/// [`RefereeRunError::Interrupted`]. Rows come in the order of `starts`; also returned:
+/// the engines' thinking time and the workers' busy time ([`RunTimes`]).
+pub fn replay_referee(
+    starts: &[(usize, StartPosition, Position)],
+    specs: &[EngineSpec; 2],
+    settings: &RefereeSettings,
+    jobs: usize,
+    times: bool,
+    stop: Option<fn() -> bool>,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<(Vec<ReplayRow>, RunTimes), RefereeRunError> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let slots: Mutex<Vec<Option<ReplayRow>>> = Mutex::new(vec![None; starts.len()]);
+    let thought = Mutex::new(Duration::ZERO);
+    let busy = Mutex::new(Duration::ZERO);
+    let startup = Mutex::new(Duration::ZERO);
+    let worker = || -> Result<(), RefereeRunError> {
+        let t0 = std::time::Instant::now();
+        let mut players = [
+            UsiPlayer::new(specs[0].clone(), stop),
+            UsiPlayer::new(specs[1].clone(), stop),
+        ];
+        // Both engines start side by side (some take seconds to load).
+        let start_wall = std::time::Instant::now();
+        let started: Vec<Result<(), EngineFailure>> = std::thread::scope(|sc| {
+            let hs: Vec<_> = players
+                .iter_mut()
+                .map(|p| sc.spawn(move || p.ensure_started().map(|_| ())))
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or(Err(EngineFailure::Crash("start-up panicked".into())))
+                })
+                .collect()
+        });
+        for (r, spec) in started.into_iter().zip(specs) {
+            r.map_err(|e| match e {
+                EngineFailure::Interrupted => RefereeRunError::Interrupted,
+                e => RefereeRunError::Start {
+                    command: spec.command.clone(),
+                    cause: e.to_string(),
+                },
+            })?;
+        }
+        // What this worker waits for the engines: the side-by-side start, then every
+        // readying and restart (one engine at a time).
+        let start_wall = start_wall.elapsed();
+        let initial = players[0].startup + players[1].startup;
+        let names = [players[0].name(), players[1].name()];
+        loop {
+            if failed.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some((i, s, p)) = starts.get(k) else {
+                break;
+            };
+            let labels = RowLabels {
+                names: names.clone(),
+                times,
+            };
+            let row = if past_move_500_under(p, settings.rule) {
+                row(*i, s, &not_played(p), &labels)
+            } else {
+                let [b, w] = &mut players;
+                let g =
+                    referee::play(p, [b, w], settings).map_err(|_| RefereeRunError::Interrupted)?;
+                if let Ok(mut t) = thought.lock() {
+                    *t += g.think[0] + g.think[1];
+                }
+                referee_row(*i, s, &g, &labels)
+            };
+            if let Ok(mut v) = slots.lock() {
+                v[k] = Some(row);
+            }
+            on_done();
+        }
+        if let Ok(mut b) = busy.lock() {
+            *b += t0.elapsed();
+        }
+        if let Ok(mut st) = startup.lock() {
+            *st += start_wall + (players[0].startup + players[1].startup - initial);
+        }
+        for p in &mut players {
+            p.quit();
+        }
+        Ok(())
+    };
+    let results: Vec<Result<(), RefereeRunError>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|_| {
+                sc.spawn(|| {
+                    let r = worker();
+                    if r.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    r
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(RefereeRunError::Interrupted)))
+            .collect()
+    });
+    if let Some(e) = results.into_iter().find_map(Result::err) {
+        return Err(e);
+    }
+    let rows: Vec<ReplayRow> = slots
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect();
+    if rows.len() != starts.len() {
+        return Err(RefereeRunError::Interrupted);
+    }
+    let times = RunTimes {
+        think: thought.into_inner().unwrap_or_else(|e| e.into_inner()),
+        busy: busy.into_inner().unwrap_or_else(|e| e.into_inner()),
+        startup: startup.into_inner().unwrap_or_else(|e| e.into_inner()),
+    };
+    Ok((rows, times))
+}
+
+/// Where the time of a refereed replay went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunTimes {
+    /// The engines' thinking, from each `go` to its `bestmove`, summed over every game.
+    pub think: Duration,
+    /// The workers' time from their start (the engines' start-up included) to the end of
+    /// their last game, summed.
+    pub busy: Duration,
+    /// The time the workers waited for the engines' start-up and readying (`usi` ..
+    /// `readyok`, `usinewgame` .. `readyok`), summed. What is neither thinking nor
+    /// start-up of the busy time is the referee's overhead.
+    pub startup: Duration,
 }
 
 /// The summary of a replay.
@@ -247,6 +533,44 @@ pub struct Summary {
     pub better_side_won: usize,
     /// Of those, the games the other side won (draws are neither).
     pub better_side_lost: usize,
+    /// Games a side resigned.
+    pub resigns: usize,
+    /// Games the try rule ended.
+    pub tries: usize,
+    /// Games a side lost by an illegal move, an unreadable answer or an illegal
+    /// declaration.
+    pub illegal: usize,
+    /// Games a side lost by not answering in time.
+    pub timeouts: usize,
+    /// Games a side lost because its engine ended.
+    pub engine_crashes: usize,
+    /// Declarations (wins and draws) the referee made for a side (`--auto-declare`).
+    pub referee_declarations: usize,
+    /// Black's engine (the name of the first row; `several` when rows differ).
+    pub engine_black: String,
+    /// White's engine.
+    pub engine_white: String,
+    /// Black's time a move in milliseconds, the mean over the games with one.
+    pub ms_per_move_black: Option<f64>,
+    /// White's time a move in milliseconds, the mean over the games with one.
+    pub ms_per_move_white: Option<f64>,
+}
+
+fn common_name(names: impl Iterator<Item = String>) -> String {
+    let mut out: Option<String> = None;
+    for n in names {
+        match &out {
+            None => out = Some(n),
+            Some(o) if *o != n => return "several".into(),
+            _ => {}
+        }
+    }
+    out.unwrap_or_default()
+}
+
+fn mean_ms(v: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let v: Vec<f64> = v.flatten().collect();
+    (!v.is_empty()).then(|| (v.iter().sum::<f64>() / v.len() as f64 * 10.0).round() / 10.0)
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -279,6 +603,7 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
         }
     }
     let with_better: Vec<&ReplayRow> = rows.iter().filter(|r| !r.better.is_empty()).collect();
+    let count = |e: &str| rows.iter().filter(|r| r.ending == e).count();
     Summary {
         positions: rows.len(),
         declarations: decl.len(),
@@ -305,6 +630,16 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
             .iter()
             .filter(|r| r.winner != r.better && r.winner != "draw")
             .count(),
+        resigns: count("resign"),
+        tries: count("try"),
+        illegal: count("illegal"),
+        timeouts: count("timeout"),
+        engine_crashes: count("engine_crash"),
+        referee_declarations: rows.iter().filter(|r| r.declarer == "referee").count(),
+        engine_black: common_name(rows.iter().map(|r| r.engine_black.clone())),
+        engine_white: common_name(rows.iter().map(|r| r.engine_white.clone())),
+        ms_per_move_black: mean_ms(rows.iter().map(|r| r.ms_per_move_black)),
+        ms_per_move_white: mean_ms(rows.iter().map(|r| r.ms_per_move_white)),
     }
 }
 

@@ -95,6 +95,10 @@ pub struct GameRecord {
     /// Not played: no declaration is possible from the start position (a 24-point rule
     /// past move 500; set by `replay`).
     pub past_move_limit: bool,
+    /// Each side's searches, timed and summed (Black, White).
+    pub think: [std::time::Duration; 2],
+    /// Each side's searches (Black, White).
+    pub answers: [u32; 2],
 }
 
 /// How the games are played.
@@ -186,6 +190,8 @@ pub fn play_game_with(
     let mut first_ten = [None, None];
     let mut moves = Vec::new();
     let mut nodes = 0;
+    let mut think = [std::time::Duration::ZERO; 2];
+    let mut answers = [0u32; 2];
     let note_ten = |pos: &Position, ply: u32, first_ten: &mut [Option<u32>; 2]| {
         for c in Color::ALL {
             if first_ten[c.index()].is_none() && pos.zone_count(c) >= 10 {
@@ -205,8 +211,11 @@ pub fn play_game_with(
         }
         let prior = &history[..history.len() - 1];
         let control = Control::new(false);
+        let t0 = std::time::Instant::now();
         let result =
             searchers[us.index()].search(&pos, prior, &settings.per_move, &control, &mut |_| {});
+        think[us.index()] += t0.elapsed();
+        answers[us.index()] += 1;
         nodes += result.nodes;
         let m = match result.decision {
             Decision::Move(m) => m,
@@ -244,6 +253,8 @@ pub fn play_game_with(
         moves,
         nodes,
         past_move_limit: false,
+        think,
+        answers,
     }
 }
 

@@ -1,9 +1,12 @@
 //! `report.md`: every table in Markdown under its caption, and the plots embedded.
 //!
-//! Cell formatting follows the column name: `*_share`, `*_rate`, `*_pass` and `*_diff`
-//! columns and their interval bounds (`*_lo`, `*_hi`) are percentages with one decimal,
-//! p-values (`*_p`) have three significant digits, other floats have one decimal, booleans
-//! are `yes` or empty, and a missing value is `–`.
+//! Cell formatting follows the column name: `*_share`, `*_rate` and `*_pass` columns and
+//! their interval bounds (`*_lo`, `*_hi`) are percentages with one decimal (a rate above 0
+//! or below 100% never prints as 0.0% or 100.0%), `*_diff` columns and their bounds are
+//! signed differences in percentage points (`pp`), match rates (`*match_rate`) have two
+//! decimals, p-values (`*_p`) have three significant digits (printed from `*_p_log10` where
+//! there is one), other floats have one decimal, booleans are `yes` or empty, and a missing
+//! value is `–`.
 
 use std::fmt::Write as _;
 
@@ -18,8 +21,8 @@ pub fn render(report: &Report) -> String {
     out.push_str("# Entering-king report\n\n");
     let _ = writeln!(
         out,
-        "Settings: strength threshold = {}th percentile of the `{}` rating pool; rows with fewer than {} controlled games flagged.\n",
-        c.percentile,
+        "Settings: strength threshold = {} percentile of the `{}` rating pool; rows with fewer than {} controlled games flagged.\n",
+        super::tables::ordinal(c.percentile),
         c.pool.name(),
         c.min_games
     );
@@ -27,8 +30,10 @@ pub fn render(report: &Report) -> String {
     out.push_str(
         "Definitions used throughout: a *declaration win* is a game whose server `'summary` reason is `kachi`; \
 a *move-limit* game has reason `max_moves` or `max_moves_draw`; the *entering* class (`mutual`, one-sided, none) \
-is that of the final position; *Max_Moves* is the `'Max_Moves` value read from each record (`unknown` when the \
-record has no such line). Group keys: `unknown` = missing value, `all` = total row.\n\n",
+is that of the final position of a game replayed to its end (a game that was not is counted apart, table 1); \
+*Max_Moves* is the `'Max_Moves` value read from each record (`unknown` when the record has no such line, `0` for \
+`'Max_Moves:0`, no limit). Differences of rates are in percentage points (`pp`). Group keys: `unknown` = missing \
+value, `all` = total row.\n\n",
     );
     if let Some(h) = headline(report) {
         out.push_str(&h);
@@ -40,8 +45,24 @@ record has no such line). Group keys: `unknown` = missing value, `all` = total r
         let s = table.spec;
         let _ = writeln!(out, "## Table {}. {}\n", s.number, s.title);
         let _ = writeln!(out, "{}\n", s.caption_for(c));
-        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`.\n", s.name);
+        let long = if super::export::tidy(table).is_ok_and(|t| t.height() > 0) {
+            format!(", long form `{}_long.csv`", s.name)
+        } else {
+            String::new()
+        };
+        let tex = if c.latex {
+            format!(", `{}.tex`", s.name)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`{long}{tex}.\n", s.name);
         out.push_str(&table_markdown(&table.data));
+        out.push('\n');
+    }
+    for t in &report.extra {
+        let _ = writeln!(out, "## {}\n\n{}\n", t.title, t.caption);
+        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`.\n", t.name);
+        out.push_str(&table_markdown(&t.data));
         out.push('\n');
     }
     if !report.plots.is_empty() {
@@ -54,24 +75,43 @@ record has no such line). Group keys: `unknown` = missing value, `all` = total r
 }
 
 /// One DataFrame as a Markdown table.
+///
+/// A column `NAME_log10` beside a p-value column `NAME` is not shown: `NAME` is printed
+/// from it, so that a p-value below the smallest `f64` is printed, not 0.
 pub fn table_markdown(df: &DataFrame) -> String {
     let mut out = String::new();
-    let cols = df.columns();
+    let all = df.columns();
+    let has = |n: &str| all.iter().any(|c| c.name().as_str() == n);
+    let cols: Vec<&Column> = all
+        .iter()
+        .filter(|c| {
+            c.name()
+                .strip_suffix("_log10")
+                .is_none_or(|base| !has(base))
+        })
+        .collect();
     out.push('|');
-    for c in cols {
+    for c in &cols {
         let _ = write!(out, " {} |", c.name());
     }
     out.push_str("\n|");
-    for c in cols {
+    for c in &cols {
         let numeric = c.dtype().is_primitive_numeric();
         out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
     for i in 0..df.height() {
         out.push('|');
-        for c in cols {
-            let v = c.get(i).unwrap_or(AnyValue::Null);
-            let _ = write!(out, " {} |", cell(c.name(), &v));
+        for c in &cols {
+            let log10 = df
+                .column(&format!("{}_log10", c.name()))
+                .ok()
+                .and_then(|l| l.f64().ok()?.get(i));
+            let text = match log10 {
+                Some(l) if c.name().ends_with("_p") => p_value_log10(l),
+                _ => cell(c.name(), &c.get(i).unwrap_or(AnyValue::Null)),
+            };
+            let _ = write!(out, " {text} |");
         }
         out.push('\n');
     }
@@ -83,16 +123,39 @@ fn is_percentage(name: &str) -> bool {
         .strip_suffix("_lo")
         .or_else(|| name.strip_suffix("_hi"))
         .unwrap_or(name);
-    name.ends_with("_share")
-        || name.ends_with("_rate")
-        || name.ends_with("_pass")
-        || name.ends_with("_diff")
+    name.ends_with("_share") || name.ends_with("_rate") || name.ends_with("_pass")
 }
 
-/// A p-value: three significant digits, in scientific notation below 0.001.
+fn is_difference(name: &str) -> bool {
+    name.strip_suffix("_lo")
+        .or_else(|| name.strip_suffix("_hi"))
+        .unwrap_or(name)
+        .ends_with("_diff")
+}
+
+/// A proportion as a percentage with `decimals` decimals; a value strictly between 0 and 1
+/// that would round to 0 or 100 prints as `<0.1%` or `>99.9%` (for one decimal), so that a
+/// single mismatch never reads as 100%.
+pub fn percentage(x: f64, decimals: usize) -> String {
+    let text = format!("{:.decimals$}", x * 100.0);
+    let step = 10f64.powi(-(decimals as i32));
+    if x > 0.0 && x < 1.0 {
+        if text.parse::<f64>().ok() == Some(100.0) {
+            return format!(">{:.decimals$}%", 100.0 - step);
+        }
+        if text.parse::<f64>().ok() == Some(0.0) {
+            return format!("<{step:.decimals$}%");
+        }
+    }
+    format!("{text}%")
+}
+
+/// A p-value: three significant digits, in scientific notation below 0.001. A p-value
+/// too small for an `f64` is printed from its base-10 logarithm by [`p_value_log10`];
+/// here (without one) an exact 0 is printed as `< 1e-300`.
 pub fn p_value(p: f64) -> String {
     if p == 0.0 {
-        "0".to_string()
+        "< 1e-300".to_string()
     } else if p < 0.001 {
         format!("{p:.2e}")
     } else {
@@ -101,6 +164,24 @@ pub fn p_value(p: f64) -> String {
         let decimals = (2 - rounded.log10().floor() as i32).max(0) as usize;
         format!("{rounded:.decimals$}")
     }
+}
+
+/// A p-value given by its base-10 logarithm: as [`p_value`] down to 1e-300, below it as
+/// mantissa and exponent computed from the logarithm (`1.07e-427`), never as 0.
+pub fn p_value_log10(l: f64) -> String {
+    if l == f64::NEG_INFINITY {
+        return "0".to_string();
+    }
+    if l >= -300.0 {
+        return p_value(10f64.powf(l));
+    }
+    let mut e = l.floor();
+    let mut m = 10f64.powf(l - e);
+    if format!("{m:.2}") == "10.00" {
+        m = 1.0;
+        e += 1.0;
+    }
+    format!("{m:.2}e{e:.0}")
 }
 
 /// A difference of two rates in percentage points, signed.
@@ -122,41 +203,91 @@ pub fn headline(report: &Report) -> Option<String> {
             .map(|v| cell(c, &v))
             .unwrap_or_else(|| "–".to_string())
     };
+    let int = |c: &str, i: usize| {
+        df.column(c)
+            .ok()
+            .and_then(|c| c.i64().ok()?.get(i))
+            .unwrap_or(0)
+    };
+    let log10 = |c: &str, i: usize| df.column(c).ok().and_then(|c| c.f64().ok()?.get(i));
+    let c = &report.config;
     let mut out = String::from("## Headline: the 256 era against the 512 era\n\n");
+    let _ = writeln!(
+        out,
+        "Strength control is a restriction, not an adjustment: the controlled rates count only the mutual entering-king games in which both \
+players' pre-game ratings are at or above their year's {} percentile of the `{}` rating pool ({}; table 3a lists each year's threshold, pool \
+size, share of the pool at or above it and ties). {}\n",
+        super::tables::ordinal(c.percentile),
+        c.pool.name(),
+        super::tables::pool_sentence(c.pool),
+        super::tables::pool_difference(c.pool),
+    );
     let measures = df.column("measure").ok()?.str().ok()?.clone();
     let pops = df.column("population").ok()?.str().ok()?.clone();
+    let roles = df.column("role").ok()?.str().ok()?.clone();
+    let few = df.column("few_games").ok()?.bool().ok()?.clone();
     for i in 0..df.height() {
         if pops.get(i) != Some("controlled") {
             continue;
         }
         let what = match measures.get(i) {
-            Some("decl_win_rate") => "Declaration-win rate",
-            Some("move_limit_rate") => "Move-limit rate",
+            Some("decl_win_rate") => "declaration-win rate",
+            Some("move_limit_rate") => "move-limit rate",
             _ => continue,
+        };
+        let primary = roles.get(i) == Some("primary");
+        let side = |p: &str| {
+            let (k, n) = (int(&format!("{p}_count"), i), int(&format!("{p}_games"), i));
+            if n == 0 {
+                format!("{} no controlled game", s(&format!("{p}_cell"), i))
+            } else {
+                format!(
+                    "{} {k}/{n} = {} (95% CI {}–{})",
+                    s(&format!("{p}_cell"), i),
+                    s(&format!("{p}_rate"), i),
+                    s(&format!("{p}_rate_lo"), i),
+                    s(&format!("{p}_rate_hi"), i),
+                )
+            }
+        };
+        let test = match log10("score_p_log10", i) {
+            None => "no test (a cell without games)".to_string(),
+            Some(l) => {
+                let adjusted = match log10("holm_p_log10", i) {
+                    Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
+                    _ => String::new(),
+                };
+                format!(
+                    "difference {} percentage points (95% score CI {} to {}), score test p = {}{adjusted}",
+                    points(df, "rate_diff", i),
+                    points(df, "rate_diff_lo", i),
+                    points(df, "rate_diff_hi", i),
+                    p_value_log10(l),
+                )
+            }
+        };
+        let flag = if few.get(i) == Some(true) {
+            format!(
+                " **Few games** (a cell has fewer than {}): descriptive only.",
+                c.min_games
+            )
+        } else {
+            String::new()
         };
         let _ = writeln!(
             out,
-            "- {what} of strength-controlled mutual entering-king games: {} {}/{} = {} (95% CI {}–{}) against {} {}/{} = {} ({}–{}); \
-difference {} percentage points (95% CI {} to {}), Fisher's exact test p = {}.",
-            s("a_cell", i),
-            s("a_count", i),
-            s("a_games", i),
-            s("a_rate", i),
-            s("a_rate_lo", i),
-            s("a_rate_hi", i),
-            s("b_cell", i),
-            s("b_count", i),
-            s("b_games", i),
-            s("b_rate", i),
-            s("b_rate_lo", i),
-            s("b_rate_hi", i),
-            points(df, "rate_diff", i),
-            points(df, "rate_diff_lo", i),
-            points(df, "rate_diff_hi", i),
-            s("fisher_p", i),
+            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {test}.{flag}",
+            if primary { "Primary" } else { "Secondary" },
+            side("a"),
+            side("b"),
         );
     }
-    out.push_str("\nSee table 3e for the raw (uncontrolled) rows and the definitions.\n\n");
+    out.push_str(
+        "\nOne inference throughout: the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 \
+exactly when p < 0.05). The controlled declaration-win rate is the primary comparison; the three others of table 3e (this move-limit \
+rate and the two raw rows) are secondary, with Holm's adjustment over the three. See table 3e for the raw (uncontrolled) rows and the \
+definitions.\n\n",
+    );
     Some(out)
 }
 
@@ -167,7 +298,11 @@ pub fn cell(name: &str, v: &AnyValue<'_>) -> String {
         AnyValue::Boolean(b) => if *b { "yes" } else { "" }.to_string(),
         AnyValue::String(s) => s.to_string(),
         AnyValue::StringOwned(s) => s.to_string(),
-        AnyValue::Float64(x) if is_percentage(name) => format!("{:.1}%", x * 100.0),
+        AnyValue::Float64(x) if is_percentage(name) && name.contains("match_rate") => {
+            percentage(*x, 2)
+        }
+        AnyValue::Float64(x) if is_percentage(name) => percentage(*x, 1),
+        AnyValue::Float64(x) if is_difference(name) => format!("{:+.1} pp", x * 100.0),
         AnyValue::Float64(x) if name.ends_with("_p") => p_value(*x),
         AnyValue::Float64(x) => format!("{x:.1}"),
         AnyValue::Float32(x) => format!("{x:.1}"),
@@ -187,7 +322,17 @@ mod tests {
         assert_eq!(p_value(0.999_999_999_999_999_7), "1.00");
         assert_eq!(p_value(0.001), "0.00100");
         assert_eq!(p_value(2.0 / 184_756.0), "1.08e-5");
-        assert_eq!(p_value(0.0), "0");
+        assert_eq!(p_value(0.0), "< 1e-300");
+    }
+
+    #[test]
+    fn p_values_below_the_smallest_double_print_from_their_logarithm() {
+        assert_eq!(p_value_log10(-426.972_515_645_656_2), "1.07e-427");
+        assert_eq!(p_value_log10((0.5f64).log10()), "0.500");
+        assert_eq!(p_value_log10(-4.0), "1.00e-4");
+        // 9.996e-401 rounds up to the next power of ten.
+        assert_eq!(p_value_log10(-400.0002), "1.00e-400");
+        assert_eq!(p_value_log10(f64::NEG_INFINITY), "0");
     }
 
     #[test]
@@ -196,7 +341,19 @@ mod tests {
             cell("decl_win_rate_lo", &AnyValue::Float64(0.1078)),
             "10.8%"
         );
-        assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9%");
+        assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9 pp");
+        assert_eq!(cell("rate_diff", &AnyValue::Float64(0.5)), "+50.0 pp");
+        // 1 mismatch in 2,000 is not 100.0%, 1 match in 2,000 is not 0.0%.
+        assert_eq!(
+            cell("valid_decl_share", &AnyValue::Float64(0.9995)),
+            ">99.9%"
+        );
+        assert_eq!(
+            cell("valid_decl_share", &AnyValue::Float64(0.0004)),
+            "<0.1%"
+        );
+        assert_eq!(cell("valid_decl_share", &AnyValue::Float64(1.0)), "100.0%");
+        assert_eq!(percentage(0.9975, 2), "99.75%");
         assert_eq!(cell("fisher_p", &AnyValue::Float64(0.5)), "0.500");
         assert_eq!(cell("threshold", &AnyValue::Float64(2550.0)), "2550.0");
     }

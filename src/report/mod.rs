@@ -11,9 +11,11 @@
 #![warn(missing_docs)]
 
 pub mod columns;
+pub mod export;
 pub mod markdown;
 pub mod plots;
 pub mod positions;
+pub mod replay;
 pub mod stats;
 pub mod tables;
 
@@ -114,6 +116,10 @@ pub struct ReportConfig {
     /// Only the games whose `game_name` matches this regular expression (every table and
     /// every rating pool); `None`: every game.
     pub game_name: Option<String>,
+    /// Also write each table as a booktabs LaTeX file (`NAME.tex`).
+    pub latex: bool,
+    /// Also write `strength_per_game.parquet`: every game's year threshold and strong flag.
+    pub per_game: bool,
 }
 
 impl Default for ReportConfig {
@@ -123,6 +129,8 @@ impl Default for ReportConfig {
             pool: RatingPool::Year,
             min_games: 10,
             game_name: None,
+            latex: false,
+            per_game: false,
         }
     }
 }
@@ -198,6 +206,13 @@ pub struct Report {
     pub plots: Vec<Plot>,
     /// Extra lines for `report.md` (e.g. the count of unreadable entries).
     pub notes: Vec<String>,
+    /// The input's summary as key-value pairs (games in the table, games selected, years),
+    /// written to `report.json` and every Parquet file's metadata.
+    pub input: Vec<(String, String)>,
+    /// Every game's strength threshold and strong flag, when [`ReportConfig::per_game`].
+    pub per_game: Option<DataFrame>,
+    /// Tables from replays of the cut games (`report --replay`), after the others.
+    pub extra: Vec<replay::ExtraTable>,
 }
 
 impl Report {
@@ -231,49 +246,143 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
             .map_err(ReportError::polars(format!("table {}", spec.name)))?;
         out.push(Table { spec, data });
     }
+    let years = games
+        .column(columns::YEAR)
+        .and_then(|c| c.cast(&DataType::Int64))
+        .map_err(ReportError::polars("year"))?;
+    let years = years.i64().map_err(ReportError::polars("year"))?;
+    let span = match (years.min(), years.max()) {
+        (Some(a), Some(b)) => format!("{a}-{b}"),
+        _ => String::new(),
+    };
+    let per_game = if config.per_game {
+        Some(tables::per_game_strength(games, config).map_err(ReportError::polars("per-game"))?)
+    } else {
+        None
+    };
     let mut report = Report {
         config: config.clone(),
         tables: out,
         plots: Vec::new(),
         notes: Vec::new(),
+        input: vec![
+            ("games_selected".to_string(), games.height().to_string()),
+            ("years".to_string(), span),
+        ],
+        per_game,
+        extra: Vec::new(),
     };
     report.plots = plots::all(&report, games).map_err(ReportError::polars("plots"))?;
     Ok(report)
 }
 
-/// Write every table as `NAME.csv` and `NAME.parquet`, each plot as SVG, and
-/// `report.md`, into `dir` (created if needed): all or nothing, `report.md` last (see
-/// [`crate::outdir`]); on an error the folder's earlier files are left as they were.
+/// Write every table as `NAME.csv` and `NAME.parquet` (with the report's settings, the
+/// tool's version and the input's summary as Parquet key-value metadata), its rates in tidy
+/// long form as `NAME_long.csv` and `NAME_long.parquet`, with [`ReportConfig::latex`] as
+/// `NAME.tex`, each plot as SVG, `report.json` and `report.md`, into `dir` (created if
+/// needed): all or nothing, `report.md` last (see [`crate::outdir`]); on an error the
+/// folder's earlier files are left as they were.
 pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     use std::io::Write as _;
     let out = crate::outdir::OutDir::open(dir)?;
+    let files = std::cell::RefCell::new(Vec::<String>::new());
     let create = |name: &str| {
         let path = dir.join(name);
+        files.borrow_mut().push(name.to_string());
         out.create(name)
             .map_err(|cause| ReportError::Io { path, cause })
     };
-    for table in &report.tables {
-        let mut df = table.data.clone();
-        let csv = format!("{}.csv", table.spec.name);
+    let kv: Vec<(String, String)> = export::metadata(report)
+        .into_iter()
+        .map(|(k, v)| (format!("floodgate_scan.{k}"), v))
+        .collect();
+    let write_table = |stem: &str, df: &mut DataFrame, caption: &str| {
+        let csv = format!("{stem}.csv");
         let f = create(&csv)?;
         CsvWriter::new(f)
-            .finish(&mut df)
+            .finish(df)
             .map_err(ReportError::polars(dir.join(&csv).display().to_string()))?;
-        let pq = format!("{}.parquet", table.spec.name);
+        let pq = format!("{stem}.parquet");
         let f = create(&pq)?;
+        let mut meta = kv.clone();
+        meta.push(("floodgate_scan.table".to_string(), stem.to_string()));
+        if !caption.is_empty() {
+            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
+        }
         ParquetWriter::new(f)
-            .finish(&mut df)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
+            .finish(df)
             .map_err(ReportError::polars(dir.join(&pq).display().to_string()))?;
+        Ok::<(), ReportError>(())
+    };
+    for table in &report.tables {
+        let caption = table.spec.caption_for(&report.config);
+        write_table(table.spec.name, &mut table.data.clone(), &caption)?;
+        let mut long = export::tidy(table).map_err(ReportError::polars(format!(
+            "table {} (long form)",
+            table.spec.name
+        )))?;
+        if long.height() > 0 {
+            write_table(&format!("{}_long", table.spec.name), &mut long, "")?;
+        }
+        if report.config.latex {
+            let tex = format!("{}.tex", table.spec.name);
+            let text = export::latex(table, &caption).map_err(ReportError::polars(format!(
+                "table {} (LaTeX)",
+                table.spec.name
+            )))?;
+            create(&tex)?
+                .write_all(text.as_bytes())
+                .map_err(ReportError::io(&dir.join(&tex)))?;
+        }
+    }
+    if let Some(per_game) = &report.per_game {
+        let pq = "strength_per_game.parquet";
+        let mut meta = kv.clone();
+        meta.push((
+            "floodgate_scan.table".to_string(),
+            "strength_per_game".to_string(),
+        ));
+        ParquetWriter::new(create(pq)?)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
+            .finish(&mut per_game.clone())
+            .map_err(ReportError::polars(dir.join(pq).display().to_string()))?;
+    }
+    for table in &report.extra {
+        let mut df = table.data.clone();
+        for (ext, csv) in [("csv", true), ("parquet", false)] {
+            let name = format!("{}.{ext}", table.name);
+            let f = create(&name)?;
+            let r = if csv {
+                CsvWriter::new(f).finish(&mut df)
+            } else {
+                ParquetWriter::new(f).finish(&mut df).map(|_| ())
+            };
+            r.map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
+        }
     }
     for plot in &report.plots {
         create(plot.file)?
             .write_all(plot.svg.as_bytes())
             .map_err(ReportError::io(&dir.join(plot.file)))?;
     }
+    let listed = files.borrow().clone();
+    create("report.json")?
+        .write_all(export::report_json(report, &listed).as_bytes())
+        .map_err(ReportError::io(&dir.join("report.json")))?;
     create("report.md")?
         .write_all(markdown::render(report).as_bytes())
         .map_err(ReportError::io(&dir.join("report.md")))?;
-    out.commit(&[])?;
+    // Outputs of an earlier run with other options that this run does not make.
+    let mut obsolete: Vec<String> = Vec::new();
+    if !report.config.latex {
+        obsolete.extend(report.tables.iter().map(|t| format!("{}.tex", t.spec.name)));
+    }
+    if report.per_game.is_none() {
+        obsolete.push("strength_per_game.parquet".to_string());
+    }
+    let obsolete: Vec<&str> = obsolete.iter().map(String::as_str).collect();
+    out.commit(&obsolete)?;
     Ok(())
 }
 

@@ -1,9 +1,14 @@
 //! Plots of the report, drawn with `plotters` into SVG: the declaration-win rate by year
-//! with the Max_Moves changes marked, the funnel, and the histogram of owned points at the
-//! move limit. Rates are drawn with their 95% Wilson intervals as error bars; axes have
-//! round ticks; legends sit in a strip below the chart, never on the data. The size
-//! (480 x 360 px, text drawn at 14.5 px and titles at 17 px) is meant for a paper column
-//! of about 3.3 inches (240 pt): scaled to it, the text is 7.3 pt and the titles 8.5 pt.
+//! with the Max_Moves changes marked, the funnel, the owned points at the move limit, and
+//! the headline comparison of the two eras. Rates are drawn with their 95% Wilson intervals
+//! as error bars; the vertical axis runs a little past 0% and 100% so that marks and bars
+//! there stay inside the frame; a bar of height 0 is drawn as a thick line at 0; two series
+//! differ by marker (circle, triangle) as well as colour; lines join consecutive years only;
+//! `n` is written under each group. Axes have round ticks; legends sit in a strip below the
+//! chart, never on the data. The size (480 x 360 px, text drawn at 14.5 px and titles at
+//! 17 px) is meant for a paper column of about 3.3 inches (240 pt): scaled to it, the text
+//! is 7.3 pt and the titles 8.5 pt. SVG only: a bitmap or PDF backend needs fonts installed,
+//! which the build does not assume (convert the SVG, e.g. with `rsvg-convert -f pdf`).
 
 use std::collections::BTreeMap;
 
@@ -27,6 +32,8 @@ const COLORS: [RGBColor; 4] = [
     RGBColor(0x94, 0x67, 0xbd),
 ];
 const GREY: RGBColor = RGBColor(0x66, 0x66, 0x66);
+/// The vertical axis of a rate runs from -Y_PAD to 1 + Y_PAD.
+const Y_PAD: f64 = 0.04;
 
 /// A plotting failure, as a polars error (the report's error type for computations).
 fn plot_err<E: std::fmt::Debug>(e: E) -> PolarsError {
@@ -47,14 +54,14 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
             String::new()
         } else {
             format!(
-                "; grey lines mark a change of the most common Max_Moves value read from the records ({})",
+                "; grey lines mark a change of the move limit, the most common Max_Moves value read from a year's records, years without the line skipped ({})",
                 listed.join(", ")
             )
         };
         plots.push(Plot {
             file: "decl_rate_by_year.svg",
             caption: format!(
-                "Declaration-win rate of mutual entering-king games by year, all games (raw) and strength-controlled (table 3a), with 95% Wilson intervals{marks}"
+                "Declaration-win rate of mutual entering-king games by year, all games (raw, circles) and strength-controlled (table 3a, triangles), with 95% Wilson intervals; lines join consecutive years with data only; the number of raw games is written above each year{marks}"
             ),
             svg: decl_rate_by_year(df, &changes)?,
         });
@@ -62,27 +69,44 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     if let Some(df) = report.table("funnel") {
         plots.push(Plot {
             file: "funnel.svg",
-            caption: "Funnel of table 4: share of sides of mutual games cut by the move limit owning >= 31 points, with >= 31 declaration points, meeting the board conditions of a declaration, and meeting every condition of the 24-point rule (move <= 500), per Max_Moves value, with 95% Wilson intervals".to_string(),
+            caption: "Funnel of table 4: share of mutual games cut by the move limit whose leading side owns >= 31 points, has >= 31 declaration points, has also >= 10 pieces in the enemy camp, and meets every condition of the 24-point rule (king in camp, not in check, move <= 500), per Max_Moves value (the regimes are not pooled; n = games), with 95% Wilson intervals; a bar at 0 is a thick line".to_string(),
             svg: funnel(df)?,
         });
     }
-    let sides = tables::cut_sides(tables::prepared(games)?)?
-        .group_by([col("owned")])
+    let cut = tables::cut_games(tables::prepared(games)?)
+        .with_column(
+            col("king_in_camp")
+                .and(col("in_check").not())
+                .and(col("zone").gt_eq(lit(10i64)))
+                .and(col("move_number").lt_eq(lit(tables::RULE24_LAST_MOVE)))
+                .fill_null(lit(false))
+                .alias("conditions"),
+        )
+        .group_by([col("owned"), col("conditions")])
         .agg([len().cast(DataType::Int64).alias("n")])
         .collect()?;
     plots.push(Plot {
         file: "owned_points.svg",
-        caption: "Owned points of both sides in the final position of mutual entering-king games cut by the move limit (number of sides per value; 24 and 31 marked)".to_string(),
-        svg: owned_histogram(&sides)?,
+        caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); 31 (a 24-point win) marked; at 27-30 both sides own 24 or more".to_string(),
+        svg: owned_histogram(&cut)?,
     });
+    if let Some(df) = report.table("era_comparison") {
+        plots.push(Plot {
+            file: "era_comparison.svg",
+            caption: "The headline comparison of table 3e: declaration-win and move-limit rates of the strength-controlled mutual entering-king games, Max_Moves 256 in 2021-2023 against Max_Moves 512 in 2024-2026, with 95% Wilson intervals and the number of games".to_string(),
+            svg: era_comparison(df)?,
+        });
+    }
     Ok(plots)
 }
 
 /// A change of the most common Max_Moves value: (year, previous value, new value).
 pub type MaxMovesChange = (i64, Option<i64>, Option<i64>);
 
-/// The most common Max_Moves value of each year (`None` = no line), and the years where
-/// it differs from the previous year's: (year, previous value, new value).
+/// The most common Max_Moves value of each year, and the years where it differs from the
+/// previous year's: (year, previous value, new value). Years whose most common value is
+/// unknown (no `'Max_Moves` line) are skipped, so only real changes of the limit are
+/// listed.
 pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<MaxMovesChange>> {
     let counts = games
         .clone()
@@ -110,6 +134,9 @@ pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<MaxMovesChange>>
     let mut changes = Vec::new();
     let mut prev: Option<Option<i64>> = None;
     for (y, (_, v)) in best {
+        if v.is_none() {
+            continue;
+        }
         if let Some(p) = prev
             && p != v
         {
@@ -120,34 +147,51 @@ pub fn max_moves_changes(games: &DataFrame) -> PolarsResult<Vec<MaxMovesChange>>
     Ok(changes)
 }
 
-/// One legend entry: a colour, whether it is drawn as a line (else a filled square), and
-/// its text.
-type LegendItem = (RGBColor, bool, String);
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+enum Mark {
+    Line,
+    Square,
+    LineCircle,
+    LineTriangle,
+}
+
+/// One legend entry: a colour, its mark, and its text.
+type LegendItem = (RGBColor, Mark, String);
 
 /// Draw legend entries left to right in `area`, wrapping to a second row.
 fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, items: &[LegendItem]) -> PolarsResult<()> {
     let font = (FONT, 18).into_font().color(&BLACK);
     let (w, _) = area.dim_in_pixel();
     let (mut x, mut y) = (12i32, 8i32);
-    for (color, line, text) in items {
+    for (color, mark, text) in items {
         // About 8.5 px a character at 18 px (drawn at 14.5 px), a little wider than most.
         let width = 28 + (text.chars().count() as f64 * 8.5) as i32;
         if x > 12 && x + width > w as i32 {
             x = 12;
             y += 24;
         }
-        if *line {
-            area.draw(&PathElement::new(
-                vec![(x, y + 8), (x + 18, y + 8)],
-                color.stroke_width(3),
-            ))
-            .map_err(plot_err)?;
-        } else {
+        if matches!(mark, Mark::Square) {
             area.draw(&Rectangle::new(
                 [(x + 3, y + 2), (x + 15, y + 14)],
                 color.filled(),
             ))
             .map_err(plot_err)?;
+        } else {
+            area.draw(&PathElement::new(
+                vec![(x, y + 8), (x + 18, y + 8)],
+                color.stroke_width(3),
+            ))
+            .map_err(plot_err)?;
+        }
+        match mark {
+            Mark::LineCircle => area
+                .draw(&Circle::new((x + 9, y + 8), 4, color.filled()))
+                .map_err(plot_err)?,
+            Mark::LineTriangle => area
+                .draw(&TriangleMarker::new((x + 9, y + 8), 6, color.filled()))
+                .map_err(plot_err)?,
+            _ => {}
         }
         area.draw(&Text::new(text.clone(), (x + 24, y), font.clone()))
             .map_err(plot_err)?;
@@ -179,8 +223,39 @@ fn series(df: &DataFrame, rows: &[(usize, i64)], rate: &str) -> PolarsResult<Poi
     })
 }
 
+/// The runs of consecutive years with a value: a line never crosses a year without data.
+fn runs(x: &[f64], y: &[Option<f64>], shift: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut prev: Option<f64> = None;
+    for (&x, y) in x.iter().zip(y) {
+        match y {
+            Some(y) => {
+                if prev.is_some_and(|p| x - p == 1.0) {
+                    if let Some(run) = out.last_mut() {
+                        run.push((x + shift, *y));
+                    }
+                } else {
+                    out.push(vec![(x + shift, *y)]);
+                }
+                prev = Some(x);
+            }
+            None => prev = None,
+        }
+    }
+    out
+}
+
 fn percent(v: &f64) -> String {
     format!("{:.0}%", v * 100.0)
+}
+
+/// Tick labels of a rate axis: only 0% to 100%.
+fn percent_tick(v: &f64) -> String {
+    if *v < -1e-9 || *v > 1.0 + 1e-9 {
+        String::new()
+    } else {
+        percent(&v.abs())
+    }
 }
 
 fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult<String> {
@@ -192,6 +267,8 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
         (Some(a), Some(b)) => (a.1, b.1),
         _ => (2008, 2026),
     };
+    let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
+    let raw_n = raw_n.i64()?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
@@ -202,7 +279,10 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
-            .build_cartesian_2d((y0 as f64 - 0.6)..(y1 as f64 + 0.6), 0.0..1.0)
+            .build_cartesian_2d(
+                (y0 as f64 - 0.6)..(y1 as f64 + 0.6),
+                -Y_PAD..(1.0 + 2.5 * Y_PAD),
+            )
             .map_err(plot_err)?;
         chart
             .configure_mesh()
@@ -211,7 +291,7 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
             .x_labels(8)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(6)
-            .y_label_formatter(&percent)
+            .y_label_formatter(&percent_tick)
             .x_desc("year of the game")
             .y_desc("declaration wins")
             .label_style((FONT, 18))
@@ -225,10 +305,22 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
             let x = year as f64 - 0.5;
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    vec![(x, 0.0), (x, 1.0)],
+                    vec![(x, -Y_PAD), (x, 1.0 + Y_PAD)],
                     GREY.stroke_width(2),
                 )))
                 .map_err(plot_err)?;
+        }
+        // n: the raw games of each year, small, along the top of the frame.
+        let n_font = (FONT, 12)
+            .into_font()
+            .color(&GREY)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        for &(i, year) in &rows {
+            if let Some(n) = raw_n.get(i).filter(|&n| n > 0) {
+                let (px, py) = chart.backend_coord(&(year as f64, 1.0 + 1.8 * Y_PAD));
+                top.draw(&Text::new(n.to_string(), (px, py), n_font.clone()))
+                    .map_err(plot_err)?;
+            }
         }
         // The two series side by side, a fifth of a year apart, so their bars do not overlap.
         for (k, (rate, color)) in [
@@ -240,17 +332,28 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
         {
             let p = series(df, &rows, rate)?;
             let shift = if k == 0 { -0.1 } else { 0.1 };
+            for run in runs(&p.x, &p.y, shift).into_iter().filter(|r| r.len() > 1) {
+                chart
+                    .draw_series(LineSeries::new(run, color.stroke_width(2)))
+                    .map_err(plot_err)?;
+            }
             let pts: Vec<(f64, f64)> =
                 p.x.iter()
                     .zip(&p.y)
                     .filter_map(|(&x, y)| y.map(|y| (x + shift, y)))
                     .collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .map_err(plot_err)?;
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                .map_err(plot_err)?;
+            if k == 0 {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                    .map_err(plot_err)?;
+            } else {
+                chart
+                    .draw_series(
+                        pts.iter()
+                            .map(|&p| TriangleMarker::new(p, 6, color.filled())),
+                    )
+                    .map_err(plot_err)?;
+            }
             chart
                 .draw_series((0..p.x.len()).filter_map(|i| {
                     let (y, lo, hi) = (p.y[i]?, p.lo[i]?, p.hi[i]?);
@@ -266,11 +369,15 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
                 .map_err(plot_err)?;
         }
         let mut items: Vec<LegendItem> = vec![
-            (COLORS[0], true, "all (raw)".to_string()),
-            (COLORS[1], true, "strength-controlled".to_string()),
+            (COLORS[0], Mark::LineCircle, "all (raw)".to_string()),
+            (
+                COLORS[1],
+                Mark::LineTriangle,
+                "strength-controlled".to_string(),
+            ),
         ];
         if changes.iter().any(|c| (y0..=y1).contains(&c.0)) {
-            items.push((GREY, true, "Max_Moves changes".to_string()));
+            items.push((GREY, Mark::Line, "Max_Moves changes".to_string()));
         }
         legend(&bottom, &items)?;
         root.present().map_err(plot_err)?;
@@ -278,90 +385,132 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
     Ok(svg)
 }
 
-fn funnel(df: &DataFrame) -> PolarsResult<String> {
-    let keys = df.column("max_moves")?.str()?.clone();
-    let stages = [
-        ("owned31_share", "owned >= 31"),
-        ("decl31_share", "and decl. points >= 31"),
-        ("declarable_board_share", "and board conditions"),
-        ("declarable_share", "and move <= 500"),
-    ];
-    let n = df.height();
-    let labels: Vec<String> = (0..n)
-        .map(|i| match keys.get(i) {
-            Some("all") => "all".to_string(),
-            Some(k) => format!("Max_Moves {k}"),
-            // (written under each group of bars)
-            None => "?".to_string(),
-        })
-        .collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        root.fill(&WHITE).map_err(plot_err)?;
-        let (top, bottom) = root.split_vertically(H - LEGEND_H);
-        let mut chart = ChartBuilder::on(&top)
-            .caption("Sides of mutual games at the move limit", (FONT, 21))
-            .margin(10)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..n.max(1) as f64, 0.0..1.0)
+/// One bar: the rate, the low and the high bound of its interval.
+type Bar = (Option<f64>, Option<f64>, Option<f64>);
+
+/// Grouped bars with error bars: `groups` (label under the group, per bar: value, low,
+/// high), one colour per bar position. A bar of height 0 is a thick line at 0.
+fn grouped_bars(
+    top: &DrawingArea<SVGBackend<'_>, Shift>,
+    title: &str,
+    y_desc: &str,
+    groups: &[(String, Vec<Bar>)],
+) -> PolarsResult<()> {
+    let n = groups.len();
+    let per = groups.iter().map(|g| g.1.len()).max().unwrap_or(1).max(1);
+    let mut chart = ChartBuilder::on(top)
+        .caption(title, (FONT, 21))
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..n.max(1) as f64, -Y_PAD..(1.0 + Y_PAD))
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .x_labels(0)
+        .y_labels(6)
+        .y_label_formatter(&percent_tick)
+        .y_desc(y_desc)
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 18))
+        .draw()
+        .map_err(plot_err)?;
+    // One label under each group of bars, centred.
+    let label_font = (FONT, 18)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, (label, _)) in groups.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(i as f64 + 0.5, -Y_PAD));
+        top.draw(&Text::new(label.clone(), (px, py + 8), label_font.clone()))
             .map_err(plot_err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(WHITE)
-            .x_labels(0)
-            .y_labels(6)
-            .y_label_formatter(&percent)
-            .y_desc("share of sides")
-            .label_style((FONT, 18))
-            .axis_desc_style((FONT, 18))
-            .draw()
-            .map_err(plot_err)?;
-        // One label under each group of bars, centred.
-        let label_font = (FONT, 18)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Top));
-        for (i, label) in labels.iter().enumerate() {
-            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
-            top.draw(&Text::new(label.clone(), (px, py + 8), label_font.clone()))
-                .map_err(plot_err)?;
-        }
-        let bw = 0.8 / stages.len() as f64;
-        for (j, (stage, _)) in stages.iter().enumerate() {
-            let v = df.column(stage)?.f64()?.clone();
-            let lo = df.column(&format!("{stage}_lo"))?.f64()?.clone();
-            let hi = df.column(&format!("{stage}_hi"))?.f64()?.clone();
-            let color = COLORS[j];
-            for i in 0..n {
-                let Some(y) = v.get(i) else { continue };
-                let x0 = i as f64 + 0.1 + bw * j as f64;
+    }
+    let bw = 0.8 / per as f64;
+    for (i, (_, bars)) in groups.iter().enumerate() {
+        for (j, &(v, lo, hi)) in bars.iter().enumerate() {
+            let Some(y) = v else { continue };
+            let color = COLORS[j % COLORS.len()];
+            let x0 = i as f64 + 0.1 + bw * j as f64;
+            if y > 0.0 {
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
                         [(x0 + 0.01, 0.0), (x0 + bw - 0.01, y)],
                         color.filled(),
                     )))
                     .map_err(plot_err)?;
-                if let (Some(l), Some(h)) = (lo.get(i), hi.get(i)) {
-                    chart
-                        .draw_series(std::iter::once(ErrorBar::new_vertical(
-                            x0 + bw / 2.0,
-                            l,
-                            y,
-                            h,
-                            BLACK.stroke_width(1),
-                            6,
-                        )))
-                        .map_err(plot_err)?;
-                }
+            } else {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x0 + 0.01, 0.0), (x0 + bw - 0.01, 0.0)],
+                        color.stroke_width(4),
+                    )))
+                    .map_err(plot_err)?;
+            }
+            if let (Some(l), Some(h)) = (lo, hi) {
+                chart
+                    .draw_series(std::iter::once(ErrorBar::new_vertical(
+                        x0 + bw / 2.0,
+                        l,
+                        y,
+                        h,
+                        BLACK.stroke_width(1),
+                        6,
+                    )))
+                    .map_err(plot_err)?;
             }
         }
+    }
+    Ok(())
+}
+
+fn funnel(df: &DataFrame) -> PolarsResult<String> {
+    // Per Max_Moves only: the `all` row pools regimes with different move clauses.
+    let mask = df.column("max_moves")?.str()?.not_equal("all");
+    let df = &df.filter(&mask)?;
+    let keys = df.column("max_moves")?.str()?.clone();
+    let games = df.column("games")?.cast(&DataType::Int64)?;
+    let games = games.i64()?;
+    let stages = [
+        ("owned31_share", "owned >= 31"),
+        ("decl31_share", "and decl. points >= 31"),
+        ("decl31_zone10_share", "and 10 in the zone"),
+        ("declarable_share", "and every condition"),
+    ];
+    let get = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
+    let mut groups = Vec::new();
+    for i in 0..df.height() {
+        let label = format!(
+            "Max_Moves {} (n = {})",
+            keys.get(i).unwrap_or("?"),
+            games.get(i).unwrap_or(0)
+        );
+        let mut bars = Vec::new();
+        for (stage, _) in stages {
+            bars.push((
+                get(stage)?.get(i),
+                get(&format!("{stage}_lo"))?.get(i),
+                get(&format!("{stage}_hi"))?.get(i),
+            ));
+        }
+        groups.push((label, bars));
+    }
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (top, bottom) = root.split_vertically(H - LEGEND_H);
+        grouped_bars(
+            &top,
+            "Mutual games at the move limit",
+            "share of games",
+            &groups,
+        )?;
         let items: Vec<LegendItem> = stages
             .iter()
             .enumerate()
-            .map(|(j, (_, label))| (COLORS[j], false, label.to_string()))
+            .map(|(j, (_, label))| (COLORS[j], Mark::Square, label.to_string()))
             .collect();
         legend(&bottom, &items)?;
         root.present().map_err(plot_err)?;
@@ -369,39 +518,109 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
     Ok(svg)
 }
 
-fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
-    let owned = counts.column("owned")?.i64()?.clone();
-    let ns = counts.column("n")?.i64()?.clone();
-    let mut bins = [0i64; 55];
-    for i in 0..counts.height() {
-        if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
-            && (0..=54).contains(&o)
-        {
-            bins[o as usize] += n;
+fn era_comparison(df: &DataFrame) -> PolarsResult<String> {
+    let pops = df.column("population")?.str()?.clone();
+    let measures = df.column("measure")?.str()?.clone();
+    let f = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
+    let i64s = |c: &str| -> PolarsResult<Int64Chunked> { Ok(df.column(c)?.i64()?.clone()) };
+    let (na, nb) = (i64s("a_games")?, i64s("b_games")?);
+    let mut groups = Vec::new();
+    let (mut n_a, mut n_b) = (0, 0);
+    for i in 0..df.height() {
+        if pops.get(i) != Some("controlled") {
+            continue;
         }
+        let label = match measures.get(i) {
+            Some("decl_win_rate") => "declaration win",
+            Some("move_limit_rate") => "move limit",
+            _ => continue,
+        };
+        n_a = na.get(i).unwrap_or(0);
+        n_b = nb.get(i).unwrap_or(0);
+        let bar = |p: &str| -> PolarsResult<Bar> {
+            Ok((
+                f(&format!("{p}_rate"))?.get(i),
+                f(&format!("{p}_rate_lo"))?.get(i),
+                f(&format!("{p}_rate_hi"))?.get(i),
+            ))
+        };
+        groups.push((label.to_string(), vec![bar("a")?, bar("b")?]));
     }
-    let max = bins.iter().copied().max().unwrap_or(0).max(1);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
+        grouped_bars(
+            &top,
+            "Strength-controlled mutual games",
+            "share of games",
+            &groups,
+        )?;
+        legend(
+            &bottom,
+            &[
+                (
+                    COLORS[0],
+                    Mark::Square,
+                    format!("Max_Moves 256, 2021-2023 (n = {n_a})"),
+                ),
+                (
+                    COLORS[1],
+                    Mark::Square,
+                    format!("Max_Moves 512, 2024-2026 (n = {n_b})"),
+                ),
+            ],
+        )?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
+    let owned = counts.column("owned")?.i64()?.clone();
+    let cond = counts.column("conditions")?.bool()?.clone();
+    let ns = counts.column("n")?.i64()?.clone();
+    // Per owned value: (games where the other conditions hold, games where one fails).
+    let mut bins = [(0i64, 0i64); 55];
+    for i in 0..counts.height() {
+        if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
+            && (0..=54).contains(&o)
+        {
+            if cond.get(i) == Some(true) {
+                bins[o as usize].0 += n;
+            } else {
+                bins[o as usize].1 += n;
+            }
+        }
+    }
+    let total: i64 = bins.iter().map(|b| b.0 + b.1).sum();
+    let max = bins.iter().map(|b| b.0 + b.1).max().unwrap_or(0).max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (top, bottom) = root.split_vertically(H - LEGEND_H);
+        let top_y = max + max / 10 + 1;
         let mut chart = ChartBuilder::on(&top)
-            .caption("Owned points at the move limit (mutual games)", (FONT, 21))
+            .caption(
+                format!("Leading side's owned points at the move limit (n = {total})"),
+                (FONT, 19),
+            )
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
-            .build_cartesian_2d(-0.5f64..54.5, 0i64..(max + max / 10 + 1))
+            .build_cartesian_2d(26.5f64..54.5, 0i64..top_y)
             .map_err(plot_err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
             .light_line_style(WHITE)
-            .x_labels(12)
+            .x_labels(8)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(6)
-            .x_desc("owned points")
-            .y_desc("sides")
+            .x_desc("owned points (the other side: 54 minus)")
+            .y_desc("games")
             .label_style((FONT, 18))
             .axis_desc_style((FONT, 18))
             .draw()
@@ -410,28 +629,38 @@ fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
             .draw_series(
                 bins.iter()
                     .enumerate()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(p, &n)| {
+                    .filter(|(_, b)| b.0 > 0)
+                    .map(|(p, b)| {
                         let x = p as f64;
-                        Rectangle::new([(x - 0.4, 0), (x + 0.4, n)], COLORS[0].filled())
+                        Rectangle::new([(x - 0.4, 0), (x + 0.4, b.0)], COLORS[0].filled())
                     }),
             )
             .map_err(plot_err)?;
-        let top_y = max + max / 10 + 1;
-        for (p, color) in [(24.0, COLORS[1]), (31.0, COLORS[2])] {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(p - 0.5, 0), (p - 0.5, top_y)],
-                    color.stroke_width(2),
-                )))
-                .map_err(plot_err)?;
-        }
+        chart
+            .draw_series(
+                bins.iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.1 > 0)
+                    .map(|(p, b)| {
+                        let x = p as f64;
+                        Rectangle::new([(x - 0.4, b.0), (x + 0.4, b.0 + b.1)], COLORS[3].filled())
+                    }),
+            )
+            .map_err(plot_err)?;
+        // 31: a 24-point win (below it both sides own 24 or more).
+        let win = tables::RULE24_WIN as f64;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(win - 0.5, 0), (win - 0.5, top_y)],
+                COLORS[2].stroke_width(2),
+            )))
+            .map_err(plot_err)?;
         legend(
             &bottom,
             &[
-                (COLORS[0], false, "sides".to_string()),
-                (COLORS[1], true, "24 (impasse, 24-point draw)".to_string()),
-                (COLORS[2], true, "31 (24-point win)".to_string()),
+                (COLORS[0], Mark::Square, "conditions hold".to_string()),
+                (COLORS[3], Mark::Square, "a condition fails".to_string()),
+                (COLORS[2], Mark::Line, "31 (24-point win)".to_string()),
             ],
         )?;
         root.present().map_err(plot_err)?;

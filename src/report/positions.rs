@@ -11,7 +11,9 @@
 
 use polars::prelude::*;
 
-use crate::shogi::{Color, Move, Position, Square};
+use crate::shogi::{
+    Color, DeclarationOutcome, EnteringKingRule, Move, Position, Square, evaluate_declaration,
+};
 
 /// One position's counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -35,6 +37,30 @@ pub struct PositionCounts {
     /// Per side: owned points (every own non-king piece on the board and in hand, counted
     /// as for declaration points).
     pub owned_points: [i32; 2],
+    /// Per side: a declaration by that side would win under the 27-point rule
+    /// ([`EnteringKingRule::CSARule27`]) and under the 24-point rule
+    /// ([`EnteringKingRule::CSARule24`]): every condition of [`evaluate_declaration`]
+    /// (king in the enemy camp, not in check, 10 pieces there, the points, and for the
+    /// 24-point rule the SFEN move number at most 500), judged as if that side were to move.
+    #[serde(skip)]
+    pub declares_win: [[bool; 2]; 2],
+}
+
+/// Whether `c` would win by declaring now under `rule`: the position as it is when `c` is
+/// to move, else the same board with `c` to move (the side not to move is never in check
+/// in a legal position, so nothing else changes).
+pub fn declares_win(pos: &Position, c: Color, rule: EnteringKingRule) -> bool {
+    let judged = if pos.side_to_move() == c {
+        evaluate_declaration(pos, rule)
+    } else {
+        let mut setup = pos.to_setup();
+        setup.side_to_move = c;
+        match Position::from_setup(setup) {
+            Ok(p) => evaluate_declaration(&p, rule),
+            Err(_) => return false,
+        }
+    };
+    judged.outcome == DeclarationOutcome::Win
 }
 
 /// Count one position.
@@ -67,19 +93,26 @@ pub fn counts(pos: &Position) -> PositionCounts {
         zone: per_side(&|c| pos.zone_count(c)),
         declaration_points: per_side(&|c| pos.declaration_points(c)),
         owned_points: per_side(&|c| pos.owned_points(c)),
+        declares_win: [Color::Black, Color::White].map(|c| {
+            [EnteringKingRule::CSARule27, EnteringKingRule::CSARule24]
+                .map(|rule| declares_win(pos, c, rule))
+        }),
     }
 }
 
-/// Points a side needs to declare a win: (27-point rule, 24-point rule).
+/// Points a side needs to declare a win: (27-point rule, 24-point rule), from
+/// [`EnteringKingRule::base_threshold`].
 pub fn thresholds(c: Color) -> (i32, i32) {
-    match c {
-        Color::Black => (28, 31),
-        Color::White => (27, 31),
-    }
+    let t = |rule: EnteringKingRule| rule.base_threshold(c).unwrap_or(0);
+    (
+        t(EnteringKingRule::CSARule27),
+        t(EnteringKingRule::CSARule24),
+    )
 }
 
 /// The per-position table (one row per position) and per-side table (two rows per
-/// position: `is_black`, `zone`, `decl`, `owned`, `shortfall27`, `shortfall24`).
+/// position: `is_black`, `zone`, `decl`, `owned`, `shortfall27`, `shortfall24`,
+/// `declares27`, `declares24`).
 pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
     let col_u32 = |name: &'static str, f: &dyn Fn(&PositionCounts) -> u32| {
         Column::new(
@@ -103,6 +136,7 @@ pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
     let mut owned = Vec::new();
     let mut s27 = Vec::new();
     let mut s24 = Vec::new();
+    let (mut d27, mut d24) = (Vec::new(), Vec::new());
     for c in all {
         for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
             let (t27, t24) = thresholds(color);
@@ -112,6 +146,8 @@ pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
             owned.push(i64::from(c.owned_points[i]));
             s27.push(i64::from((t27 - c.declaration_points[i]).max(0)));
             s24.push(i64::from((t24 - c.declaration_points[i]).max(0)));
+            d27.push(c.declares_win[i][0]);
+            d24.push(c.declares_win[i][1]);
         }
     }
     let sides = DataFrame::new(
@@ -123,6 +159,8 @@ pub fn frames(all: &[PositionCounts]) -> PolarsResult<(DataFrame, DataFrame)> {
             Column::new("owned".into(), owned),
             Column::new("shortfall27".into(), s27),
             Column::new("shortfall24".into(), s24),
+            Column::new("declares27".into(), d27),
+            Column::new("declares24".into(), d24),
         ],
     )?;
     Ok((positions, sides))
@@ -174,10 +212,14 @@ pub fn summary(positions: &DataFrame) -> PolarsResult<DataFrame> {
 
 /// Per rule, over sides: columns `rule`, `sides`, `zone10_share` (>= 10 pieces in the
 /// enemy camp), `points_share` (declaration points at or above the rule's threshold),
-/// `both_share`, `shortfall_median`, `shortfall20_share`.
+/// `declarable_share` (every condition of the rule, see
+/// [`PositionCounts::declares_win`]), `shortfall_median`, `shortfall20_share`.
 pub fn sides_summary(sides: &DataFrame) -> PolarsResult<DataFrame> {
     let mut out: Option<DataFrame> = None;
-    for (rule, s) in [("27-point", "shortfall27"), ("24-point", "shortfall24")] {
+    for (rule, s, d) in [
+        ("27-point", "shortfall27", "declares27"),
+        ("24-point", "shortfall24", "declares24"),
+    ] {
         let share = |cond: Expr| {
             when(len().gt(lit(0)))
                 .then(cond.cast(DataType::Float64).sum() / len().cast(DataType::Float64))
@@ -193,7 +235,7 @@ pub fn sides_summary(sides: &DataFrame) -> PolarsResult<DataFrame> {
                 len().cast(DataType::Int64).alias("sides"),
                 share(zone10.clone()).alias("zone10_share"),
                 share(points.clone()).alias("points_share"),
-                share(zone10.and(points)).alias("both_share"),
+                share(col(d)).alias("declarable_share"),
                 col(s).median().alias("shortfall_median"),
                 share(col(s).gt_eq(lit(20i64))).alias("shortfall20_share"),
             ])

@@ -19,7 +19,10 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 use super::positions;
-use super::stats::{fisher_exact, newcombe_difference, wilson, with_intervals};
+use super::stats::{holm_ln, score_test, wilson, with_intervals};
+use crate::shogi::{
+    Color, EnteringKingRule, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
+};
 
 /// One report table: its file name, title, caption and computation.
 pub struct TableSpec {
@@ -46,22 +49,15 @@ impl std::fmt::Debug for TableSpec {
 impl TableSpec {
     /// The caption with the settings filled in.
     pub fn caption_for(&self, config: &ReportConfig) -> String {
-        let pool = match config.pool {
-            RatingPool::Year => {
-                "`year`: both pre-game ratings of every game of that year that has them (a player counted once per game)"
-            }
-            RatingPool::Entering => {
-                "`entering`: both pre-game ratings of that year's mutual entering-king games only (the reference study's definition)"
-            }
-            RatingPool::Players => {
-                "`players`: every player (by login name) with a pre-game rating in a game of that year, counted once, at the mean of their \
-pre-game ratings in that year's games"
-            }
-        };
+        let pool = format!(
+            "the `{}` pool ({})",
+            config.pool.name(),
+            pool_sentence(config.pool)
+        );
         let mut caption = self
             .caption
-            .replace("{percentile}", &format_number(config.percentile))
-            .replace("{pool}", pool)
+            .replace("{percentile}", &ordinal(config.percentile))
+            .replace("{pool}", &pool)
             .replace("{min_games}", &config.min_games.to_string());
         caption.push(' ');
         caption.push_str(&population(config));
@@ -82,11 +78,49 @@ the rating pools are taken from these games only."
     }
 }
 
-fn format_number(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x}")
+/// A percentile as an English ordinal: `1st`, `2nd`, `3rd`, `11th`, `75th`, `22.5th`.
+pub fn ordinal(x: f64) -> String {
+    if x.fract() != 0.0 {
+        return format!("{x}th");
+    }
+    let n = x as i64;
+    let suffix = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Which ratings a pool holds, in a few words.
+pub fn pool_sentence(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Year => {
+            "both pre-game ratings of every rated game of the year, a player counted once per game"
+        }
+        RatingPool::Entering => {
+            "both pre-game ratings of the year's mutual entering-king games only, the reference study's pool"
+        }
+        RatingPool::Players => {
+            "every rated player of the year counted once, at the mean of their pre-game ratings that year"
+        }
+    }
+}
+
+/// How a pool differs from the reference study's (`entering`).
+pub fn pool_difference(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Entering => "This is the reference study's pool.",
+        RatingPool::Year => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`year` pool takes the whole rated field, so its threshold does not move with who reaches entering-king endings."
+        }
+        RatingPool::Players => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`players` pool takes the whole rated field with each player once, so frequent players do not weigh more."
+        }
     }
 }
 
@@ -137,11 +171,15 @@ pub const TABLES: &[TableSpec] = &[
         caption: "One row per `year` of the record's start time. `games`: rows of the per-game table. \
 `not_replayed`: games whose `status` is not `ok`, `illegal_move` or `no_summary` (the record could not be replayed to its end). \
 `illegal_move`: games with an illegal ply by our replay. `mutual` / `one_sided` / `no_entering`: the `entering` class of the final position \
-(both kings in the enemy camp / exactly one / neither), with shares of `games`. `board_match_rate`: games whose replayed final position equals \
-the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over games with a trailer \
-(`board_compared`). `entering_board_compared` and `entering_board_match_rate`: the same over entering-king games only (final position mutual or \
-one-sided; the reference study's denominator). `points_violations`: games with a replayed final position whose owned points do not total 54. \
-`judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+of the games replayed to their end (both kings in the enemy camp / exactly one / neither), with shares of `games`; a game not replayed to its \
+end is counted apart, in `not_replayed` only (never by the last position reached), so `not_replayed`, `mutual`, `one_sided` and `no_entering` \
+add up to `games`, and no other table counts it as an entering-king game. `board_matched` / `board_match_rate`: games whose replayed final \
+position equals the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over \
+games with a trailer (`board_compared`). `entering_board_compared`, `entering_board_matched` and `entering_board_match_rate`: the same over \
+entering-king games only (final position mutual or one-sided; the reference study's denominator). Match rates have two decimals and their 95% \
+Wilson interval (`*_lo`, `*_hi`); a rate below 100% never prints as 100%. `points_checked`: games with a replayed final position \
+(`final_sfen`), whose owned points are checked; `points_violations`: those whose two sides' owned points do not total 54 (a handicap game, or \
+an error). `judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
         compute: years,
     },
     TableSpec {
@@ -176,12 +214,16 @@ one-sided; the reference study's denominator). `points_violations`: games with a
         number: "3a",
         name: "strength_by_year",
         title: "Strength-controlled declaration rates, by year",
-        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile}th percentile \
-(linear interpolation, as numpy's default) of the year's rating pool, {pool}; missing ratings are left out of the pool, and a game with a missing \
-rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
+        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
+(linear interpolation, as numpy's default) of the year's ratings in {pool}; missing ratings are left out of the pool, and a game with a missing \
+rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. \
+`pool_at_or_above` / `pool_at_or_above_share`: ratings of the pool at or above `threshold`, over `pool_ratings`; ties at the threshold count as \
+strong (>=), so where many ratings equal it this share is far above 100% minus the percentile (and a pool of a few ratings gives an \
+unstable threshold). `pool_ties`: ratings equal to `threshold`. A controlled rate is a restriction to the games whose both players are strong, \
+not an adjustment for strength. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
 those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
-`move_limit`. `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
+`move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
 of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
         compute: strength_by_year,
     },
@@ -190,14 +232,16 @@ of the row, without strength control. Every rate has its 95% Wilson score interv
         name: "strength_by_era",
         title: "Strength-controlled declaration rates, by period",
         caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
-2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games.",
+2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
+of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
         compute: strength_by_era,
     },
     TableSpec {
         number: "3c",
         name: "strength_by_max_moves",
         title: "Strength-controlled declaration rates, by Max_Moves",
-        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold).",
+        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
+`0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
         compute: strength_by_max_moves,
     },
     TableSpec {
@@ -214,27 +258,36 @@ study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
         name: "era_comparison",
         title: "The 256 era against the 512 era",
         caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
-cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a ({percentile}th \
-percentile of the {pool} pool), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
-declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `rate_diff` = A's rate minus B's, with \
-Newcombe's 95% hybrid score interval (`rate_diff_lo`, `rate_diff_hi`); `fisher_p`: two-sided p-value of Fisher's exact test of the 2x2 table \
-(A, B) x (with, without).",
+cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
+above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
+declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
+games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
+minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
+`score_z` the statistic at no difference and `score_p` its two-sided p-value (the interval excludes 0 exactly when `score_p` < 0.05; \
+`score_p_log10`: its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison \
+is the declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones have \
+`holm_p`, Holm's adjustment over the three (`holm_p_log10` its logarithm). With few games the normal approximation of the test is rough: \
+read such rows as descriptive.",
         compute: era_comparison,
     },
     TableSpec {
         number: "4",
         name: "funnel",
         title: "Funnel of mutual games cut by the move limit",
-        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per side (two sides a game), \
-in the final position. `owned_over27`: sides owning more than 27 points (all own pieces on the board and in hand; rook and bishop 5, others 1). \
-`owned31`: sides owning >= 31 points. `decl31`: of those, sides with >= 31 declaration points (pieces in the enemy camp + hand). \
-`declarable_board`: of those, sides whose board meets the rest of the 24-point rule's declaration-win conditions: the king in the enemy camp, \
->= 10 pieces there, and not in check (only the side to move, read from `final_sfen`, can be in check). `declarable`: of those, sides for which \
-every condition of the rule holds, the move-number clause included (the SFEN move number, plies + 1, at most 500): at `'Max_Moves:512` every \
-game cut at the limit is at move 513 and no side can declare. Shares are of `sides`; `*_pass` rates are of the previous stage. `zone10`: sides \
-with >= 10 pieces in the enemy camp, whatever their points. `stranded_median`: median of owned minus declaration points over sides that own \
->= 31 but have fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`; sides of one game are not \
-independent, so the interval is somewhat too narrow).",
+        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per game, in the final \
+position. The two sides' owned points (all own pieces on the board and in hand; rook and bishop 5, others 1) sum to 54 in a game with every \
+piece (table 1's `points_violations` counts exceptions), so at most one side a game can own more than 27 or at least 31 points, have 31 \
+declaration points or be able to declare: each stage is a property of the game's *leading side* (the side owning more points). \
+`owned_over27`: the leading side owns more than 27 (every game but a 27-27 tie). `owned31`: it owns >= 31 points. `decl31`: of those, it has \
+>= 31 declaration points (pieces in the enemy camp + hand). `decl31_zone10`: of those, it also has >= 10 pieces in the enemy camp (the \
+reference study's third stage). `declarable_board`: of those, its king is in the enemy camp and it is not in check (only the side to move, \
+read from `final_sfen`, can be in check). `declarable`: of those, the move-number clause holds too (the SFEN move number, plies + 1, at most \
+500), so every condition of the 24-point rule: at `'Max_Moves:512` every game cut at the limit is at move 513 and no side can declare. \
+Shares are of `games`; `*_pass` rates are of the previous stage. `zone10`: games in which a side (either) has >= 10 pieces in the enemy camp, \
+whatever its points. `stranded_median`: median of owned minus declaration points of the leading side over games where it owns >= 31 but has \
+fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent. The \
+`all` row pools regimes that differ in the move clause (a game cut at 256 ends at move 257, within it; at 512, at move 513, past it): read \
+the rows per Max_Moves (the plot shows them only).",
         compute: funnel,
     },
     TableSpec {
@@ -246,7 +299,8 @@ independent, so the interval is somewhat too narrow).",
 declaration points. `24-point`: the same with >= 31 points for a win and 24-30 for a declared draw, only while the SFEN move number \
 (plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
 fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
-`decisive_share`: wins over games, with its 95% Wilson score interval.",
+`decisive_share`: wins over games, with its 95% Wilson score interval. As in table 4, the `all` row pools Max_Moves regimes that differ in the \
+24-point rule's move clause.",
         compute: counterfactual,
     },
     TableSpec {
@@ -265,7 +319,9 @@ total over all legal moves. Median, range and mean over positions.",
         title: "Sides at the first mutual entry against the declaration thresholds",
         caption: "The positions of table 6a, per side (two a position). `zone10_share`: >= 10 pieces in the enemy camp. \
 `points_share`: declaration points (pieces in the enemy camp + hand) at or above the rule's win threshold (27-point rule: 28 Black, 27 White; \
-24-point rule: 31). `both_share`: both. Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
+24-point rule: 31), whatever else holds. `declarable_share`: sides that would win by declaring, every condition of the rule applied as in \
+tables 4 and 5: the king in the enemy camp, not in check (judged as if the side were to move), >= 10 pieces there, the points, and under the \
+24-point rule the SFEN move number at most 500 (a position first reached after move 500, possible only where the limit is 512, never counts). Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
 a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
         compute: mutual_position_sides,
     },
@@ -283,7 +339,7 @@ const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings 
 server's `'summary` reason: `valid_decl` = `kachi`, `invalid_decl` = `illegal kachi`, `move_limit` = `max_moves` or `max_moves_draw`, \
 `resignation` = `toryo`, `repetition` = `sennichite` or `oute_sennichite`, `other` = anything else (time up, abnormal, illegal moves, \
 no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_lo`, `*_hi`). Max_Moves is read from each record; \
-`unknown` = the record has no `'Max_Moves` line.";
+`unknown` = the record has no `'Max_Moves` line; `0` = the record reads `'Max_Moves:0`, no move limit.";
 
 const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
 (`entering` = `black_only` or `white_only`).";
@@ -331,13 +387,29 @@ fn move_limit() -> Expr {
     is_one_of(SUMMARY_REASON, &["max_moves", "max_moves_draw"])
 }
 
+/// The record was replayed to its end (`status` `ok`, `illegal_move` or `no_summary`), so
+/// its final position is the game's: only such a game has an entering class; a game not
+/// replayed to its end is counted apart (table 1's `not_replayed`), never by the last
+/// position reached.
+fn replayed() -> Expr {
+    is_one_of(STATUS, &["ok", "illegal_move", "no_summary"])
+}
+
 fn mutual() -> Expr {
-    col(ENTERING).eq(lit("mutual")).fill_null(lit(false))
+    col(ENTERING)
+        .eq(lit("mutual"))
+        .fill_null(lit(false))
+        .and(replayed())
+}
+
+/// A one-sided entering-king game: exactly one king in the enemy camp at the end.
+fn one_sided() -> Expr {
+    is_one_of(ENTERING, &["black_only", "white_only"]).and(replayed())
 }
 
 /// An entering-king game: the final position is mutual or one-sided.
 fn entering_king() -> Expr {
-    is_one_of(ENTERING, &["mutual", "black_only", "white_only"])
+    is_one_of(ENTERING, &["mutual", "black_only", "white_only"]).and(replayed())
 }
 
 /// Black is to move in the final position.
@@ -382,15 +454,15 @@ fn keyed(
 // ---------------------------------------------------------------- table 1
 
 fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
-    let replayed = is_one_of(STATUS, &["ok", "illegal_move", "no_summary"]);
+    let replayed = replayed();
     let has_final = col(FINAL_SFEN).is_not_null();
     let aggs = vec![
         games_count(),
-        count_if(replayed.not()).alias("not_replayed"),
+        count_if(replayed.clone().not()).alias("not_replayed"),
         count_if(col(ILLEGAL_PLY).is_not_null()).alias("illegal_move"),
         count_if(mutual()).alias("mutual"),
-        count_if(is_one_of(ENTERING, &["black_only", "white_only"])).alias("one_sided"),
-        count_if(is_one_of(ENTERING, &["none"])).alias("no_entering"),
+        count_if(one_sided()).alias("one_sided"),
+        count_if(is_one_of(ENTERING, &["none"]).and(replayed.clone())).alias("no_entering"),
         count_if(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])).alias("board_compared"),
         count_if(is_one_of(FINAL_BOARD, &["match", "prelast"])).alias("board_matched"),
         count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])))
@@ -404,6 +476,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         count_if(col(JUDGE_AGREES).eq(lit(false))).alias("judge_disagreements"),
     ];
     let finish = vec![
+        ratio("not_replayed", "games", "not_replayed_share"),
         ratio("mutual", "games", "mutual_share"),
         ratio("one_sided", "games", "one_sided_share"),
         ratio("no_entering", "games", "no_entering_share"),
@@ -414,7 +487,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "entering_board_match_rate",
         ),
     ];
-    keyed(
+    let df = keyed(
         lf,
         col(YEAR),
         "year",
@@ -423,6 +496,7 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         &[
             "games",
             "not_replayed",
+            "not_replayed_share",
             "illegal_move",
             "mutual",
             "mutual_share",
@@ -431,13 +505,26 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "no_entering",
             "no_entering_share",
             "board_compared",
+            "board_matched",
             "board_match_rate",
             "entering_board_compared",
+            "entering_board_matched",
             "entering_board_match_rate",
             "points_checked",
             "points_violations",
             "judged",
             "judge_disagreements",
+        ],
+    )?;
+    with_intervals(
+        df,
+        &[
+            ("board_matched", "board_compared", "board_match_rate"),
+            (
+                "entering_board_matched",
+                "entering_board_compared",
+                "entering_board_match_rate",
+            ),
         ],
     )
 }
@@ -453,7 +540,7 @@ enum Population {
 fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsResult<DataFrame> {
     let filter = match pop {
         Population::Mutual => mutual(),
-        Population::OneSided => is_one_of(ENTERING, &["black_only", "white_only"]),
+        Population::OneSided => one_sided(),
     };
     let valid = declaration_win();
     let invalid = is_one_of(SUMMARY_REASON, &["illegal kachi"]);
@@ -512,7 +599,8 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
 // ---------------------------------------------------------------- table 3
 
 /// Each year's strength threshold: the configured percentile of its rating pool.
-/// Columns: `year`, `threshold`, `pool_ratings`.
+/// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
+/// at or above the threshold) and `pool_ties` (ratings equal to it).
 pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
     let pool = match config.pool {
         RatingPool::Year | RatingPool::Players => lf,
@@ -542,12 +630,27 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
             .agg([col("rate").mean()]),
         _ => rates,
     };
-    Ok(rates.group_by([col(YEAR)]).agg([
+    let t = rates.clone().group_by([col(YEAR)]).agg([
         col("rate")
             .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
             .alias("threshold"),
         len().cast(DataType::Int64).alias("pool_ratings"),
-    ]))
+    ]);
+    // How many ratings of the pool are at or above the threshold (strong, ties included)
+    // and how many equal it.
+    let ties = rates
+        .join(
+            t.clone(),
+            [col(YEAR)],
+            [col(YEAR)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .group_by([col(YEAR)])
+        .agg([
+            count_if(col("rate").gt_eq(col("threshold"))).alias("pool_at_or_above"),
+            count_if(col("rate").eq(col("threshold"))).alias("pool_ties"),
+        ]);
+    Ok(t.left_join(ties, col(YEAR), col(YEAR)))
 }
 
 /// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
@@ -563,11 +666,34 @@ fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame
         .with_column(strong.alias("strong")))
 }
 
+/// One row per game: `game_id` and `entry` where the games table has them, `year`,
+/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` and `strong` (a mutual
+/// entering-king game whose two pre-game ratings are both at or above the threshold: the
+/// games tables 3a-3e count as controlled).
+pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let mut select: Vec<Expr> = ["game_id", "entry"]
+        .iter()
+        .filter(|c| games.column(c).is_ok())
+        .map(|c| col(*c))
+        .collect();
+    select.extend([
+        col(YEAR),
+        col(BLACK_RATE),
+        col(WHITE_RATE),
+        col("threshold"),
+        mutual().alias("mutual"),
+        col("strong"),
+    ]);
+    with_strength(prepared(games)?, config)?
+        .select(select)
+        .collect()
+}
+
 fn strength_aggs() -> Vec<Expr> {
     let strong = col("strong");
     let low_side = col(OWNED_BLACK)
-        .lt_eq(lit(23i64))
-        .or(col(OWNED_WHITE).lt_eq(lit(23i64)));
+        .lt(lit(RULE24_DRAW))
+        .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
     let mut aggs = Vec::new();
     for (prefix, sel) in [("", strong), ("raw_", mutual())] {
         aggs.push(count_if(sel.clone()).alias(format!("{prefix}games")));
@@ -641,11 +767,25 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
     let mut aggs = vec![
         col("pool_ratings").first().fill_null(lit(0i64)),
         col("threshold").first(),
+        col("pool_at_or_above").first().fill_null(lit(0i64)),
+        col("pool_ties").first().fill_null(lit(0i64)),
     ];
     aggs.extend(strength_aggs());
-    let mut order = vec!["pool_ratings", "threshold"];
+    let mut finish = strength_finish(config);
+    finish.push(ratio(
+        "pool_at_or_above",
+        "pool_ratings",
+        "pool_at_or_above_share",
+    ));
+    let mut order = vec![
+        "pool_ratings",
+        "threshold",
+        "pool_at_or_above",
+        "pool_at_or_above_share",
+        "pool_ties",
+    ];
     order.extend_from_slice(STRENGTH_ORDER);
-    let df = keyed(lf, col(YEAR), "year", aggs, strength_finish(config), &order)?;
+    let df = keyed(lf, col(YEAR), "year", aggs, finish, &order)?;
     // The total row has no single threshold or pool.
     let df = df
         .lazy()
@@ -658,9 +798,25 @@ fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFr
                 .then(lit(NULL).cast(DataType::Int64))
                 .otherwise(col("pool_ratings"))
                 .alias("pool_ratings"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_at_or_above"))
+                .alias("pool_at_or_above"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Float64))
+                .otherwise(col("pool_at_or_above_share"))
+                .alias("pool_at_or_above_share"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_ties"))
+                .alias("pool_ties"),
         ])
         .collect()?;
-    with_intervals(df, STRENGTH_RATES)
+    let df = with_intervals(df, STRENGTH_RATES)?;
+    with_intervals(
+        df,
+        &[("pool_at_or_above", "pool_ratings", "pool_at_or_above_share")],
+    )
 }
 
 fn era_label() -> Expr {
@@ -795,21 +951,30 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
         ]);
     }
     let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
-    let (mut measures, mut populations) = (Vec::new(), Vec::new());
+    let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
     let mut ints: [Vec<i64>; 4] = Default::default();
-    let mut floats: [Vec<Option<f64>>; 10] = Default::default();
+    let mut few = Vec::new();
+    let mut floats: [Vec<Option<f64>>; 12] = Default::default();
+    let mut ln_ps: Vec<Option<f64>> = Vec::new();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
             let (na, ka) = (counts[0][base], counts[0][base + off]);
             let (nb, kb) = (counts[1][base], counts[1][base + off]);
             let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
             let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
-            let nd = newcombe_difference(ka, na, kb, nb);
+            let t = score_test(ka, na, kb, nb);
             measures.push(measure);
             populations.push(population);
+            roles.push(if (population, measure) == PRIMARY_COMPARISON {
+                "primary"
+            } else {
+                "secondary"
+            });
+            few.push(na.min(nb) < u64::from(config.min_games));
             for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
                 v.push(x as i64);
             }
+            ln_ps.push(t.map(|t| t.ln_p));
             let row = [
                 rate(ka, na),
                 wa.map(|w| w.0),
@@ -818,24 +983,54 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
                 wb.map(|w| w.0),
                 wb.map(|w| w.1),
                 diff,
-                nd.map(|w| w.0),
-                nd.map(|w| w.1),
-                fisher_exact(ka, na, kb, nb),
+                t.map(|t| t.lo),
+                t.map(|t| t.hi),
+                t.map(|t| t.z),
+                t.map(|t| t.ln_p.exp()),
+                t.map(|t| t.ln_p / std::f64::consts::LN_10),
             ];
             for (v, x) in floats.iter_mut().zip(row) {
                 v.push(x);
             }
         }
     }
+    // Holm's adjustment over the secondary comparisons that have a test.
+    let secondary: Vec<usize> = (0..roles.len())
+        .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
+        .collect();
+    let adjusted = holm_ln(
+        &secondary
+            .iter()
+            .filter_map(|&i| ln_ps[i])
+            .collect::<Vec<_>>(),
+    );
+    let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
+    for (&i, a) in secondary.iter().zip(adjusted) {
+        holm[i] = Some(a);
+    }
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
-    let [ra, ra_lo, ra_hi, rb, rb_lo, rb_hi, d, d_lo, d_hi, p] = floats;
+    let [
+        ra,
+        ra_lo,
+        ra_hi,
+        rb,
+        rb_lo,
+        rb_hi,
+        d,
+        d_lo,
+        d_hi,
+        z,
+        p,
+        p_log10,
+    ] = floats;
     let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
     DataFrame::new(
         n,
         vec![
             Column::new("measure".into(), measures),
             Column::new("population".into(), populations),
+            Column::new("role".into(), roles),
             Column::new("a_cell".into(), vec![COMPARISON_CELLS[0].0; n]),
             Column::new("a_games".into(), na),
             Column::new("a_count".into(), ka),
@@ -848,13 +1043,27 @@ fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFram
             f("b_rate", rb),
             f("b_rate_lo", rb_lo),
             f("b_rate_hi", rb_hi),
+            Column::new("few_games".into(), few),
             f("rate_diff", d),
             f("rate_diff_lo", d_lo),
             f("rate_diff_hi", d_hi),
-            f("fisher_p", p),
+            f("score_z", z),
+            f("score_p", p),
+            f("score_p_log10", p_log10),
+            f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
+            f(
+                "holm_p_log10",
+                holm.iter()
+                    .map(|h| h.map(|l| l / std::f64::consts::LN_10))
+                    .collect(),
+            ),
         ],
     )
 }
+
+/// The comparison of table 3e that answers the study's question (population, measure);
+/// the other three are secondary, with Holm-adjusted p-values.
+pub const PRIMARY_COMPARISON: (&str, &str) = ("controlled", "decl_win_rate");
 
 // ---------------------------------------------------------------- tables 4 and 5
 
@@ -863,86 +1072,101 @@ pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
     lf.filter(mutual().and(move_limit()))
 }
 
-/// One row per side of the cut mutual games: `max_moves`, `owned`, `decl`, `zone`,
-/// `king_in_camp`, `in_check`, `is_black`, `move_number` (of the final position's SFEN:
-/// plies + 1).
-pub fn cut_sides(lf: LazyFrame) -> PolarsResult<LazyFrame> {
-    let cut = cut_mutual_games(lf);
-    let side = |black: bool| {
-        let (o, d, z, k) = if black {
-            (OWNED_BLACK, DECL_BLACK, ZONE_BLACK, KING_IN_CAMP_BLACK)
-        } else {
-            (OWNED_WHITE, DECL_WHITE, ZONE_WHITE, KING_IN_CAMP_WHITE)
-        };
-        let to_move = if black {
-            black_to_move()
-        } else {
-            black_to_move().not()
-        };
-        cut.clone().select([
-            col(MAX_MOVES),
-            col(o).alias("owned"),
-            col(d).alias("decl"),
-            col(z).alias("zone"),
-            col(k).alias("king_in_camp"),
-            col(IN_CHECK_FINAL).and(to_move).alias("in_check"),
-            lit(black).alias("is_black"),
-            (col(PLIES) + lit(1i64)).alias("move_number"),
-        ])
-    };
-    concat([side(true), side(false)], UnionArgs::default())
+/// The 24-point rule's move-number clause: the SFEN move number is at most this.
+pub const RULE24_LAST_MOVE: i64 = RULE24_LAST_MOVE_NUMBER as i64;
+
+/// Declaration points that win under the 24-point rule (either side).
+pub const RULE24_WIN: i64 = match EnteringKingRule::CSARule24.base_threshold(Color::Black) {
+    Some(t) => t as i64,
+    None => 0,
+};
+
+/// Owned points for a 24-point draw (and in an impasse under the 24-point rule).
+pub const RULE24_DRAW: i64 = RULE24_DRAW_POINTS as i64;
+
+/// Owned points of both sides together in a game with every piece (20 pieces at 1 and the
+/// two rooks and two bishops at 5 each side): so at most one side owns more than half.
+pub const TOTAL_POINTS: i64 = 54;
+
+/// One row per cut mutual game (see [`cut_mutual_games`]), its *leading side*: the side
+/// owning more points (Black on a 27-27 tie, which passes no stage). Columns `max_moves`,
+/// `owned`, `decl`, `zone`, `king_in_camp`, `in_check`, `move_number` of that side, and
+/// `zone10_any` (either side has 10 or more pieces in the enemy camp).
+pub fn cut_games(lf: LazyFrame) -> LazyFrame {
+    let black_leads = col(OWNED_BLACK)
+        .fill_null(lit(0i64))
+        .gt_eq(col(OWNED_WHITE).fill_null(lit(0i64)));
+    let pick = |b: &str, w: &str| when(black_leads.clone()).then(col(b)).otherwise(col(w));
+    let in_check = when(black_leads.clone())
+        .then(col(IN_CHECK_FINAL).and(black_to_move()))
+        .otherwise(col(IN_CHECK_FINAL).and(black_to_move().not()));
+    cut_mutual_games(lf).select([
+        col(MAX_MOVES),
+        pick(OWNED_BLACK, OWNED_WHITE).alias("owned"),
+        pick(DECL_BLACK, DECL_WHITE).alias("decl"),
+        pick(ZONE_BLACK, ZONE_WHITE).alias("zone"),
+        pick(KING_IN_CAMP_BLACK, KING_IN_CAMP_WHITE).alias("king_in_camp"),
+        in_check.alias("in_check"),
+        (col(PLIES) + lit(1i64)).alias("move_number"),
+        col(ZONE_BLACK)
+            .gt_eq(lit(10i64))
+            .or(col(ZONE_WHITE).gt_eq(lit(10i64)))
+            .fill_null(lit(false))
+            .alias("zone10_any"),
+    ])
 }
 
-/// The 24-point rule's move-number clause: the SFEN move number is at most this.
-pub const RULE24_LAST_MOVE: i64 = 500;
-
 fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
-    let sides = cut_sides(lf)?;
-    let owned31 = col("owned").gt_eq(lit(31i64));
-    let decl31 = owned31.clone().and(col("decl").gt_eq(lit(31i64)));
-    let board = decl31
+    let games = cut_games(lf);
+    let half = TOTAL_POINTS / 2;
+    let owned31 = col("owned").gt_eq(lit(RULE24_WIN));
+    let decl31 = owned31.clone().and(col("decl").gt_eq(lit(RULE24_WIN)));
+    let zone10 = decl31.clone().and(col("zone").gt_eq(lit(10i64)));
+    let board = zone10
         .clone()
-        .and(col("zone").gt_eq(lit(10i64)))
         .and(col("king_in_camp"))
         .and(col("in_check").not());
     let declarable = board
         .clone()
         .and(col("move_number").lt_eq(lit(RULE24_LAST_MOVE)));
-    let stranded = owned31.clone().and(col("decl").lt(lit(31i64)));
+    let stranded = owned31.clone().and(col("decl").lt(lit(RULE24_WIN)));
     let aggs = vec![
-        count_if(col("is_black")).alias("games"),
-        len().cast(DataType::Int64).alias("sides"),
-        count_if(col("owned").gt(lit(27i64))).alias("owned_over27"),
+        games_count(),
+        count_if(col("owned").gt(lit(half))).alias("owned_over27"),
         count_if(owned31).alias("owned31"),
         count_if(decl31).alias("decl31"),
+        count_if(zone10).alias("decl31_zone10"),
         count_if(board).alias("declarable_board"),
         count_if(declarable).alias("declarable"),
-        count_if(col("zone").gt_eq(lit(10i64))).alias("zone10"),
+        count_if(col("zone10_any")).alias("zone10"),
         (col("owned") - col("decl"))
             .filter(stranded)
             .median()
             .alias("stranded_median"),
     ];
-    let finish = vec![
-        ratio("owned_over27", "sides", "owned_over27_share"),
-        ratio("owned31", "sides", "owned31_share"),
-        ratio("decl31", "sides", "decl31_share"),
-        ratio("decl31", "owned31", "decl31_pass"),
-        ratio("declarable_board", "sides", "declarable_board_share"),
-        ratio("declarable_board", "decl31", "declarable_board_pass"),
-        ratio("declarable", "sides", "declarable_share"),
-        ratio("declarable", "declarable_board", "declarable_pass"),
-        ratio("zone10", "sides", "zone10_share"),
+    // (count, denominator, rate): shares of `games`, `*_pass` of the previous stage.
+    let rates: &[(&str, &str, &str)] = &[
+        ("owned_over27", "games", "owned_over27_share"),
+        ("owned31", "games", "owned31_share"),
+        ("decl31", "games", "decl31_share"),
+        ("decl31", "owned31", "decl31_pass"),
+        ("decl31_zone10", "games", "decl31_zone10_share"),
+        ("decl31_zone10", "decl31", "decl31_zone10_pass"),
+        ("declarable_board", "games", "declarable_board_share"),
+        ("declarable_board", "decl31_zone10", "declarable_board_pass"),
+        ("declarable", "games", "declarable_share"),
+        ("declarable", "declarable_board", "declarable_pass"),
+        ("zone10", "games", "zone10_share"),
     ];
+    let finish = rates.iter().map(|&(k, n, r)| ratio(k, n, r)).collect();
     let df = keyed(
-        sides,
+        games,
         col(MAX_MOVES),
         "max_moves",
         aggs,
         finish,
         &[
             "games",
-            "sides",
             "owned_over27",
             "owned_over27_share",
             "owned31",
@@ -950,6 +1174,9 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "decl31",
             "decl31_share",
             "decl31_pass",
+            "decl31_zone10",
+            "decl31_zone10_share",
+            "decl31_zone10_pass",
             "declarable_board",
             "declarable_board_share",
             "declarable_board_pass",
@@ -961,20 +1188,7 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
             "stranded_median",
         ],
     )?;
-    with_intervals(
-        df,
-        &[
-            ("owned_over27", "sides", "owned_over27_share"),
-            ("owned31", "sides", "owned31_share"),
-            ("decl31", "sides", "decl31_share"),
-            ("decl31", "owned31", "decl31_pass"),
-            ("declarable_board", "sides", "declarable_board_share"),
-            ("declarable_board", "decl31", "declarable_board_pass"),
-            ("declarable", "sides", "declarable_share"),
-            ("declarable", "declarable_board", "declarable_pass"),
-            ("zone10", "sides", "zone10_share"),
-        ],
-    )
+    with_intervals(df, rates)
 }
 
 /// Whether one side may declare with at least `points` declaration points in the final
@@ -1001,8 +1215,8 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let cut = cut_mutual_games(lf);
     let within_500 = (col(PLIES) + lit(1i64)).lt_eq(lit(RULE24_LAST_MOVE));
     let impasse_ok = col(IN_CHECK_FINAL).not();
-    let ob = || col(OWNED_BLACK).gt_eq(lit(24i64));
-    let ow = || col(OWNED_WHITE).gt_eq(lit(24i64));
+    let ob = || col(OWNED_BLACK).gt_eq(lit(RULE24_DRAW));
+    let ow = || col(OWNED_WHITE).gt_eq(lit(RULE24_DRAW));
     // (rule, black wins, white wins, draw)
     let rules: Vec<(&str, Expr, Expr, Expr)> = vec![
         (
@@ -1013,13 +1227,13 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         ),
         (
             "24-point",
-            can_declare(true, 31).and(within_500.clone()),
-            can_declare(false, 31).and(within_500.clone()),
-            can_declare(true, 24)
-                .or(can_declare(false, 24))
+            can_declare(true, RULE24_WIN).and(within_500.clone()),
+            can_declare(false, RULE24_WIN).and(within_500.clone()),
+            can_declare(true, RULE24_DRAW)
+                .or(can_declare(false, RULE24_DRAW))
                 .and(within_500)
-                .and(can_declare(true, 31).not())
-                .and(can_declare(false, 31).not()),
+                .and(can_declare(true, RULE24_WIN).not())
+                .and(can_declare(false, RULE24_WIN).not()),
         ),
         (
             "impasse",

@@ -38,8 +38,9 @@ pub use position::{
 pub use repetition::{History, RepetitionStatus};
 pub use rules::{
     DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, GameRules, ImpasseVerdict,
-    TerminalOutcome, TerminalReason, TerminalStatus, UnknownRule, evaluate_declaration,
-    handicap_deficit, impasse_adjudication, impasse_threshold, terminal_status, try_rule_reached,
+    RULE24_DRAW_POINTS, RULE24_LAST_MOVE, TerminalOutcome, TerminalReason, TerminalStatus,
+    UnknownRule, evaluate_declaration, handicap_deficit, impasse_adjudication, impasse_threshold,
+    terminal_status, try_rule_reached,
 };
 pub use setup::{CsaPositionError, Setup, SfenError};
 pub use square::Square;

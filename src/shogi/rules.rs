@@ -9,6 +9,14 @@ use std::str::FromStr;
 
 use super::{Color, History, Position, RepetitionStatus, Square};
 
+/// The 24-point rules' move-number clause: a declaration is valid only while the SFEN move
+/// number (plies + 1) is at most this.
+pub const RULE24_LAST_MOVE: u32 = 500;
+
+/// Points for a declared draw under the 24-point rules, and the owned points a side needs
+/// in an impasse under them.
+pub const RULE24_DRAW_POINTS: i32 = 24;
+
 /// Entering-king rule variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EnteringKingRule {
@@ -194,7 +202,7 @@ pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> Declarati
     let in_check = pos.is_in_check();
     let zone_count = pos.zone_count(side);
     let points = pos.declaration_points(side);
-    let move_number_ok = !rule.is_24() || pos.move_number() <= 500;
+    let move_number_ok = !rule.is_24() || pos.move_number() <= RULE24_LAST_MOVE;
     let Some(base) = rule.base_threshold(side) else {
         return DeclarationEvaluation {
             rule,
@@ -211,7 +219,7 @@ pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> Declarati
     };
     let adj = adjustment(pos, rule, side);
     let threshold = base - adj;
-    let draw_threshold = rule.is_24().then_some(24 - adj);
+    let draw_threshold = rule.is_24().then_some(RULE24_DRAW_POINTS - adj);
     let conditions = king_in_camp && !in_check && zone_count >= 10 && move_number_ok;
     let outcome = if !conditions {
         DeclarationOutcome::Illegal
@@ -255,7 +263,7 @@ pub enum ImpasseVerdict {
 /// lowered for White under the handicap variants.
 pub fn impasse_threshold(pos: &Position, rule: EnteringKingRule, side: Color) -> Option<i32> {
     let base = match rule {
-        EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => 24,
+        EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => RULE24_DRAW_POINTS,
         EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => {
             if side == Color::Black {
                 28

@@ -1,0 +1,358 @@
+//! The replays in the report (`report --replay replay.csv`, one file per engine): how
+//! each engine ended the mutual entering-king games the move limit cut off, by era and by
+//! `'Max_Moves`, and, for two replays, how often their verdicts agree.
+//!
+//! A replay row is matched to its game by `id` (the game id `replay --games` writes);
+//! rows of other positions are not counted (the report says how many). Every row counts
+//! once, in one ending class: `declared_black`, `declared_white` (a declaration win),
+//! `declared_draw`, `mate` (no legal move, or a resignation), `repetition` (perpetual
+//! check included), `limit` (the replay's ply limit), `other` (the try rule, a position
+//! past move 500 that was not played, and the failures of an outside engine).
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::stats::wilson;
+use super::tables::ERAS;
+use super::{ReportError, columns};
+
+/// The ending classes, in table order.
+pub const CLASSES: [&str; 8] = [
+    "declared_black",
+    "declared_white",
+    "declared_draw",
+    "mate",
+    "resign",
+    "repetition",
+    "limit",
+    "other",
+];
+
+/// A table made from replays, with its own name and caption.
+#[derive(Debug, Clone)]
+pub struct ExtraTable {
+    /// File stem of the CSV and Parquet outputs.
+    pub name: String,
+    /// Heading in `report.md`.
+    pub title: String,
+    /// What is counted.
+    pub caption: String,
+    /// The rows.
+    pub data: DataFrame,
+}
+
+/// One replay file: a label and each row's (id, ending class, winner).
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The engine (`engine_black`, or `BLACK vs WHITE` for a match), made unique with the
+    /// file name when two replays share it.
+    pub label: String,
+    /// (id, class, winner) of every row.
+    pub rows: Vec<(String, &'static str, String)>,
+}
+
+/// The ending class of a replay row.
+pub fn class(ending: &str, declared_by: &str) -> &'static str {
+    match ending {
+        "declaration" if declared_by == "black" => "declared_black",
+        "declaration" if declared_by == "white" => "declared_white",
+        "declared_draw" => "declared_draw",
+        "mate" => "mate",
+        "resign" => "resign",
+        "repetition" | "perpetual_check" => "repetition",
+        "limit" => "limit",
+        _ => "other",
+    }
+}
+
+/// Read a replay table (`replay`'s CSV).
+pub fn read_replay(path: &Path) -> Result<Replay, ReportError> {
+    let err = |e: csv::Error| ReportError::Io {
+        path: path.to_path_buf(),
+        cause: std::io::Error::other(e),
+    };
+    let mut rdr = csv::Reader::from_path(path).map_err(err)?;
+    let headers = rdr.headers().map_err(err)?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| ReportError::Config(format!("{}: no column `{name}`", path.display())))
+    };
+    let (id, ending, winner, by, eb, ew) = (
+        col("id")?,
+        col("ending")?,
+        col("winner")?,
+        col("declared_by")?,
+        col("engine_black")?,
+        col("engine_white")?,
+    );
+    let mut rows = Vec::new();
+    let mut names: Option<(String, String)> = None;
+    for rec in rdr.records() {
+        let rec = rec.map_err(err)?;
+        let get = |i: usize| rec.get(i).unwrap_or("").to_string();
+        rows.push((get(id), class(&get(ending), &get(by)), get(winner)));
+        names.get_or_insert((get(eb), get(ew)));
+    }
+    let label = match names {
+        Some((b, w)) if b == w => b,
+        Some((b, w)) => format!("{b} vs {w}"),
+        None => file_label(path),
+    };
+    Ok(Replay { label, rows })
+}
+
+fn file_label(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Read every replay, labels made unique (`LABEL (FILE)` when two share one).
+pub fn read_replays(paths: &[std::path::PathBuf]) -> Result<Vec<Replay>, ReportError> {
+    let mut out: Vec<Replay> = paths
+        .iter()
+        .map(|p| read_replay(p))
+        .collect::<Result<_, _>>()?;
+    let labels: Vec<String> = out.iter().map(|r| r.label.clone()).collect();
+    for (r, p) in out.iter_mut().zip(paths) {
+        if labels.iter().filter(|l| **l == r.label).count() > 1 {
+            r.label = format!("{} ({})", r.label, file_label(p));
+        }
+    }
+    Ok(out)
+}
+
+/// The era and `'Max_Moves` of every cut mutual game, by game id.
+fn cut_games(games: &DataFrame) -> Result<HashMap<String, (Option<String>, String)>, ReportError> {
+    let text = |name: &str| -> Result<Vec<Option<String>>, ReportError> {
+        let c = games
+            .column(name)
+            .and_then(|c| c.cast(&DataType::String))
+            .map_err(ReportError::polars(name.to_string()))?;
+        let s = c.str().map_err(ReportError::polars(name.to_string()))?;
+        Ok(s.iter().map(|v| v.map(str::to_string)).collect())
+    };
+    let ids = text("game_id")?;
+    let entering = text(columns::ENTERING)?;
+    let reasons = text(columns::SUMMARY_REASON)?;
+    let years = text(columns::YEAR)?;
+    let max_moves = text(columns::MAX_MOVES)?;
+    let mut out = HashMap::new();
+    for i in 0..ids.len() {
+        let cut = entering[i].as_deref() == Some("mutual")
+            && matches!(
+                reasons[i].as_deref(),
+                Some("max_moves") | Some("max_moves_draw")
+            );
+        let Some(id) = &ids[i] else { continue };
+        if !cut {
+            continue;
+        }
+        let era = years[i]
+            .as_deref()
+            .and_then(|y| y.parse::<i64>().ok())
+            .and_then(|y| ERAS.iter().find(|e| e.1 <= y && y <= e.2))
+            .map(|e| e.0.to_string());
+        let mm = max_moves[i].clone().unwrap_or_else(|| "unknown".into());
+        out.insert(id.clone(), (era, mm));
+    }
+    Ok(out)
+}
+
+fn rate_columns(cols: &mut Vec<Column>, name: &str, ks: &[u64], ns: &[u64]) {
+    let rate: Vec<Option<f64>> = ks
+        .iter()
+        .zip(ns)
+        .map(|(&k, &n)| (n > 0).then(|| k as f64 / n as f64))
+        .collect();
+    let ci: Vec<Option<(f64, f64)>> = ks.iter().zip(ns).map(|(&k, &n)| wilson(k, n)).collect();
+    cols.push(Column::new(format!("{name}_rate").into(), rate));
+    cols.push(Column::new(
+        format!("{name}_rate_lo").into(),
+        ci.iter().map(|c| c.map(|c| c.0)).collect::<Vec<_>>(),
+    ));
+    cols.push(Column::new(
+        format!("{name}_rate_hi").into(),
+        ci.iter().map(|c| c.map(|c| c.1)).collect::<Vec<_>>(),
+    ));
+}
+
+/// The replay tables: endings by era and by `'Max_Moves` for every replay, and for two
+/// replays the cross table of their ending classes and their agreement. Also returns a
+/// note for each replay with rows that are not cut mutual games of `games`.
+pub fn tables(
+    games: &DataFrame,
+    replays: &[Replay],
+) -> Result<(Vec<ExtraTable>, Vec<String>), ReportError> {
+    let cut = cut_games(games)?;
+    let mut notes = Vec::new();
+    // (engine, by, group) -> counts per class.
+    let mut groups: Vec<(String, String, String, [u64; 8])> = Vec::new();
+    let mut verdicts: Vec<HashMap<String, (&'static str, String)>> = Vec::new();
+    for r in replays {
+        let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
+        let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
+        let mut all = [0u64; 8];
+        let mut unmatched = 0;
+        let mut mine = HashMap::new();
+        for (id, cls, winner) in &r.rows {
+            let Some((era, mm)) = cut.get(id) else {
+                unmatched += 1;
+                continue;
+            };
+            let k = CLASSES.iter().position(|c| c == cls).unwrap_or(7);
+            if let Some(e) = era {
+                by_era.entry(e.clone()).or_default()[k] += 1;
+            }
+            let key = (mm.parse::<i64>().unwrap_or(i64::MAX), mm.clone());
+            by_mm.entry(key).or_default()[k] += 1;
+            all[k] += 1;
+            mine.insert(id.clone(), (*cls, winner.clone()));
+        }
+        if unmatched > 0 {
+            notes.push(format!(
+                "Replay `{}`: {unmatched} of {} rows are not cut mutual games of this games table and are not counted.",
+                r.label,
+                r.rows.len()
+            ));
+        }
+        for (e, c) in by_era {
+            groups.push((r.label.clone(), "era".into(), e, c));
+        }
+        for ((_, m), c) in by_mm {
+            groups.push((r.label.clone(), "max_moves".into(), m, c));
+        }
+        groups.push((r.label.clone(), "all".into(), "all".into(), all));
+        verdicts.push(mine);
+    }
+    let n: Vec<u64> = groups.iter().map(|g| g.3.iter().sum()).collect();
+    let count = |k: usize| -> Vec<u64> { groups.iter().map(|g| g.3[k]).collect() };
+    let mut cols = vec![
+        Column::new(
+            "engine".into(),
+            groups.iter().map(|g| g.0.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "by".into(),
+            groups.iter().map(|g| g.1.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "group".into(),
+            groups.iter().map(|g| g.2.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new("games".into(), n.clone()),
+    ];
+    for (k, c) in CLASSES.iter().enumerate() {
+        cols.push(Column::new((*c).into(), count(k)));
+    }
+    let decl: Vec<u64> = groups.iter().map(|g| g.3[0] + g.3[1]).collect();
+    rate_columns(&mut cols, "declared", &decl, &n);
+    rate_columns(&mut cols, "declared_draw", &count(2), &n);
+    rate_columns(&mut cols, "mate", &count(3), &n);
+    rate_columns(&mut cols, "resign", &count(4), &n);
+    rate_columns(&mut cols, "repetition", &count(5), &n);
+    rate_columns(&mut cols, "limit", &count(6), &n);
+    let endings =
+        DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_endings"))?;
+    let mut out = vec![ExtraTable {
+        name: "replay_endings".into(),
+        title: "The cut games replayed".into(),
+        caption: "Mutual entering-king games the move limit cut off, continued from their final position by each replay \
+(`report --replay`), counted by era, by `'Max_Moves` and over all: `declared_black` / `declared_white`: won by a declaration \
+of that side; `declared_draw`: a declaration with the points of a draw (24-point rules); `mate`: no legal move; \
+`resign`: a resignation; `repetition`: fourfold repetition, perpetual check included; `limit`: the replay's ply limit; `other`: the try \
+rule, a position past move 500 not played, an outside engine's illegal move, timeout or crash. `declared_rate` is both \
+sides' declaration wins over `games`; every rate with its 95% Wilson score interval (`*_lo`, `*_hi`)."
+            .into(),
+        data: endings,
+    }];
+    if let [a, b] = verdicts.as_slice() {
+        out.extend(agreement(a, b, &replays[0].label, &replays[1].label)?);
+    }
+    Ok((out, notes))
+}
+
+type Verdicts = HashMap<String, (&'static str, String)>;
+
+/// The cross table of two replays' ending classes, and their agreement.
+fn agreement(
+    a: &Verdicts,
+    b: &Verdicts,
+    la: &str,
+    lb: &str,
+) -> Result<Vec<ExtraTable>, ReportError> {
+    let mut cross = [[0u64; 8]; 8];
+    let (mut n, mut same_class, mut same_winner) = (0u64, 0u64, 0u64);
+    for (id, (ca, wa)) in a {
+        let Some((cb, wb)) = b.get(id) else { continue };
+        let i = CLASSES.iter().position(|c| c == ca).unwrap_or(7);
+        let j = CLASSES.iter().position(|c| c == cb).unwrap_or(7);
+        cross[i][j] += 1;
+        n += 1;
+        same_class += u64::from(i == j);
+        same_winner += u64::from(wa == wb);
+    }
+    let mut cols = vec![Column::new(
+        "ending".into(),
+        CLASSES
+            .iter()
+            .map(|c| c.to_string())
+            .chain(["total".to_string()])
+            .collect::<Vec<_>>(),
+    )];
+    for (j, c) in CLASSES.iter().enumerate() {
+        let mut v: Vec<u64> = (0..8).map(|i| cross[i][j]).collect();
+        v.push(v.iter().sum());
+        cols.push(Column::new((*c).into(), v));
+    }
+    let mut totals: Vec<u64> = cross.iter().map(|r| r.iter().sum()).collect();
+    totals.push(n);
+    cols.push(Column::new("total".into(), totals));
+    let cross_df =
+        DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_cross"))?;
+    let ks = [same_class, same_winner];
+    let ci: Vec<Option<(f64, f64)>> = ks.iter().map(|&k| wilson(k, n)).collect();
+    let agree_df = DataFrame::new_infer_height(vec![
+        Column::new("verdict".into(), ["same_ending", "same_winner"]),
+        Column::new("agree".into(), ks.to_vec()),
+        Column::new("games".into(), vec![n, n]),
+        Column::new(
+            "agree_rate".into(),
+            ks.iter()
+                .map(|&k| (n > 0).then(|| k as f64 / n as f64))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "agree_rate_lo".into(),
+            ci.iter().map(|c| c.map(|c| c.0)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "agree_rate_hi".into(),
+            ci.iter().map(|c| c.map(|c| c.1)).collect::<Vec<_>>(),
+        ),
+    ])
+    .map_err(ReportError::polars("table replay_agreement"))?;
+    Ok(vec![
+        ExtraTable {
+            name: "replay_cross".into(),
+            title: "Two replays of the cut games, ending against ending".into(),
+            caption: format!(
+                "The cut mutual games in both replays: rows are the ending class of `{la}`, columns that of `{lb}` \
+(classes as in the table above)."
+            ),
+            data: cross_df,
+        },
+        ExtraTable {
+            name: "replay_agreement".into(),
+            title: "How often the two replays agree".into(),
+            caption: format!(
+                "Of the cut mutual games in both replays (`{la}`, `{lb}`): `same_ending`: the same ending class; \
+`same_winner`: the same winner (or both a draw). Rates with their 95% Wilson score interval."
+            ),
+            data: agree_df,
+        },
+    ])
+}
