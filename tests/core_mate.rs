@@ -391,3 +391,37 @@ fn table_solver_against_brute_force_around_crowded_kings() {
     eprintln!("{n} built positions, {with_mate} with a mate in one, {stalemates} with a move leaving no reply without check");
     assert!(with_mate > 500, "{with_mate} of {n}");
 }
+
+/// Positions (found by random search) where, against a candidate check, the defender's
+/// only interposition is a pawn dropped in front of the attacker's king: the table solver
+/// leaves that candidate to the exact test, because such a drop is illegal when it mates.
+/// In each of these the drop is legal (it does not mate), so the candidate is no mate.
+#[test]
+fn pawn_interposition_in_front_of_the_king_is_left_to_the_exact_test() {
+    for (sfen, candidate) in [
+        ("2+nk5/2n1+r4/+s1K1p4/9/2+n6/9/9/9/9 w Pbp 1", "B*5a"),
+        ("3+p1k1G1/3G5/4P1K2/5+n1L1/9/9/9/9/9 b BNp 1", "B*2c"),
+        ("3bk4/9/2+sK2+l2/1B7/3l1R3/9/9/9/9 b SNp 1", "8d7c"),
+        ("2+b1k4/1+N3+bL2/2NK2n2/1r7/9/9/9/9/9 w P 1", "4b4a"),
+    ] {
+        let p = pos(sfen);
+        let m = Move::from_usi(candidate).unwrap();
+        assert!(p.is_legal(m) && p.gives_check(m), "{sfen}");
+        let mut after = p.clone();
+        after.play(m).unwrap();
+        let replies = after.legal_moves();
+        assert!(
+            replies.iter().any(|r| matches!(
+                r,
+                Move::Drop {
+                    kind: PieceKind::Pawn,
+                    ..
+                }
+            )),
+            "{sfen}: a pawn drop answers {candidate}"
+        );
+        assert_ne!(solve_mate_in_one(&p), Some(m), "{sfen}");
+        check(sfen);
+        same_as_by_play(&p);
+    }
+}
