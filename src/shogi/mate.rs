@@ -22,7 +22,9 @@
 //! asks the move generator whether the defender has a legal move. Both try the candidates
 //! in the same order and so return the same move.
 
-use super::attacks::{self, GOLD, KING, KNIGHT, PAWN, SILVER, between, bit, line};
+use super::attacks::{
+    self, GOLD, KING, KNIGHT, KNIGHT_AREA, PAWN, PAWN_AREA, SILVER, ZONE, between, bit, line,
+};
 use super::bitboard::{FULL, lsb};
 use super::{Color, Move, MoveList, PieceKind, Position, Square};
 
@@ -161,7 +163,9 @@ fn by_play_in_place(pos: &mut Position) -> Option<Move> {
 }
 
 /// The candidates in the order of [`by_play_in_place`], each decided by [`table_mate`];
-/// `exact` is asked only when the tables are unsure.
+/// `exact` is asked only when the tables are unsure. Candidates that cannot mate are
+/// skipped without being looked at one by one (see [`Needs`]); skipping keeps the order
+/// of the others, so the first mate is the reference's.
 fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
     let free = free_flights(pos);
     let mut decide = |m| match table_mate(pos, free, m) {
@@ -169,8 +173,6 @@ fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
         Verdict::Mate => true,
         Verdict::Unsure => exact(m),
     };
-    let us = pos.side;
-    let them = !us;
     if pos.is_in_check() {
         let list = pos.legal_moves();
         for drops in [true, false] {
@@ -193,17 +195,18 @@ fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
         }
         return None;
     }
+    let us = pos.side;
+    let needs = Needs::new(pos, free);
     let occ = pos.occ();
     let hand = pos.hands[us as usize];
     if !hand.is_empty() {
-        let ek = pos.king[them as usize] as usize;
         let empty = !occ & FULL;
         for kind in PieceKind::HAND_KINDS[1..].iter().copied() {
             if hand.count(kind) == 0 {
                 continue;
             }
-            let area = attacks::movable_area(kind, us);
-            let mut t = attacks::piece_attacks(kind, them, ek, occ) & empty & area;
+            let k = kind as usize;
+            let mut t = needs.check[k] & needs.cover[k] & empty & attacks::movable_area(kind, us);
             while t != 0 {
                 let to = lsb(t);
                 t &= t - 1;
@@ -217,9 +220,197 @@ fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
             }
         }
     }
-    let mut list = MoveList::new();
-    pos.generate_check_candidates(&mut list);
-    list.iter().copied().find(|&m| decide(m))
+    board_candidates(pos, &needs, &mut decide)
+}
+
+/// Where a piece must arrive to have a chance to mate, per kind (index of
+/// [`PieceKind::ALL`]), for the side to move.
+struct Needs {
+    /// Squares from which a piece of the kind attacks the enemy king (current occupancy).
+    check: [u128; 14],
+    /// Squares from which a piece of the kind could attack every free flight square (on
+    /// an empty board: a superset for the sliders), free flight squares themselves left
+    /// out (the king would take the piece there).
+    cover: [u128; 14],
+    /// Our pieces whose leaving could open one of our lines onto a free flight square
+    /// (the only blocker between the square and a slider of ours, the king lifted): for
+    /// them the cover condition does not hold.
+    screens: u128,
+}
+
+impl Needs {
+    fn new(pos: &Position, free: u128) -> Needs {
+        let us = pos.side;
+        let them = !us;
+        let ek = pos.king[them as usize] as usize;
+        let occ = pos.occ();
+        let mut check = [0u128; 14];
+        let mut cover = [FULL & !free; 14];
+        for (k, kind) in PieceKind::ALL.iter().copied().enumerate() {
+            if kind == PieceKind::King {
+                continue;
+            }
+            check[k] = attacks::piece_attacks(kind, them, ek, occ);
+            let mut fs = free;
+            while fs != 0 && cover[k] != 0 {
+                let s = lsb(fs);
+                fs &= fs - 1;
+                cover[k] &= attacks::piece_attacks(kind, them, s, 0);
+            }
+        }
+        let mut screens = 0;
+        if free != 0 {
+            let own = pos.by_color[us as usize];
+            let occ_wo_king = occ & !bit(ek);
+            let rd = (pos.kind_bb(PieceKind::Rook) | pos.kind_bb(PieceKind::Dragon)) & own;
+            let bh = (pos.kind_bb(PieceKind::Bishop) | pos.kind_bb(PieceKind::Horse)) & own;
+            let lances = pos.kind_bb(PieceKind::Lance) & own;
+            let mut fs = free;
+            while fs != 0 {
+                let s = lsb(fs);
+                fs &= fs - 1;
+                let mut sliders = (attacks::ROOK_PSEUDO[s] & rd)
+                    | (attacks::BISHOP_PSEUDO[s] & bh)
+                    | (attacks::lance_pseudo(them, s) & lances);
+                while sliders != 0 {
+                    let x = lsb(sliders);
+                    sliders &= sliders - 1;
+                    let b = between(s, x) & occ_wo_king;
+                    if b != 0 && b & (b - 1) == 0 {
+                        screens |= b & own;
+                    }
+                }
+            }
+        }
+        Needs {
+            check,
+            cover,
+            screens,
+        }
+    }
+}
+
+/// The board moves of the side to move (not in check) that may mate, in the order of
+/// [`Position::generate_check_candidates`], each passed to `decide` until one mates.
+#[inline(always)]
+fn board_candidates(
+    pos: &Position,
+    needs: &Needs,
+    decide: &mut impl FnMut(Move) -> bool,
+) -> Option<Move> {
+    let us = pos.side;
+    let them = !us;
+    let ui = us as usize;
+    let ksq = pos.king[ui] as usize;
+    let ek = pos.king[them as usize] as usize;
+    let own = pos.by_color[ui];
+    let occ = pos.occ();
+    let zone = ZONE[ui];
+    let pinned = pos.pinned(us);
+    // Our pieces standing alone between a slider of ours and the enemy king.
+    let snipers = own
+        & ((attacks::ROOK_PSEUDO[ek]
+            & (pos.kind_bb(PieceKind::Rook) | pos.kind_bb(PieceKind::Dragon)))
+            | (attacks::BISHOP_PSEUDO[ek]
+                & (pos.kind_bb(PieceKind::Bishop) | pos.kind_bb(PieceKind::Horse)))
+            | (attacks::lance_pseudo(them, ek) & pos.kind_bb(PieceKind::Lance)));
+    let mut discoverers = 0;
+    let mut sn = snipers;
+    while sn != 0 {
+        let s = lsb(sn);
+        sn &= sn - 1;
+        let b = between(ek, s) & occ;
+        if b != 0 && b & (b - 1) == 0 {
+            discoverers |= b & own;
+        }
+    }
+    let sq = Square::from_index_unchecked;
+    let mut pcs = own & !bit(ksq);
+    while pcs != 0 {
+        let from = lsb(pcs);
+        pcs &= pcs - 1;
+        let fb = bit(from);
+        let kind = PieceKind::ALL[usize::from(pos.board[from] & 15) - 1];
+        let mut t = attacks::piece_attacks(kind, us, from, occ) & !own;
+        if pinned & fb != 0 {
+            t &= line(ksq, from);
+        }
+        if discoverers & fb == 0 {
+            // A slider on a line through the king may check from beyond its square.
+            let on_line = line(ek, from) != 0;
+            let occf = occ & !fb;
+            let open = needs.screens & fb != 0;
+            let k = kind as usize;
+            let check = if on_line {
+                attacks::piece_attacks(kind, them, ek, occf)
+            } else {
+                needs.check[k]
+            };
+            let mut m = check & if open { FULL } else { needs.cover[k] };
+            if let Some(pk) = kind.promoted() {
+                let promo_area = if fb & zone != 0 { FULL } else { zone };
+                let check = if on_line {
+                    attacks::piece_attacks(pk, them, ek, occf)
+                } else {
+                    needs.check[pk as usize]
+                };
+                m |= check & promo_area & if open { FULL } else { needs.cover[pk as usize] };
+            }
+            t &= m;
+        }
+        if t == 0 {
+            continue;
+        }
+        let f = sq(from);
+        let try_move = |to: usize, promote: bool, decide: &mut dyn FnMut(Move) -> bool| {
+            let m = Move::Normal {
+                from: f,
+                to: sq(to),
+                promote,
+            };
+            decide(m).then_some(m)
+        };
+        let from_in_zone = fb & zone != 0;
+        while t != 0 {
+            let to = lsb(t);
+            t &= t - 1;
+            let tb = bit(to);
+            let (promo, plain) = match kind {
+                PieceKind::Pawn | PieceKind::Lance => (tb & zone != 0, tb & PAWN_AREA[ui] != 0),
+                PieceKind::Knight => (tb & zone != 0, tb & KNIGHT_AREA[ui] != 0),
+                PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                    (from_in_zone || tb & zone != 0, true)
+                }
+                _ => (false, true),
+            };
+            if promo && let Some(m) = try_move(to, true, decide) {
+                return Some(m);
+            }
+            if plain && let Some(m) = try_move(to, false, decide) {
+                return Some(m);
+            }
+        }
+    }
+    if discoverers & bit(ksq) != 0 {
+        let occ_wo_king = occ ^ bit(ksq);
+        let mut t = KING[ksq] & !own;
+        while t != 0 {
+            let to = lsb(t);
+            t &= t - 1;
+            if pos.is_attacked(them, to, occ_wo_king) {
+                continue;
+            }
+            let m = Move::Normal {
+                from: sq(ksq),
+                to: sq(to),
+                promote: false,
+            };
+            if decide(m) {
+                return Some(m);
+            }
+        }
+    }
+    None
 }
 
 /// What the attack tables say about one candidate.
