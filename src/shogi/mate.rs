@@ -244,23 +244,51 @@ impl Needs {
         let them = !us;
         let ek = pos.king[them as usize] as usize;
         let occ = pos.occ();
-        let mut check = [0u128; 14];
-        let mut cover = [FULL & !free; 14];
-        for (k, kind) in PieceKind::ALL.iter().copied().enumerate() {
-            if kind == PieceKind::King {
-                continue;
+        let own = pos.by_color[us as usize];
+        // The kinds that may move or be dropped: those of our pieces (and what they
+        // promote to) and of our hand.
+        let mut present = 0u32;
+        for kind in PieceKind::HAND_KINDS {
+            if pos.hands[us as usize].count(kind) > 0 {
+                present |= 1 << kind as u32;
             }
-            check[k] = attacks::piece_attacks(kind, them, ek, occ);
+        }
+        for (k, kind) in PieceKind::ALL.iter().copied().enumerate() {
+            if pos.by_kind[k] & own != 0 {
+                present |= 1 << k;
+                if let Some(pk) = kind.promoted() {
+                    present |= 1 << pk as u32;
+                }
+            }
+        }
+        present &= !(1 << PieceKind::King as u32);
+        let mut check = [0u128; 14];
+        let mut cover = [0u128; 14];
+        // The lines from the king, each computed once.
+        let slides = [
+            0,
+            attacks::lance(them, ek, occ),
+            attacks::bishop(ek, occ),
+            attacks::rook(ek, occ),
+        ];
+        let mut ks = present;
+        while ks != 0 {
+            let k = ks.trailing_zeros() as usize;
+            ks &= ks - 1;
+            let kind = PieceKind::ALL[k];
+            check[k] = attacks::step_attacks(kind, them, ek)
+                | slides[usize::from(attacks::SLIDE_CLASS[k])];
+            let mut c = FULL & !free;
             let mut fs = free;
-            while fs != 0 && cover[k] != 0 {
+            while fs != 0 && c != 0 {
                 let s = lsb(fs);
                 fs &= fs - 1;
-                cover[k] &= attacks::piece_attacks(kind, them, s, 0);
+                c &= attacks::pseudo_attacks(kind, them, s);
             }
+            cover[k] = c;
         }
         let mut screens = 0;
         if free != 0 {
-            let own = pos.by_color[us as usize];
             let occ_wo_king = occ & !bit(ek);
             let rd = (pos.kind_bb(PieceKind::Rook) | pos.kind_bb(PieceKind::Dragon)) & own;
             let bh = (pos.kind_bb(PieceKind::Bishop) | pos.kind_bb(PieceKind::Horse)) & own;
@@ -331,10 +359,7 @@ fn board_candidates(
         pcs &= pcs - 1;
         let fb = bit(from);
         let kind = PieceKind::ALL[usize::from(pos.board[from] & 15) - 1];
-        let mut t = attacks::piece_attacks(kind, us, from, occ) & !own;
-        if pinned & fb != 0 {
-            t &= line(ksq, from);
-        }
+        let mut t = !own;
         if discoverers & fb == 0 {
             // A slider on a line through the king may check from beyond its square.
             let on_line = line(ek, from) != 0;
@@ -357,6 +382,13 @@ fn board_candidates(
                 m |= check & promo_area & if open { FULL } else { needs.cover[pk as usize] };
             }
             t &= m;
+            if t == 0 {
+                continue;
+            }
+        }
+        t &= attacks::piece_attacks(kind, us, from, occ);
+        if pinned & fb != 0 {
+            t &= line(ksq, from);
         }
         if t == 0 {
             continue;
