@@ -232,6 +232,8 @@ struct Needs {
     /// an empty board: a superset for the sliders), free flight squares themselves left
     /// out (the king would take the piece there).
     cover: [u128; 14],
+    /// Per kind on the board: `check & cover` of the kind or of its promoted form.
+    any: [u128; 14],
     /// Our pieces whose leaving could open one of our lines onto a free flight square
     /// (the only blocker between the square and a slider of ours, the king lifted): for
     /// them the cover condition does not hold.
@@ -279,13 +281,25 @@ impl Needs {
             check[k] = attacks::step_attacks(kind, them, ek)
                 | slides[usize::from(attacks::SLIDE_CLASS[k])];
             let mut c = FULL & !free;
-            let mut fs = free;
+            // No target for this kind at all: no filter needed (the cover stays a
+            // superset, which is all it must be).
+            let mut fs = if check[k] & !own == 0 { 0 } else { free };
             while fs != 0 && c != 0 {
                 let s = lsb(fs);
                 fs &= fs - 1;
                 c &= attacks::pseudo_attacks(kind, them, s);
             }
             cover[k] = c;
+        }
+        let mut any = [0u128; 14];
+        for (k, kind) in PieceKind::ALL.iter().copied().enumerate() {
+            if present & (1 << k) == 0 {
+                continue;
+            }
+            any[k] = check[k] & cover[k];
+            if let Some(pk) = kind.promoted() {
+                any[k] |= check[pk as usize] & cover[pk as usize];
+            }
         }
         let mut screens = 0;
         if free != 0 {
@@ -313,6 +327,7 @@ impl Needs {
         Needs {
             check,
             cover,
+            any,
             screens,
         }
     }
@@ -363,9 +378,13 @@ fn board_candidates(
         if discoverers & fb == 0 {
             // A slider on a line through the king may check from beyond its square.
             let on_line = line(ek, from) != 0;
-            let occf = occ & !fb;
             let open = needs.screens & fb != 0;
             let k = kind as usize;
+            // Nothing it could reach even on an empty board.
+            if !on_line && !open && attacks::pseudo_attacks(kind, us, from) & needs.any[k] == 0 {
+                continue;
+            }
+            let occf = occ & !fb;
             let check = if on_line {
                 attacks::piece_attacks(kind, them, ek, occf)
             } else {
