@@ -206,7 +206,7 @@ fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
                 continue;
             }
             let k = kind as usize;
-            let mut t = needs.check[k] & needs.cover[k] & empty & attacks::movable_area(kind, us);
+            let mut t = needs.need[k] & empty & attacks::movable_area(kind, us);
             while t != 0 {
                 let to = lsb(t);
                 t &= t - 1;
@@ -226,18 +226,33 @@ fn solve(pos: &Position, exact: &mut impl FnMut(Move) -> bool) -> Option<Move> {
 /// Where a piece must arrive to have a chance to mate, per kind (index of
 /// [`PieceKind::ALL`]), for the side to move.
 struct Needs {
-    /// Squares from which a piece of the kind attacks the enemy king (current occupancy).
-    check: [u128; 14],
-    /// Squares from which a piece of the kind could attack every free flight square (on
-    /// an empty board: a superset for the sliders), free flight squares themselves left
-    /// out (the king would take the piece there).
-    cover: [u128; 14],
-    /// Per kind on the board: `check & cover` of the kind or of its promoted form.
+    /// Flight squares of the enemy king nothing attacks now ([`free_flights`]).
+    free: u128,
+    /// Squares not ours from which a piece of the kind attacks the enemy king (current
+    /// occupancy) and could attack every free flight square (judged on an empty board: a
+    /// superset for the sliders), the free flight squares themselves left out (the king
+    /// would take the piece there).
+    need: [u128; 14],
+    /// Per kind on the board: `need` of the kind or of its promoted form.
     any: [u128; 14],
     /// Our pieces whose leaving could open one of our lines onto a free flight square
     /// (the only blocker between the square and a slider of ours, the king lifted): for
     /// them the cover condition does not hold.
     screens: u128,
+}
+
+/// The squares from which a piece of kind `kind` of the side to move (`them` its
+/// opponent) could attack every square of `free` on an empty board, within `within`.
+#[inline(always)]
+fn covering(kind: PieceKind, them: Color, free: u128, within: u128) -> u128 {
+    let mut c = within & !free;
+    let mut fs = free;
+    while fs != 0 && c != 0 {
+        let s = lsb(fs);
+        fs &= fs - 1;
+        c &= attacks::pseudo_attacks(kind, them, s);
+    }
+    c
 }
 
 impl Needs {
@@ -264,8 +279,7 @@ impl Needs {
             }
         }
         present &= !(1 << PieceKind::King as u32);
-        let mut check = [0u128; 14];
-        let mut cover = [0u128; 14];
+        let mut need = [0u128; 14];
         // The lines from the king, each computed once.
         let slides = [
             0,
@@ -278,27 +292,18 @@ impl Needs {
             let k = ks.trailing_zeros() as usize;
             ks &= ks - 1;
             let kind = PieceKind::ALL[k];
-            check[k] = attacks::step_attacks(kind, them, ek)
+            let check = attacks::step_attacks(kind, them, ek)
                 | slides[usize::from(attacks::SLIDE_CLASS[k])];
-            let mut c = FULL & !free;
-            // No target for this kind at all: no filter needed (the cover stays a
-            // superset, which is all it must be).
-            let mut fs = if check[k] & !own == 0 { 0 } else { free };
-            while fs != 0 && c != 0 {
-                let s = lsb(fs);
-                fs &= fs - 1;
-                c &= attacks::pseudo_attacks(kind, them, s);
-            }
-            cover[k] = c;
+            need[k] = covering(kind, them, free, check & !own);
         }
         let mut any = [0u128; 14];
         for (k, kind) in PieceKind::ALL.iter().copied().enumerate() {
             if present & (1 << k) == 0 {
                 continue;
             }
-            any[k] = check[k] & cover[k];
+            any[k] = need[k];
             if let Some(pk) = kind.promoted() {
-                any[k] |= check[pk as usize] & cover[pk as usize];
+                any[k] |= need[pk as usize];
             }
         }
         let mut screens = 0;
@@ -325,8 +330,8 @@ impl Needs {
             }
         }
         Needs {
-            check,
-            cover,
+            free,
+            need,
             any,
             screens,
         }
@@ -384,21 +389,23 @@ fn board_candidates(
             if !on_line && !open && attacks::pseudo_attacks(kind, us, from) & needs.any[k] == 0 {
                 continue;
             }
-            let occf = occ & !fb;
-            let check = if on_line {
-                attacks::piece_attacks(kind, them, ek, occf)
+            let promo_area = if fb & zone != 0 { FULL } else { zone };
+            let mut m;
+            if on_line || open {
+                // The checking squares with the piece lifted; the cover condition only
+                // where no line opens.
+                let occf = occ & !fb;
+                let free = if open { 0 } else { needs.free };
+                m = covering(kind, them, free, attacks::piece_attacks(kind, them, ek, occf));
+                if let Some(pk) = kind.promoted() {
+                    let check = attacks::piece_attacks(pk, them, ek, occf);
+                    m |= covering(pk, them, free, check & promo_area);
+                }
             } else {
-                needs.check[k]
-            };
-            let mut m = check & if open { FULL } else { needs.cover[k] };
-            if let Some(pk) = kind.promoted() {
-                let promo_area = if fb & zone != 0 { FULL } else { zone };
-                let check = if on_line {
-                    attacks::piece_attacks(pk, them, ek, occf)
-                } else {
-                    needs.check[pk as usize]
-                };
-                m |= check & promo_area & if open { FULL } else { needs.cover[pk as usize] };
+                m = needs.need[k];
+                if let Some(pk) = kind.promoted() {
+                    m |= needs.need[pk as usize] & promo_area;
+                }
             }
             t &= m;
             if t == 0 {
