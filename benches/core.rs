@@ -313,7 +313,11 @@ fn random_games(start: &Position, games: usize, rng: &mut Rng) -> Vec<Position> 
             if legal.is_empty() {
                 break;
             }
-            let checks: Vec<_> = legal.iter().copied().filter(|&m| p.gives_check(m)).collect();
+            let checks: Vec<_> = legal
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect();
             let m = if !checks.is_empty() && rng.below(3) == 0 {
                 checks[rng.below(checks.len())]
             } else {
@@ -344,7 +348,11 @@ fn to_hands(p: &Position, rng: &mut Rng) -> Option<Position> {
 }
 
 /// Nanoseconds per call of the table solver and of the reference on `set`.
-fn mate_tables_vs_play(runs: usize, name: &'static str, set: &[Position]) -> (String, f64, f64, usize) {
+fn mate_tables_vs_play(
+    runs: usize,
+    name: &'static str,
+    set: &[Position],
+) -> (String, f64, f64, usize) {
     let passes = (200_000 / set.len()).max(1);
     let answers = |solve: fn(&mut Position) -> Option<shogi::Move>| {
         let mut work = set.to_vec();
@@ -391,7 +399,9 @@ fn print_mate_table(runs: usize, p: &Positions) {
         }
     }
     println!("\nmate in one: attack tables vs playing the candidates, median of {runs} runs");
-    println!("| positions | with a mate | tables ns/call | by play ns/call | speed-up |\n|---|---:|---:|---:|---:|");
+    println!(
+        "| positions | with a mate | tables ns/call | by play ns/call | speed-up |\n|---|---:|---:|---:|---:|"
+    );
     for (name, set) in [
         ("bench and passes", &bench),
         ("random games and passes", &games),

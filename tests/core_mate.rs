@@ -11,8 +11,8 @@ mod core_support;
 
 use core_support::{SplitMix64, bench_sfens, pos, random_playout, random_playout_with_checks};
 use floodgate_scan::shogi::{
-    Color, IllegalMoveKind, Move, Piece, PieceKind, Position, Setup, is_mated,
-    solve_mate_in_one, solve_mate_in_one_by_play, solve_mate_in_one_in_place,
+    Color, IllegalMoveKind, Move, Piece, PieceKind, Position, Setup, is_mated, solve_mate_in_one,
+    solve_mate_in_one_by_play, solve_mate_in_one_in_place,
 };
 
 /// Every legal move that leaves the opponent without a legal reply.
@@ -268,9 +268,8 @@ fn table_solver_equals_the_reference_with_many_pieces_in_hand() {
         for s in sfens.iter().step_by(2) {
             let num = 2 + rng.below(5);
             if let Some(p) = to_hands(&pos(s), num, &mut rng) {
-                big_hands += usize::from(
-                    p.hand(Color::Black).total() + p.hand(Color::White).total() >= 10,
-                );
+                big_hands +=
+                    usize::from(p.hand(Color::Black).total() + p.hand(Color::White).total() >= 10);
                 t.add(&p);
                 // A few checks from there, hands shrinking.
                 let (line, _) = random_playout_with_checks(&p.to_sfen(), 6, &mut rng, 1);
@@ -314,7 +313,10 @@ fn crowded_king(rng: &mut SplitMix64) -> Option<Position> {
     s.side_to_move = us;
     let ek = rng.below(81);
     let near = |r: &mut SplitMix64| -> Option<usize> {
-        let (f, k) = ((ek / 9) as i64 + r.below(5) as i64 - 2, (ek % 9) as i64 + r.below(5) as i64 - 2);
+        let (f, k) = (
+            (ek / 9) as i64 + r.below(5) as i64 - 2,
+            (ek % 9) as i64 + r.below(5) as i64 - 2,
+        );
         ((0..9).contains(&f) && (0..9).contains(&k)).then_some((f * 9 + k) as usize)
     };
     s.board[ek] = Some(Piece::new(!us, PieceKind::King));
@@ -325,11 +327,7 @@ fn crowded_king(rng: &mut SplitMix64) -> Option<Position> {
     s.board[uk] = Some(Piece::new(us, PieceKind::King));
     let crowd = 2 + rng.below(11);
     for i in 0..crowd + rng.below(5) {
-        let sq = if i < crowd {
-            near(rng)?
-        } else {
-            rng.below(81)
-        };
+        let sq = if i < crowd { near(rng)? } else { rng.below(81) };
         if s.board[sq].is_some() {
             continue;
         }
@@ -388,7 +386,9 @@ fn table_solver_against_brute_force_around_crowded_kings() {
         }
         with_mate += usize::from(found.is_some());
     }
-    eprintln!("{n} built positions, {with_mate} with a mate in one, {stalemates} with a move leaving no reply without check");
+    eprintln!(
+        "{n} built positions, {with_mate} with a mate in one, {stalemates} with a move leaving no reply without check"
+    );
     assert!(with_mate > 500, "{with_mate} of {n}");
 }
 

@@ -396,7 +396,12 @@ fn board_candidates(
                 // where no line opens.
                 let occf = occ & !fb;
                 let free = if open { 0 } else { needs.free };
-                m = covering(kind, them, free, attacks::piece_attacks(kind, them, ek, occf));
+                m = covering(
+                    kind,
+                    them,
+                    free,
+                    attacks::piece_attacks(kind, them, ek, occf),
+                );
                 if let Some(pk) = kind.promoted() {
                     let check = attacks::piece_attacks(pk, them, ek, occf);
                     m |= covering(pk, them, free, check & promo_area);
