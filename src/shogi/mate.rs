@@ -16,7 +16,13 @@
 //! legality, a pinned defender included. The only case left to the exact test is an
 //! interposing pawn drop in front of the attacker's king, which is illegal when it mates
 //! (the pawn-drop rule on the defender's side): that candidate alone is then played on a
-//! copy and confirmed by the defender having no legal move.
+//! copy and confirmed by the defender having no legal move. Before any candidate is
+//! looked at, one mask per kind says where a piece of that kind must arrive: a square
+//! from which it checks and could cover every free flight square; drops and the board
+//! moves of pieces that cannot open a line are taken only there.
+//!
+//! Only checks are tried: a quiet move that leaves the defender without a legal move (a
+//! loss in shogi, seen only in bare built positions) is not found by either solver.
 //!
 //! [`solve_mate_in_one_by_play`] is the reference: it plays every surviving candidate and
 //! asks the move generator whether the defender has a legal move. Both try the candidates
