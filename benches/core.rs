@@ -6,7 +6,14 @@
 //! and timed by thread CPU time where the system offers it (a busy shared machine inflates
 //! wall time unevenly); the table prints the ratio ours / rsshogi next to its target.
 //!
-//! `cargo bench --bench core --no-default-features` (env `BENCH_RUNS`, default 5).
+//! A second table times the core's mate in one decided from attack tables against the
+//! reference that plays its candidates (`solve_mate_in_one_by_play`), in nanoseconds per
+//! call, on the bench positions, on positions of random games and on positions with many
+//! pieces in hand, each also with the side to move passing (the question a search asks
+//! after a null move); both must give the same answers.
+//!
+//! `cargo bench --bench core --no-default-features` (env `BENCH_RUNS`, default 5;
+//! `BENCH_ONLY=mate` for the second table alone).
 
 use std::hint::black_box;
 #[path = "support/clock.rs"]
@@ -269,6 +276,145 @@ fn mate_in_one(runs: usize, p: &Positions) -> Row {
     }
 }
 
+/// SplitMix64: the positions of random games are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// `p` and, when its side to move is not in check, the same position with the other
+/// side to move.
+fn with_pass(p: Position, out: &mut Vec<Position>) {
+    if !p.is_in_check() {
+        let mut s = p.to_setup();
+        s.side_to_move = !s.side_to_move;
+        if let Ok(q) = Position::from_setup(s) {
+            out.push(q);
+        }
+    }
+    out.push(p);
+}
+
+/// Every second position of `games` random games of up to 200 plies from `start` (one
+/// move in three a check when there is one).
+fn random_games(start: &Position, games: usize, rng: &mut Rng) -> Vec<Position> {
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut p = start.clone();
+        for ply in 0..200 {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let checks: Vec<_> = legal
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect();
+            let m = if !checks.is_empty() && rng.below(3) == 0 {
+                checks[rng.below(checks.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            p.play(m).unwrap();
+            if ply % 2 == 1 {
+                with_pass(p.clone(), &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// `p` with each piece but the kings sent, one time in two, to a random side's hand.
+fn to_hands(p: &Position, rng: &mut Rng) -> Option<Position> {
+    let mut s = p.to_setup();
+    for sq in 0..81 {
+        if let Some(pc) = s.board[sq]
+            && pc.kind != shogi::PieceKind::King
+            && rng.below(2) == 0
+        {
+            s.board[sq] = None;
+            s.hands[rng.below(2)].add(pc.kind.unpromoted());
+        }
+    }
+    Position::from_setup(s).ok()
+}
+
+/// Nanoseconds per call of the table solver and of the reference on `set`.
+fn mate_tables_vs_play(
+    runs: usize,
+    name: &'static str,
+    set: &[Position],
+) -> (String, f64, f64, usize) {
+    let passes = (200_000 / set.len()).max(1);
+    let answers = |solve: fn(&mut Position) -> Option<shogi::Move>| {
+        let mut work = set.to_vec();
+        move || {
+            let mut found = 0usize;
+            let mut sum = 0u64;
+            for _ in 0..passes {
+                for p in work.iter_mut() {
+                    if let Some(m) = solve(black_box(p)) {
+                        found += 1;
+                        sum = sum.wrapping_mul(31).wrapping_add(m.to_usi().len() as u64);
+                    }
+                }
+            }
+            (found, sum)
+        }
+    };
+    let (t_fast, a_fast, t_play, a_play) = compare(
+        runs,
+        answers(shogi::solve_mate_in_one_in_place),
+        answers(shogi::solve_mate_in_one_by_play),
+    );
+    assert_eq!(a_fast, a_play, "{name}: same answers");
+    let calls = (passes * set.len()) as f64;
+    (
+        format!("{name} ({} positions)", set.len()),
+        t_fast / calls * 1e9,
+        t_play / calls * 1e9,
+        a_fast.0 / passes,
+    )
+}
+
+fn print_mate_table(runs: usize, p: &Positions) {
+    let mut rng = Rng(7);
+    let mut bench = Vec::new();
+    for q in &p.bench {
+        with_pass(q.clone(), &mut bench);
+    }
+    let games = random_games(&Position::startpos(), 40, &mut rng);
+    let mut hands = Vec::new();
+    for q in games.iter().step_by(3) {
+        if let Some(h) = to_hands(q, &mut rng) {
+            with_pass(h, &mut hands);
+        }
+    }
+    println!("\nmate in one: attack tables vs playing the candidates, median of {runs} runs");
+    println!(
+        "| positions | with a mate | tables ns/call | by play ns/call | speed-up |\n|---|---:|---:|---:|---:|"
+    );
+    for (name, set) in [
+        ("bench and passes", &bench),
+        ("random games and passes", &games),
+        ("many in hand and passes", &hands),
+    ] {
+        let (label, fast, play, mates) = mate_tables_vs_play(runs, name, set);
+        println!(
+            "| {label} | {mates} | {fast:.0} | {play:.0} | {:.2}x |",
+            play / fast
+        );
+    }
+}
+
 fn print_table(runs: usize, rows: &[Row]) {
     let clock = if cpu_seconds().is_some() {
         "thread CPU time"
@@ -305,6 +451,10 @@ fn main() {
         .max(1);
     rsshogi::board::init();
     let p = positions();
+    if std::env::var("BENCH_ONLY").is_ok_and(|v| v == "mate") {
+        print_mate_table(runs, &p);
+        return;
+    }
     let rows = [
         perft_played(runs, &p),
         perft_bulk(runs, &p),
@@ -313,4 +463,5 @@ fn main() {
         mate_in_one(runs, &p),
     ];
     print_table(runs, &rows);
+    print_mate_table(runs, &p);
 }

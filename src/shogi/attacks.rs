@@ -286,6 +286,23 @@ pub(crate) fn piece_attacks(k: PieceKind, c: Color, sq: usize, occ: u128) -> u12
     }
 }
 
+/// Attacks of a piece of kind `k` and side `c` standing on `sq` on an empty board.
+#[inline(always)]
+pub(crate) fn pseudo_attacks(k: PieceKind, c: Color, sq: usize) -> u128 {
+    let (ci, ki) = (c as usize, k as usize);
+    STEPS_BY_KIND[ci][ki][sq] | SLIDES_BY_KIND[ci][ki][sq]
+}
+
+/// The single-step part of the attacks of a piece of kind `k` and side `c` on `sq` (the
+/// king steps of a horse or dragon included; nothing for a pure slider).
+#[inline(always)]
+pub(crate) fn step_attacks(k: PieceKind, c: Color, sq: usize) -> u128 {
+    STEPS_BY_KIND[c as usize][k as usize][sq]
+}
+
+/// Which lines a kind slides along: 0 none, 1 the lance's, 2 the diagonals, 3 file and rank.
+pub(crate) static SLIDE_CLASS: [u8; 14] = [0, 1, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 2, 3];
+
 static NO_ATTACKS: [u128; 81] = [0; 81];
 
 /// Per side and kind: the squares its single steps reach (the king steps of a horse or
@@ -554,6 +571,33 @@ mod tests {
                             assert_eq!(reaches(k, c, from, to, occ), set >> to & 1 == 1);
                         }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pseudo_attacks_are_the_attacks_on_an_empty_board() {
+        for k in PieceKind::ALL {
+            for c in Color::ALL {
+                for sq in 0..81 {
+                    assert_eq!(pseudo_attacks(k, c, sq), piece_attacks(k, c, sq, 0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn steps_and_slide_classes_make_the_attacks() {
+        let occ = 0x1234_5678_9abc_def0_1357_9bdf_u128 & ((1u128 << 81) - 1);
+        for k in PieceKind::ALL {
+            for c in Color::ALL {
+                for sq in 0..81 {
+                    let slides = [0, lance(c, sq, occ), bishop(sq, occ), rook(sq, occ)];
+                    assert_eq!(
+                        step_attacks(k, c, sq) | slides[usize::from(SLIDE_CLASS[k as usize])],
+                        piece_attacks(k, c, sq, occ)
+                    );
                 }
             }
         }

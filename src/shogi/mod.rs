@@ -27,7 +27,9 @@ pub use attacks::attacks_from;
 pub use bitboard::{BitIter, Bitboard};
 pub use color::Color;
 pub use hand::Hand;
-pub use mate::{is_mated, solve_mate_in_one, solve_mate_in_one_in_place};
+pub use mate::{
+    is_mated, solve_mate_in_one, solve_mate_in_one_by_play, solve_mate_in_one_in_place,
+};
 pub use movegen::IllegalMoveKind;
 pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
 pub use perft::{perft, perft_bulk, perft_divide};
