@@ -1,6 +1,6 @@
 //! The output does not depend on the number of jobs: `--jobs 1`, `2` and `8` write the
 //! same files byte for byte, rows in the order of the inputs on the command line (the rows
-//! formatted by as many threads as there are jobs, up to four).
+//! formatted by one thread, or three side by side).
 mod scan_support;
 
 use scan_support::*;
@@ -24,6 +24,7 @@ fn one_two_and_eight_jobs_write_identical_files() {
     ];
     let args: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
     let mut runs = Vec::new();
+    // (`--jobs 8` formats on three threads.)
     for jobs in ["1", "2", "8"] {
         let mut a = vec!["-q", "--jobs", jobs];
         a.extend(&args);

@@ -8,7 +8,7 @@
 //! each, about 70 MB for the three million games of the full download): two different ids
 //! are taken for the same with a chance of about 10^-26.
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
 use crate::game::{COLUMNS, Cell};
 
@@ -33,13 +33,36 @@ pub struct Duplicates {
     pub drop: bool,
     id_column: usize,
     /// Id hash -> the input it was first seen in.
-    seen: HashMap<u128, u32>,
+    seen: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
     /// Duplicates per input.
     pub per_input: Vec<u64>,
     /// The first few duplicates, as `id (first in A, again in B)`.
     pub sample: Vec<String>,
     /// The counts of the games left out (with `drop`), to take off the totals.
     pub dropped: Stats,
+}
+
+/// The table's hasher: its keys are already hashes (of 128 bits, from [`key`]), so the
+/// table takes their bits as they are instead of hashing them again. The ordered writer
+/// looks every game up, one after the other.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by `u128` keys; any other bytes are folded in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, k: u128) {
+        self.0 = (k as u64) ^ ((k >> 64) as u64);
+    }
 }
 
 /// The key a game id is remembered by, `None` for an empty id (never a duplicate). The
@@ -63,7 +86,7 @@ impl Duplicates {
         Duplicates {
             drop,
             id_column: game_id_column(),
-            seen: HashMap::new(),
+            seen: HashMap::default(),
             per_input: vec![0; inputs],
             sample: Vec::new(),
             dropped: Stats::default(),

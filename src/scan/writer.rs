@@ -21,9 +21,16 @@ use crate::outdir::OutFile;
 /// Rows of a group: the unit of work of the formatting pool, and a Parquet row group.
 pub const ROW_GROUP: usize = 32 * 1024;
 
-/// Most formatting threads: each holds a group (tens of megabytes), and a few keep up with
-/// many workers (`reports/bench-scan.md`).
-pub const MAX_FORMATTERS: usize = 4;
+/// Most formatting threads: each holds a group (tens of megabytes).
+pub const MAX_FORMATTERS: usize = 6;
+
+/// Formatting threads for `jobs` workers: one for three. A row takes about a quarter of
+/// the CPU time to format (CSV line, Parquet cells, their share of the compression) that
+/// its game takes to analyse (`scan --timings`, `reports/bench-scan.md`), and each thread
+/// holds a row group.
+pub fn formatters(jobs: usize) -> usize {
+    jobs.div_ceil(3).clamp(1, MAX_FORMATTERS)
+}
 
 /// `games.csv` and `games.parquet`, made from encoded rows by a pool of threads.
 pub struct GameTable {
