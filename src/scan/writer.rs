@@ -32,13 +32,16 @@ pub fn formatters(jobs: usize) -> usize {
     jobs.div_ceil(3).clamp(1, MAX_FORMATTERS)
 }
 
+/// A row group for the pool: its number, and its encoded rows.
+type Numbered = (u64, Vec<Vec<u8>>);
+
 /// `games.csv` and `games.parquet`, made from encoded rows by a pool of threads.
 pub struct GameTable {
     /// The group being filled.
     rows: Vec<Vec<u8>>,
     /// Number of the next group handed to the pool.
     next: u64,
-    groups: Option<SyncSender<(u64, Vec<Vec<u8>>)>>,
+    groups: Option<SyncSender<Numbered>>,
     pool: Vec<JoinHandle<()>>,
     sink: Arc<Sink>,
 }
@@ -126,7 +129,7 @@ impl Sink {
 
 /// A formatting thread: take the next group, format it, write it in its turn.
 fn format_groups(
-    groups: &Mutex<Receiver<(u64, Vec<Vec<u8>>)>>,
+    groups: &Mutex<Receiver<Numbered>>,
     sink: &Sink,
     parquet: bool,
     times: &StageTimes,
