@@ -173,7 +173,28 @@ top = max(v for n, v in peak.items() if n.startswith("scan")) / 1024
 print(f"- peak RSS of any scan: {top:.0f} MB (target < 300 MB)")
 PY
 
-# 4. Where the CPU time of one game goes (one thread): the records taken out of the folder
+# 4. Where a scan's CPU time goes, stage by stage (`scan --timings`: read, decode, analyse,
+# order, format, write; CPU seconds over all the threads of a stage, and the cores that is
+# over the scan's wall), one scan of each container: the serial share of the pipeline is
+# the ordered writer's ("order"), every other stage runs on several threads.
+echo
+echo "Stage CPU times, --jobs $JOBS (scan --timings):"
+for input in corpus.tar corpus.7z yearly; do
+    [ "${ONLY:-}" = yearly ] && [ "$input" != yearly ] && continue
+    echo
+    echo "$input:"
+    "${SCAN[@]}" --timings "$WORK/$input" 2>&1 >/dev/null | sed 's/^/    /'
+done
+
+# 5. The output stage alone (rows already analysed, fed in order): rows a second, against
+# the rate the workers make them.
+if [ "${ONLY:-}" != yearly ]; then
+    echo
+    echo "The output stage alone (cargo bench --bench scan_output):"
+    FORMATTERS=$JOBS cargo bench -q $FEATURES --bench scan_output -- "$WORK/corpus.tar" 2>/dev/null
+fi
+
+# 6. Where the CPU time of one game goes (one thread): the records taken out of the folder
 # and out of the .tar, then each phase of the analysis on records in memory, and the floors
 # of reading and of replay (the least those two phases could cost).
 if [ "${PHASES:-1}" != 0 ] && [ "${ONLY:-}" != yearly ]; then

@@ -1,11 +1,12 @@
-//! The output does not depend on the number of jobs: `--jobs 1` and `--jobs N` write the
-//! same files byte for byte, rows in the order of the inputs on the command line.
+//! The output does not depend on the number of jobs: `--jobs 1`, `2` and `8` write the
+//! same files byte for byte, rows in the order of the inputs on the command line (the rows
+//! formatted by one thread, or three side by side).
 mod scan_support;
 
 use scan_support::*;
 
 #[test]
-fn one_job_and_four_jobs_write_identical_files() {
+fn one_two_and_eight_jobs_write_identical_files() {
     let dir = scratch("jobs");
     // Several inputs read side by side, one of them with an unreadable entry and one a 7z
     // of several blocks read in parts side by side, so that the ordering across inputs and
@@ -19,16 +20,18 @@ fn one_job_and_four_jobs_write_identical_files() {
         fixture("synthetic.tar.gz"),
         fixture("records"),
         fixture("synthetic.zip"),
+        fixture("synthetic.tar"),
     ];
     let args: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
     let mut runs = Vec::new();
-    for jobs in ["1", "4"] {
+    // (`--jobs 8` formats on three threads.)
+    for jobs in ["1", "2", "8"] {
         let mut a = vec!["-q", "--jobs", jobs];
         a.extend(&args);
         let run = scan(&dir.join(format!("j{jobs}")), &a);
         assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
         run.assert_counted_once();
-        assert_eq!(run.count("entries_seen"), 5 * SYNTHETIC_GAMES + 1);
+        assert_eq!(run.count("entries_seen"), 6 * SYNTHETIC_GAMES + 1);
         runs.push(run);
     }
     let mut files = vec!["games.csv", "errors.csv", "summary.json"];
@@ -36,10 +39,13 @@ fn one_job_and_four_jobs_write_identical_files() {
         files.push("games.parquet");
     }
     for f in files {
-        assert!(
-            runs[0].file(f) == runs[1].file(f),
-            "{f} differs between --jobs 1 and --jobs 4"
-        );
+        for other in &runs[1..] {
+            assert!(
+                runs[0].file(f) == other.file(f),
+                "{f} differs between --jobs 1 and {}",
+                other.out.display()
+            );
+        }
     }
     // Rows follow the order of the inputs on the command line.
     let sources: Vec<String> = csv::Reader::from_path(runs[1].out.join("games.csv"))
@@ -49,8 +55,9 @@ fn one_job_and_four_jobs_write_identical_files() {
         .collect();
     let mut firsts: Vec<&String> = sources.iter().collect();
     firsts.dedup();
-    assert_eq!(firsts.len(), 5, "each input's rows are contiguous");
+    assert_eq!(firsts.len(), 6, "each input's rows are contiguous");
     assert_eq!(firsts[0], args[0]);
     assert_eq!(firsts[1], args[2]);
     assert_eq!(firsts[4], args[5]);
+    assert_eq!(firsts[5], args[6]);
 }

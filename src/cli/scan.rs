@@ -49,6 +49,10 @@ pub struct ScanArgs {
     /// counted and warned about.
     #[arg(long)]
     pub dedupe: bool,
+    /// Print the CPU time of each stage of the scan (read, decode, analyse, order, format,
+    /// write) to standard error at its end.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// Every named input must exist and open: a typo is a usage error (exit 2), said before
@@ -64,6 +68,17 @@ fn check_inputs(inputs: &[Input]) -> Result<(), Vec<String>> {
     } else {
         Err(problems)
     }
+}
+
+/// `--timings`: each stage's CPU seconds, and its share of the wall time (1.00: one core
+/// busy the whole scan).
+fn print_timings(progress: &Progress, elapsed: std::time::Duration) {
+    let wall = elapsed.as_secs_f64().max(1e-9);
+    eprintln!("stage     CPU (s)  cores busy");
+    for (stage, secs) in progress.stages.seconds() {
+        eprintln!("{stage:<8} {secs:8.3}  {:10.2}", secs / wall);
+    }
+    eprintln!("wall     {wall:8.3}");
 }
 
 /// The ids seen more than once, said on standard error with the first few.
@@ -173,6 +188,9 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(e.into()),
     };
     let elapsed = started.elapsed();
+    if a.timings {
+        print_timings(&progress, elapsed);
+    }
 
     for e in &report.input_errors {
         eprintln!("floodgate-scan: {e}");

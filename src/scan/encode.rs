@@ -9,7 +9,12 @@ use crate::game::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
 /// Append the encoded `row` to `out`.
 pub fn encode_row(row: &GameRow, out: &mut Vec<u8>) {
-    for cell in row.cells() {
+    encode_cells(&row.cells(), out);
+}
+
+/// Append the encoded row of `cells` (in [`COLUMNS`] order) to `out`.
+pub fn encode_cells(cells: &[Cell<'_>], out: &mut Vec<u8>) {
+    for &cell in cells {
         match cell {
             Cell::Str(v) => put(out, v, |out, s| {
                 out.extend_from_slice(&(s.len() as u32).to_le_bytes());

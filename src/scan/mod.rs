@@ -1,10 +1,14 @@
 //! The scan pipeline: from the inputs to the per-game table, in parallel, in a fixed order.
 //!
 //! ```text
-//! readers (one part each) --batches of entries--> workers (analyse_record)
+//! readers (one part each) --batches of entries--> workers (analyse_record, row encoded)
 //!        |                                                 | batches of rows / errors
-//!        '------------------ end of part ------------> ordered writer --> games.csv,
-//!                                                                 games.parquet, errors.csv
+//!        '------------------ end of part ------------> ordered writer
+//!                                                          | row groups, in order
+//!                                   formatting threads (CSV lines, Parquet columns)
+//!                                                          | pieces, written in order
+//!                                                          v
+//!                                          games.csv, games.parquet (errors.csv: the writer)
 //! ```
 //!
 //! Record files of a folder are only listed by the reader thread and read by the workers,
@@ -16,19 +20,23 @@
 //! decoded front to back, but separate blocks can, so such an archive is read in parts
 //! (runs of blocks), side by side like separate archives. Entries go, 64
 //! at a time, through a bounded channel to a pool of workers that read, replay and judge
-//! each record; an archive's records travel in one arena per batch, which the worker gives
-//! back to a pool for the readers to fill again (no allocation per record). The writer
-//! puts the results back in a deterministic order, input order first, then part order and
-//! each part's own entry order, so the output is byte for byte the same for any number of
-//! jobs. Rows of a part that finishes ahead of its turn wait in a spill file in the output
-//! folder, not in memory: memory does not grow with the archive. The writer hands each full
-//! Parquet row group to a thread of its own, which encodes and compresses its columns side
-//! by side: writing `games.parquet` does not hold up the workers, and its last row group,
-//! written after them, is compressed on every core.
+//! each record and encode its row; an archive's records travel in one arena per batch,
+//! which the worker gives back to a pool for the readers to fill again (no allocation per
+//! record). The ordered writer puts the results back in a deterministic order, input order
+//! first, then part order and each part's own entry order, so the output is byte for byte
+//! the same for any number of jobs. Rows of a part that finishes ahead of its turn wait in
+//! a spill file in the output folder, not in memory, closed once the part is read: memory
+//! does not grow with the archive, nor with the number of archives. The ordered writer
+//! does not format rows: it looks each game's id up (duplicates), and hands the rows, a
+//! Parquet row group at a time, to a few formatting threads, which make the group's CSV
+//! lines and its Parquet columns (encoded and compressed side by side) and write them in
+//! group order (see [`writer`]). Its serial work is about half a microsecond a game (the
+//! results taken in, put in order, counted), a tenth of what formatting costs.
 #![warn(missing_docs)]
 mod dups;
 mod encode;
 mod order;
+mod stages;
 mod stats;
 mod writer;
 
@@ -39,6 +47,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
+pub use stages::StageTimes;
 pub use stats::Stats;
 
 use crate::game::{Scratch, analyse_record_with};
@@ -73,6 +82,8 @@ pub struct Progress {
     pub entries: AtomicU64,
     /// Games finished.
     pub games: AtomicU64,
+    /// CPU time of each stage, added as the scan's threads end (`scan --timings`).
+    pub stages: Arc<StageTimes>,
 }
 
 /// Names of the files a scan writes in its output folder.
@@ -299,8 +310,12 @@ impl ArenaPool {
 
 /// A result for the writer.
 enum Item {
-    /// An encoded table row.
-    Game(Vec<u8>),
+    /// A game: its table row, encoded ([`encode`]), and the key of its id
+    /// ([`dups::key`]; `None` without an id).
+    Game {
+        key: Option<u128>,
+        row: Vec<u8>,
+    },
     Unreadable {
         entry: String,
         line: Option<usize>,
@@ -343,7 +358,9 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     // A folder's archives are inputs of their own, after the folder's records.
     let inputs = expand(&config.inputs);
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut out = order::Outputs::create(&dir, dups::Duplicates::new(config.dedupe, names.len()))?;
+    let dups = dups::Duplicates::new(config.dedupe, names.len());
+    let stage_times = Arc::clone(&progress.stages);
+    let mut out = order::Outputs::create(&dir, dups, writer::formatters(jobs), stage_times)?;
     // Each input in its parts (one, but for a 7z file of several blocks), in order.
     let planned: Vec<Vec<(Part, u64)>> = {
         use rayon::prelude::*;
@@ -379,11 +396,15 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
             let (next_part, pool, stop) = (&next_part, &pool, &stop);
             let (inputs, parts, schedule) = (&inputs, &parts, &schedule);
             s.spawn(move || {
+                let cpu = stages::ThreadCpu::now();
                 stop.guard("reader", || {
                     read_parts(
                         inputs, parts, schedule, next_part, &work_tx, &msg_tx, pool, progress, stop,
                     )
-                })
+                });
+                let (kernel, user) = stages::ThreadCpu::now().split_since(&cpu);
+                stages::add(&progress.stages.read, kernel);
+                stages::add(&progress.stages.decode, user);
             });
         }
         drop(work_tx);
@@ -392,9 +413,13 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
                 let (names, pool, stop) = (&part_names, &pool, &stop);
                 s.spawn(move || {
-                    stop.guard("worker", || {
+                    let cpu = stages::ThreadCpu::now();
+                    let stats = stop.guard("worker", || {
                         analyse(&work_rx, &msg_tx, names, pool, progress, stop)
-                    })
+                    });
+                    let ns = stages::ThreadCpu::now().since(&cpu);
+                    stages::add(&progress.stages.analyse, ns);
+                    stats
                 })
             })
             .collect();
@@ -402,11 +427,13 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         drop(work_rx);
         drop(msg_tx);
         // The writer owns the receiving end: if it stops early, dropping it stops the rest.
+        let cpu = stages::ThreadCpu::now();
         let result = stop
             .guard("writer", || {
                 order::write_in_order(msg_rx, &names, &part_input, &mut out, progress, &stop)
             })
             .unwrap_or_else(|| Err(ScanError::Internal("the writer stopped".into())));
+        stages::add(&progress.stages.order, stages::ThreadCpu::now().since(&cpu));
         let written = match result {
             Ok(v) => v,
             Err(e) => {
@@ -463,6 +490,55 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         summary,
         input_errors,
     })
+}
+
+/// The output stage alone, fed rows already analysed: what its benchmark times
+/// (`benches/scan_output.rs`). Not a stable interface.
+#[doc(hidden)]
+pub mod output_stage {
+    use super::*;
+    use crate::game::GameRow;
+
+    /// A game's row as a worker hands it to the ordered writer.
+    #[derive(Clone)]
+    pub struct Row {
+        key: Option<u128>,
+        row: Vec<u8>,
+    }
+
+    impl Row {
+        /// The row of `game`, encoded as a worker encodes it.
+        pub fn new(game: &GameRow) -> Row {
+            let mut row = Vec::with_capacity(1024);
+            encode::encode_row(game, &mut row);
+            row.shrink_to_fit();
+            Row {
+                key: dups::id_key(&game.game_id),
+                row,
+            }
+        }
+    }
+
+    /// Hand `rows` to the output stage in order, as the ordered writer does, with
+    /// `formatters` formatting threads, and write the tables into `outdir`
+    /// (`games.csv`, `games.parquet` and an empty `errors.csv`).
+    pub fn write(
+        outdir: &std::path::Path,
+        rows: Vec<Row>,
+        formatters: usize,
+        dedupe: bool,
+    ) -> Result<(), ScanError> {
+        let dir = OutDir::open(outdir)?;
+        let names = vec![String::from("bench")];
+        let dups = dups::Duplicates::new(dedupe, 1);
+        let mut out = order::Outputs::create(&dir, dups, formatters, Arc::default())?;
+        for Row { key, row } in rows {
+            out.emit(0, &names, Item::Game { key, row })?;
+        }
+        out.finish()?;
+        dir.commit(&[])?;
+        Ok(())
+    }
 }
 
 fn write_summary(dir: &OutDir, summary: &Summary) -> Result<(), ScanError> {
@@ -733,7 +809,7 @@ fn analyse_one(source: &str, job: Job, arena: &[u8], mine: Mine<'_>, progress: &
         }
     };
     match result {
-        Ok(Analysed::Game(row)) => Item::Game(row),
+        Ok(Analysed::Game { key, row }) => Item::Game { key, row },
         Ok(Analysed::Unreadable { line, reason }) => Item::Unreadable {
             entry: name,
             line,
@@ -749,8 +825,11 @@ fn analyse_one(source: &str, job: Job, arena: &[u8], mine: Mine<'_>, progress: &
 
 /// What became of a record's bytes.
 enum Analysed {
-    /// The encoded table row.
-    Game(Vec<u8>),
+    /// The encoded table row, and the key of the game's id.
+    Game {
+        key: Option<u128>,
+        row: Vec<u8>,
+    },
     Unreadable {
         line: Option<usize>,
         reason: String,
@@ -772,7 +851,13 @@ fn analyse_bytes(
             stats.add_game(&row);
             let mut buf = Vec::with_capacity(1024);
             encode::encode_row(&row, &mut buf);
-            Analysed::Game(buf)
+            // The row waits in channels and in a row group (32,768 rows): at its own size
+            // (about half the kilobyte reserved), not at the capacity it was written with.
+            buf.shrink_to_fit();
+            Analysed::Game {
+                key: dups::id_key(&row.game_id),
+                row: buf,
+            }
         }
         Ok(Err(e)) => Analysed::Unreadable {
             line: e.line,

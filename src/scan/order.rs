@@ -12,8 +12,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::dups::Duplicates;
-use super::encode::decode_row;
-use super::writer::{CsvTable, ErrorsCsv};
+use super::writer::{ErrorsCsv, GameTable};
 use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats, Stop};
 use crate::outdir::{OutDir, OutFile};
 use crate::source::SourceError;
@@ -31,9 +30,8 @@ pub type Written = (Vec<InputSummary>, Stats, Vec<SourceError>);
 pub struct Outputs<'a> {
     out: &'a OutDir,
     dir: PathBuf,
-    games: CsvTable,
-    #[cfg(feature = "report")]
-    parquet: super::writer::ParquetTable,
+    /// `games.csv` and `games.parquet`.
+    games: GameTable,
     errors: ErrorsCsv,
     pub skipped_sample: Vec<String>,
     /// Game ids already written, and the duplicates met.
@@ -58,41 +56,51 @@ fn file_err<'a>(dir: &'a Path, name: &'a str) -> impl FnOnce(io::Error) -> ScanE
 }
 
 impl<'a> Outputs<'a> {
-    pub fn create(out: &'a OutDir, dups: Duplicates) -> Result<Outputs<'a>, ScanError> {
+    /// The output files of `out`, the games' rows formatted by `formatters` threads.
+    pub fn create(
+        out: &'a OutDir,
+        dups: Duplicates,
+        formatters: usize,
+        stages: std::sync::Arc<super::StageTimes>,
+    ) -> Result<Outputs<'a>, ScanError> {
         let dir = out.path();
         let open = |name: &'a str| out.create(name).map_err(file_err(dir, name));
-        let games = CsvTable::new(open(GAMES_CSV)?).map_err(file_err(dir, GAMES_CSV))?;
+        let csv = open(GAMES_CSV)?;
         #[cfg(feature = "report")]
-        let parquet = super::writer::ParquetTable::new(open(super::GAMES_PARQUET)?);
+        let parquet = Some(open(super::GAMES_PARQUET)?);
+        #[cfg(not(feature = "report"))]
+        let parquet = None;
+        let games = GameTable::new(Some(csv), parquet, formatters, stages)
+            .map_err(file_err(dir, GAMES_CSV))?;
         let errors = ErrorsCsv::new(open(ERRORS_CSV)?).map_err(file_err(dir, ERRORS_CSV))?;
         Ok(Outputs {
             out,
             dir: dir.to_path_buf(),
             games,
-            #[cfg(feature = "report")]
-            parquet,
             errors,
             skipped_sample: Vec::new(),
             dups,
         })
     }
 
-    /// Write `item`, of input `input` (`names[input]`), in its place.
-    fn emit(&mut self, input: usize, names: &[String], item: &Item) -> Result<(), ScanError> {
+    /// Write `item`, of input `input` (`names[input]`), in its place. A game's row, already
+    /// encoded, is only handed on: the formatting threads make its CSV line and Parquet
+    /// cells.
+    pub(super) fn emit(
+        &mut self,
+        input: usize,
+        names: &[String],
+        item: Item,
+    ) -> Result<(), ScanError> {
         let source = &names[input];
         match item {
-            Item::Game(bytes) => {
-                let cells = decode_row(bytes).map_err(|e| ScanError::Internal(e.to_string()))?;
-                if !self.dups.keep(input, names, &cells) {
+            Item::Game { key, row } => {
+                if !self.dups.keep_encoded(input, names, key, &row) {
                     return Ok(());
                 }
                 self.games
-                    .write_row(&cells)
+                    .push(row)
                     .map_err(file_err(&self.dir, GAMES_CSV))?;
-                #[cfg(feature = "report")]
-                self.parquet
-                    .write_row(&cells)
-                    .map_err(file_err(&self.dir, super::GAMES_PARQUET))?;
             }
             Item::Unreadable {
                 entry,
@@ -100,7 +108,7 @@ impl<'a> Outputs<'a> {
                 reason,
             } => {
                 self.errors
-                    .write(source, entry, *line, reason)
+                    .write(source, &entry, line, &reason)
                     .map_err(file_err(&self.dir, ERRORS_CSV))?;
             }
             Item::Skipped(name) => {
@@ -113,13 +121,10 @@ impl<'a> Outputs<'a> {
     }
 
     pub fn finish(self) -> Result<(), ScanError> {
+        // Which of the two tables failed is not known here: the CSV is named.
         self.games
             .finish()
             .map_err(file_err(&self.dir, GAMES_CSV))?;
-        #[cfg(feature = "report")]
-        self.parquet
-            .finish()
-            .map_err(file_err(&self.dir, super::GAMES_PARQUET))?;
         self.errors
             .finish()
             .map_err(file_err(&self.dir, ERRORS_CSV))
@@ -193,7 +198,7 @@ pub fn write_in_order(
                 let summary = &mut summaries[part_input[part]];
                 for (seq, item) in (first..).zip(items) {
                     match &item {
-                        Item::Game(_) => {
+                        Item::Game { .. } => {
                             summary.entries += 1;
                             summary.games += 1;
                             progress.games.fetch_add(1, Ordering::Relaxed);
@@ -241,7 +246,7 @@ pub fn write_in_order(
         while let Some(item) = st.pending.remove(&st.next) {
             st.next += 1;
             if part == current {
-                out.emit(part_input[part], names, &item)?;
+                out.emit(part_input[part], names, item)?;
             } else {
                 let spill = match &mut st.spill {
                     Some(s) => s,
@@ -249,6 +254,11 @@ pub fn write_in_order(
                 };
                 spill.push(&item)?;
             }
+        }
+        if st.finished()
+            && let Some(spill) = &mut st.spill
+        {
+            spill.close()?;
         }
         // Move the turn on past every finished part.
         while current < states.len() && states[current].finished() {
@@ -267,7 +277,7 @@ pub fn write_in_order(
             current += 1;
             if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
                 let input = part_input[current];
-                spill.replay(|item| out.emit(input, names, &item))?;
+                spill.replay(|item| out.emit(input, names, item))?;
             }
         }
     }
@@ -276,10 +286,19 @@ pub fn write_in_order(
 }
 
 /// Items of one input in order, on disk until the input's turn.
+///
+/// A part read ahead of its turn keeps its file open only while it is being read: once it
+/// is read to its end the file is closed and its buffer freed, so that hundreds of small
+/// archives finished ahead of a large one hold no memory (each held its megabyte of buffer
+/// until its turn, and the memory of a scan of many archives grew with the archives read).
 struct Spill {
     path: PathBuf,
-    out: BufWriter<OutFile>,
+    /// `None` once the part is read to its end.
+    out: Option<BufWriter<OutFile>>,
 }
+
+/// The buffer of a spill file being written.
+const SPILL_BUFFER: usize = 256 * 1024;
 
 impl Spill {
     fn create(dir: &OutDir, part: usize) -> Result<Spill, ScanError> {
@@ -290,17 +309,35 @@ impl Spill {
                     cause,
                 })?;
         Ok(Spill {
-            out: BufWriter::with_capacity(1 << 20, file),
+            out: Some(BufWriter::with_capacity(SPILL_BUFFER, file)),
             path,
         })
+    }
+
+    /// The part is read to its end: write out the buffer and close the file.
+    fn close(&mut self) -> Result<(), ScanError> {
+        if let Some(out) = self.out.take() {
+            out.into_inner().map_err(|e| ScanError::Write {
+                path: self.path.clone(),
+                cause: e.into_error(),
+            })?;
+        }
+        Ok(())
     }
 
     fn push(&mut self, item: &Item) -> Result<(), ScanError> {
         let mut rec = Vec::new();
         match item {
-            Item::Game(bytes) => {
+            Item::Game { key, row } => {
                 rec.push(0);
-                put_bytes(&mut rec, bytes);
+                match key {
+                    Some(k) => {
+                        rec.push(1);
+                        rec.extend_from_slice(&k.to_le_bytes());
+                    }
+                    None => rec.push(0),
+                }
+                put_bytes(&mut rec, row);
             }
             Item::Unreadable {
                 entry,
@@ -317,17 +354,23 @@ impl Spill {
                 put_bytes(&mut rec, name.as_bytes());
             }
         }
-        self.out.write_all(&rec).map_err(write_err(&self.path))
+        match &mut self.out {
+            Some(out) => out.write_all(&rec).map_err(write_err(&self.path)),
+            None => Err(ScanError::Internal(format!(
+                "{}: written after its part was done",
+                self.path.display()
+            ))),
+        }
     }
 
     /// Hand back every item in order, then delete the file.
-    fn replay(self, mut emit: impl FnMut(Item) -> Result<(), ScanError>) -> Result<(), ScanError> {
-        let Spill { path, out } = self;
+    fn replay(
+        mut self,
+        mut emit: impl FnMut(Item) -> Result<(), ScanError>,
+    ) -> Result<(), ScanError> {
+        self.close()?;
+        let path = self.path;
         let damaged = || ScanError::Internal(format!("{}: damaged spill file", path.display()));
-        out.into_inner().map_err(|e| ScanError::Write {
-            path: path.clone(),
-            cause: e.into_error(),
-        })?;
         let file = File::open(&path).map_err(write_err(&path))?;
         let mut r = BufReader::with_capacity(1 << 20, file);
         loop {
@@ -343,7 +386,21 @@ impl Spill {
                 }
             }
             let item = match kind[0] {
-                0 => Item::Game(get_bytes(&mut r).ok_or_else(damaged)?),
+                0 => {
+                    let mut has_key = [0u8; 1];
+                    r.read_exact(&mut has_key).map_err(|_| damaged())?;
+                    let key = match has_key[0] {
+                        0 => None,
+                        1 => {
+                            let mut k = [0u8; 16];
+                            r.read_exact(&mut k).map_err(|_| damaged())?;
+                            Some(u128::from_le_bytes(k))
+                        }
+                        _ => return Err(damaged()),
+                    };
+                    let row = get_bytes(&mut r).ok_or_else(damaged)?;
+                    Item::Game { key, row }
+                }
                 1 => {
                     let entry = get_string(&mut r).ok_or_else(damaged)?;
                     let mut line = [0u8; 8];

@@ -1,51 +1,314 @@
 //! The output files: `games.csv` and `games.parquet` (the same columns, from [`COLUMNS`]),
-//! and `errors.csv`. Rows arrive one at a time in their final order; nothing holds the
-//! whole table (Parquet is written in row groups).
+//! and `errors.csv`.
+//!
+//! The ordered writer hands [`GameTable`] each kept row, already encoded by a worker
+//! ([`super::encode`]), in its final order, and does nothing else with it: the rows are
+//! gathered into groups of [`ROW_GROUP`], and each full group goes to a pool of formatting
+//! threads, which turn it into its CSV text and its Parquet row group (columns built,
+//! encoded and compressed) side by side with the other groups. The finished pieces are put
+//! into the files in group order by the thread that made them, when its turn comes. Nothing
+//! holds the whole table: a few groups are in flight at a time.
 use std::io::{self, BufWriter, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
 
+use super::encode::decode_row;
+use super::stages::{self, StageTimes, ThreadCpu};
 use crate::game::{COLUMNS, Cell};
 use crate::outdir::OutFile;
 
-/// Rows of a Parquet row group.
-#[cfg(feature = "report")]
+/// Rows of a group: the unit of work of the formatting pool, and a Parquet row group.
 pub const ROW_GROUP: usize = 32 * 1024;
 
-/// A CSV table of the per-game rows.
+/// Most formatting threads: each holds a group (tens of megabytes).
+pub const MAX_FORMATTERS: usize = 6;
+
+/// Formatting threads for `jobs` workers: one for three. A row takes about a quarter of
+/// the CPU time to format (CSV line, Parquet cells, their share of the compression) that
+/// its game takes to analyse (`scan --timings`, `reports/bench-scan.md`), and each thread
+/// holds a row group.
+pub fn formatters(jobs: usize) -> usize {
+    jobs.div_ceil(3).clamp(1, MAX_FORMATTERS)
+}
+
+/// A row group for the pool: its number, and its encoded rows.
+type Numbered = (u64, Vec<Vec<u8>>);
+
+/// `games.csv` and `games.parquet`, made from encoded rows by a pool of threads.
+pub struct GameTable {
+    /// The group being filled.
+    rows: Vec<Vec<u8>>,
+    /// Number of the next group handed to the pool.
+    next: u64,
+    groups: Option<SyncSender<Numbered>>,
+    pool: Vec<JoinHandle<()>>,
+    sink: Arc<Sink>,
+}
+
+/// The files, written in group order by whichever formatting thread has the next group.
+struct Sink {
+    state: Mutex<SinkState>,
+    turn: Condvar,
+}
+
+struct SinkState {
+    /// The group whose turn it is.
+    next: u64,
+    /// The first failure; once set nothing more is written.
+    error: Option<io::Error>,
+    failed: bool,
+    csv: Option<BufWriter<OutFile>>,
+    #[cfg(feature = "report")]
+    parquet: Option<parquet::Writer>,
+}
+
+/// A formatted group: its CSV lines and its Parquet row groups.
+struct Piece {
+    csv: Vec<u8>,
+    #[cfg(feature = "report")]
+    parquet: parquet::Group,
+}
+
+impl SinkState {
+    fn write(&mut self, piece: Piece) -> io::Result<()> {
+        if let Some(csv) = &mut self.csv {
+            csv.write_all(&piece.csv)?;
+        }
+        #[cfg(feature = "report")]
+        if let Some(w) = &mut self.parquet {
+            parquet::write(w, piece.parquet)?;
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, e: io::Error) {
+        if !self.failed {
+            self.failed = true;
+            self.error = Some(e);
+        }
+    }
+
+    /// The failure, once (then a short note: the first caller reported it).
+    fn take_error(&mut self) -> Option<io::Error> {
+        if !self.failed {
+            return None;
+        }
+        Some(
+            self.error
+                .take()
+                .unwrap_or_else(|| io::Error::other("an earlier write failed")),
+        )
+    }
+}
+
+impl Sink {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Write group `g`'s piece when its turn comes (or drop it after a failure); the CPU
+    /// time of the writing itself.
+    fn put(&self, g: u64, piece: io::Result<Piece>) -> u64 {
+        let mut st = self.lock();
+        while st.next != g && !st.failed {
+            st = self.turn.wait(st).unwrap_or_else(PoisonError::into_inner);
+        }
+        let cpu = ThreadCpu::now();
+        if !st.failed {
+            if let Err(e) = piece.and_then(|p| st.write(p)) {
+                st.fail(e);
+            }
+            st.next = g + 1;
+        }
+        drop(st);
+        self.turn.notify_all();
+        ThreadCpu::now().since(&cpu)
+    }
+}
+
+/// A formatting thread: take the next group, format it, write it in its turn.
+fn format_groups(
+    groups: &Mutex<Receiver<Numbered>>,
+    sink: &Sink,
+    parquet: bool,
+    times: &StageTimes,
+) {
+    let cpu = ThreadCpu::now();
+    let mut writing = 0;
+    loop {
+        let next = groups.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        let Ok((g, rows)) = next else { break };
+        let format = std::panic::AssertUnwindSafe(|| format_group(rows, parquet, times));
+        let piece = std::panic::catch_unwind(format)
+            .unwrap_or_else(|_| Err(io::Error::other("formatting a row group panicked")));
+        writing += sink.put(g, piece);
+    }
+    let all = ThreadCpu::now().since(&cpu);
+    stages::add(&times.format, all.saturating_sub(writing));
+    stages::add(&times.write, writing);
+}
+
+/// The CSV lines and the Parquet row group of `rows` (each freed once read).
+#[cfg_attr(not(feature = "report"), allow(unused_variables))]
+fn format_group(rows: Vec<Vec<u8>>, parquet: bool, times: &StageTimes) -> io::Result<Piece> {
+    let damaged = |e: super::encode::Damaged| io::Error::other(e.to_string());
+    let n = rows.len();
+    let mut csv = Vec::with_capacity(rows.iter().map(Vec::len).sum());
+    #[cfg(feature = "report")]
+    let mut columns = parquet.then(parquet::Columns::new);
+    for row in rows {
+        let cells = decode_row(&row).map_err(damaged)?;
+        csv_line(&cells, &mut csv);
+        #[cfg(feature = "report")]
+        if let Some(c) = &mut columns {
+            c.push(&cells)?;
+        }
+    }
+    Ok(Piece {
+        csv,
+        #[cfg(feature = "report")]
+        parquet: match columns {
+            Some(c) if n > 0 => c.compress(n, times)?,
+            _ => Vec::new(),
+        },
+    })
+}
+
+impl GameTable {
+    /// The tables in `csv` (its header written at once) and `parquet` (only built with the
+    /// `report` feature; `None`: no such table), formatted by `threads` threads (at most
+    /// [`MAX_FORMATTERS`]), their CPU time added to `times`.
+    pub fn new(
+        csv: Option<OutFile>,
+        parquet: Option<OutFile>,
+        threads: usize,
+        times: Arc<StageTimes>,
+    ) -> io::Result<GameTable> {
+        let csv = match csv {
+            Some(file) => {
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                let header: Vec<Cell<'_>> =
+                    COLUMNS.iter().map(|c| Cell::Str(Some(c.name))).collect();
+                let mut line = Vec::new();
+                csv_line(&header, &mut line);
+                out.write_all(&line)?;
+                Some(out)
+            }
+            None => None,
+        };
+        #[cfg(feature = "report")]
+        let parquet = parquet.map(parquet::create).transpose()?;
+        #[cfg(feature = "report")]
+        let with_parquet = parquet.is_some();
+        #[cfg(not(feature = "report"))]
+        let with_parquet = {
+            drop(parquet);
+            false
+        };
+        let sink = Arc::new(Sink {
+            state: Mutex::new(SinkState {
+                next: 0,
+                error: None,
+                failed: false,
+                csv,
+                #[cfg(feature = "report")]
+                parquet,
+            }),
+            turn: Condvar::new(),
+        });
+        // A rendezvous: a group waits in the writer's hands, not in a queue, until a
+        // formatting thread is free.
+        let (tx, rx) = sync_channel(0);
+        let rx = Arc::new(Mutex::new(rx));
+        let pool = (0..threads.clamp(1, MAX_FORMATTERS))
+            .map(|_| {
+                let (rx, sink, times) = (Arc::clone(&rx), Arc::clone(&sink), Arc::clone(&times));
+                std::thread::Builder::new()
+                    .name("format".into())
+                    .spawn(move || format_groups(&rx, &sink, with_parquet, &times))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        Ok(GameTable {
+            rows: Vec::with_capacity(ROW_GROUP),
+            next: 0,
+            groups: Some(tx),
+            pool,
+            sink,
+        })
+    }
+
+    /// Add the next row (encoded by [`super::encode::encode_row`]).
+    pub fn push(&mut self, row: Vec<u8>) -> io::Result<()> {
+        self.rows.push(row);
+        if self.rows.len() >= ROW_GROUP {
+            self.send()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Hand the group to the pool.
+    fn send(&mut self) -> io::Result<()> {
+        if let Some(e) = self.sink.lock().take_error() {
+            return Err(e);
+        }
+        let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(ROW_GROUP));
+        let sent = match &self.groups {
+            Some(tx) => tx.send((self.next, rows)).is_ok(),
+            None => false,
+        };
+        self.next += 1;
+        if sent {
+            Ok(())
+        } else {
+            Err(io::Error::other("the formatting threads stopped early"))
+        }
+    }
+
+    /// Let the pool finish its groups, and wait for it.
+    fn stop(&mut self) {
+        self.groups = None;
+        for t in self.pool.drain(..) {
+            let _ = t.join();
+        }
+    }
+
+    /// Format and write the last rows, then close the files (the Parquet footer).
+    pub fn finish(mut self) -> io::Result<()> {
+        if !self.rows.is_empty() {
+            self.send()?;
+        }
+        self.stop();
+        let mut st = self.sink.lock();
+        if let Some(e) = st.take_error() {
+            return Err(e);
+        }
+        if let Some(csv) = st.csv.take() {
+            csv.into_inner().map_err(|e| e.into_error())?;
+        }
+        #[cfg(feature = "report")]
+        if let Some(w) = st.parquet.take() {
+            parquet::finish(w)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for GameTable {
+    /// A table dropped unfinished (the scan stopped): the formatting threads end with the
+    /// groups they hold, before the files are removed.
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Append one CSV line (with its `\n`) holding `cells`.
 ///
 /// Written by hand, byte for byte what the `csv` crate writes with its defaults (a field
 /// is quoted when it holds a comma, a quote, `\r` or `\n`, and quotes are doubled; a unit
 /// test holds the two together): the table has forty-odd fields a row, and a general
 /// writer's per-field work was a tenth of a scan's CPU time.
-pub struct CsvTable {
-    out: BufWriter<OutFile>,
-    line: Vec<u8>,
-}
-
-impl CsvTable {
-    /// The table in `file`, its header written.
-    pub fn new(file: OutFile) -> io::Result<CsvTable> {
-        let mut table = CsvTable {
-            out: BufWriter::with_capacity(1 << 20, file),
-            line: Vec::with_capacity(1024),
-        };
-        let header: Vec<Cell<'_>> = COLUMNS.iter().map(|c| Cell::Str(Some(c.name))).collect();
-        table.write_row(&header)?;
-        Ok(table)
-    }
-
-    pub fn write_row(&mut self, cells: &[Cell<'_>]) -> io::Result<()> {
-        self.line.clear();
-        csv_line(cells, &mut self.line);
-        self.out.write_all(&self.line)
-    }
-
-    pub fn finish(self) -> io::Result<()> {
-        self.out.into_inner().map_err(|e| e.into_error())?;
-        Ok(())
-    }
-}
-
-/// Append one CSV line (with its `\n`) holding `cells`.
 fn csv_line(cells: &[Cell<'_>], line: &mut Vec<u8>) {
     let start = line.len();
     for (i, cell) in cells.iter().enumerate() {
@@ -137,61 +400,23 @@ impl ErrorsCsv {
 }
 
 #[cfg(feature = "report")]
-pub use parquet::ParquetTable;
-
-#[cfg(feature = "report")]
 mod parquet {
     use super::*;
     use crate::game::ColumnKind;
     use polars::prelude::*;
     use polars_parquet::write::{
-        CompressedPage, CompressionOptions, StatisticsOptions, Version, WriteOptions, ZstdLevel,
-        array_to_columns, compress,
+        CompressedPage, CompressionOptions, Encoding, ParquetType, StatisticsOptions, Version,
+        WriteOptions, ZstdLevel, array_to_columns, compress,
     };
     use rayon::prelude::*;
-
-    enum Buf {
-        /// Text goes straight into the column's buffer (no `String` per cell).
-        Str(StringChunkedBuilder),
-        Int(Vec<Option<i64>>),
-        Float(Vec<Option<f64>>),
-        Bool(Vec<Option<bool>>),
-    }
+    use std::sync::OnceLock;
 
     /// Buffered: the Parquet writer issues a write per page and per column chunk (thousands
     /// of small writes per row group); the footer's flush empties the buffer.
-    type Writer = polars::io::parquet::write::BatchedWriter<BufWriter<OutFile>>;
+    pub type Writer = polars::io::parquet::write::BatchedWriter<BufWriter<OutFile>>;
 
-    /// `games.parquet`, written one row group at a time by a thread of its own: the rows'
-    /// writer hands it each full row group and goes on, so that encoding a group does not
-    /// hold up the writing thread while the workers, their results not taken, stand still
-    /// (measured in `reports/bench-scan-history.md`).
-    pub struct ParquetTable {
-        bufs: Vec<Buf>,
-        rows: usize,
-        encoder: Encoder,
-    }
-
-    enum Encoder {
-        /// No row group yet: the file, opened.
-        Waiting(OutFile),
-        /// The encoding thread, and where it takes the row groups (one may wait).
-        Running {
-            groups: std::sync::mpsc::SyncSender<DataFrame>,
-            thread: std::thread::JoinHandle<io::Result<()>>,
-        },
-        Closed,
-    }
-
-    /// The encoding thread: write each row group it is given, then the footer.
-    fn encode(mut writer: Writer, groups: std::sync::mpsc::Receiver<DataFrame>) -> io::Result<()> {
-        for df in groups {
-            if df.height() > 0 {
-                write_row_groups(&mut writer, &df)?;
-            }
-        }
-        writer.finish().map(|_| ()).map_err(io_err)
-    }
+    /// A formatted group: each row group's row count and its columns' compressed pages.
+    pub type Group = Vec<(u64, Vec<Vec<CompressedPage>>)>;
 
     fn io_err(e: impl std::fmt::Display) -> io::Error {
         io::Error::other(e.to_string())
@@ -214,74 +439,71 @@ mod parquet {
         })
     }
 
-    /// Encode and compress `df`'s columns side by side, then write them as row groups
-    /// (one per chunk of `df`). Polars' `write_batch` encodes in parallel but leaves the
-    /// compression to the writing thread, page after page: the last row group, written
-    /// once every worker has finished, was a serial tail of the scan.
-    fn write_row_groups(w: &mut Writer, df: &DataFrame) -> io::Result<()> {
-        let options = write_options()?;
-        let arrow = df.schema().to_arrow(CompatLevel::newest());
-        let encodings = polars::io::parquet::write::get_encodings(&arrow);
+    /// The table's Parquet schema and each column's encodings: the same for every file.
+    struct Layout {
+        fields: Vec<ParquetType>,
+        encodings: Vec<Vec<Encoding>>,
+    }
+
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+
+    /// The file's writer; the table's schema is that of [`COLUMNS`].
+    pub fn create(file: OutFile) -> io::Result<Writer> {
+        let empty = Columns::new().frame(0)?;
+        let mut w = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
+            .with_compression(ParquetCompression::Zstd(Some(zstd_level()?)))
+            .batched(empty.schema())
+            .map_err(io_err)?;
+        let arrow = empty.schema().to_arrow(CompatLevel::newest());
         let fields = w.parquet_schema().fields().to_vec();
-        for batch in df.iter_chunks(CompatLevel::newest(), false) {
-            let rows = batch.height() as u64;
-            let leaves: Vec<io::Result<Vec<Vec<CompressedPage>>>> = batch
-                .columns()
-                .par_iter()
-                .zip(&fields)
-                .zip(&encodings[..])
-                .map(|((array, field), encoding)| {
-                    let leaves = array_to_columns(array, field.clone(), options, encoding)
-                        .map_err(io_err)?;
-                    leaves
-                        .into_iter()
-                        .map(|pages| {
-                            pages
-                                .map(|page| {
-                                    compress(page.map_err(io_err)?, Vec::new(), options.compression)
-                                        .map_err(io_err)
-                                })
-                                .collect()
-                        })
-                        .collect()
-                })
-                .collect();
-            let mut group = Vec::with_capacity(leaves.len());
-            for column in leaves {
-                group.extend(column?);
-            }
-            w.write_row_group(rows, &group).map_err(io_err)?;
+        LAYOUT.get_or_init(|| Layout {
+            fields,
+            encodings: polars::io::parquet::write::get_encodings(&arrow).to_vec(),
+        });
+        Ok(w)
+    }
+
+    pub fn write(w: &mut Writer, group: Group) -> io::Result<()> {
+        for (rows, pages) in group {
+            w.write_row_group(rows, &pages).map_err(io_err)?;
         }
         Ok(())
     }
 
-    impl ParquetTable {
-        /// The table in `file`.
-        pub fn new(file: OutFile) -> ParquetTable {
-            ParquetTable {
-                bufs: Self::empty_bufs(),
-                rows: 0,
-                encoder: Encoder::Waiting(file),
-            }
+    pub fn finish(w: Writer) -> io::Result<()> {
+        w.finish().map(|_| ()).map_err(io_err)
+    }
+
+    enum Buf {
+        /// Text goes straight into the column's buffer (no `String` per cell).
+        Str(StringChunkedBuilder),
+        Int(Vec<Option<i64>>),
+        Float(Vec<Option<f64>>),
+        Bool(Vec<Option<bool>>),
+    }
+
+    /// The columns of a row group being built.
+    pub struct Columns(Vec<Buf>);
+
+    impl Columns {
+        pub fn new() -> Columns {
+            Columns(
+                COLUMNS
+                    .iter()
+                    .map(|c| match c.kind {
+                        ColumnKind::Str | ColumnKind::OptStr => Buf::Str(
+                            StringChunkedBuilder::new(PlSmallStr::from_static(c.name), ROW_GROUP),
+                        ),
+                        ColumnKind::Int | ColumnKind::OptInt => Buf::Int(Vec::new()),
+                        ColumnKind::OptFloat => Buf::Float(Vec::new()),
+                        ColumnKind::Bool | ColumnKind::OptBool => Buf::Bool(Vec::new()),
+                    })
+                    .collect(),
+            )
         }
 
-        fn empty_bufs() -> Vec<Buf> {
-            COLUMNS
-                .iter()
-                .map(|c| match c.kind {
-                    ColumnKind::Str | ColumnKind::OptStr => Buf::Str(StringChunkedBuilder::new(
-                        PlSmallStr::from_static(c.name),
-                        ROW_GROUP,
-                    )),
-                    ColumnKind::Int | ColumnKind::OptInt => Buf::Int(Vec::new()),
-                    ColumnKind::OptFloat => Buf::Float(Vec::new()),
-                    ColumnKind::Bool | ColumnKind::OptBool => Buf::Bool(Vec::new()),
-                })
-                .collect()
-        }
-
-        pub fn write_row(&mut self, cells: &[Cell<'_>]) -> io::Result<()> {
-            for (buf, cell) in self.bufs.iter_mut().zip(cells) {
+        pub fn push(&mut self, cells: &[Cell<'_>]) -> io::Result<()> {
+            for (buf, cell) in self.0.iter_mut().zip(cells) {
                 match (buf, *cell) {
                     (Buf::Str(v), Cell::Str(s)) => v.append_option(s),
                     (Buf::Int(v), Cell::Int(i)) => v.push(i),
@@ -290,19 +512,13 @@ mod parquet {
                     _ => return Err(io::Error::other("cell does not match its column type")),
                 }
             }
-            self.rows += 1;
-            if self.rows >= ROW_GROUP {
-                self.flush()
-            } else {
-                Ok(())
-            }
+            Ok(())
         }
 
-        fn flush(&mut self) -> io::Result<()> {
-            let bufs = std::mem::replace(&mut self.bufs, Self::empty_bufs());
+        fn frame(self, rows: usize) -> io::Result<DataFrame> {
             let columns: Vec<Column> = COLUMNS
                 .iter()
-                .zip(bufs)
+                .zip(self.0)
                 .map(|(c, buf)| {
                     let name = PlSmallStr::from_static(c.name);
                     match buf {
@@ -314,60 +530,57 @@ mod parquet {
                     .into()
                 })
                 .collect();
-            let df = DataFrame::new(self.rows, columns).map_err(io_err)?;
-            self.rows = 0;
-            // The first row group starts the encoding thread (the schema comes with it).
-            self.encoder = match std::mem::replace(&mut self.encoder, Encoder::Closed) {
-                Encoder::Waiting(file) => {
-                    let writer = ParquetWriter::new(BufWriter::with_capacity(1 << 20, file))
-                        .with_compression(ParquetCompression::Zstd(Some(zstd_level()?)))
-                        .batched(df.schema())
-                        .map_err(io_err)?;
-                    let (groups, taken) = std::sync::mpsc::sync_channel(1);
-                    let thread = std::thread::Builder::new()
-                        .name("parquet".into())
-                        .spawn(move || encode(writer, taken))?;
-                    Encoder::Running { groups, thread }
+            DataFrame::new(rows, columns).map_err(io_err)
+        }
+
+        /// The `rows` rows as row groups, their columns encoded and compressed side by
+        /// side. Polars' `write_batch` encodes in parallel but leaves the compression to
+        /// the writing thread, page after page.
+        pub fn compress(self, rows: usize, times: &StageTimes) -> io::Result<Group> {
+            let df = self.frame(rows)?;
+            let options = write_options()?;
+            let layout = LAYOUT
+                .get()
+                .ok_or_else(|| io::Error::other("no Parquet file was opened"))?;
+            let mut groups = Vec::new();
+            for batch in df.iter_chunks(CompatLevel::newest(), false) {
+                let rows = batch.height() as u64;
+                let leaves: Vec<io::Result<Vec<Vec<CompressedPage>>>> = batch
+                    .columns()
+                    .par_iter()
+                    .zip(&layout.fields)
+                    .zip(&layout.encodings)
+                    .map(|((array, field), encoding)| {
+                        // On the thread pool: its CPU time is counted here.
+                        let cpu = ThreadCpu::now();
+                        let leaves = array_to_columns(array, field.clone(), options, encoding)
+                            .map_err(io_err)?;
+                        let pages: io::Result<Vec<Vec<CompressedPage>>> = leaves
+                            .into_iter()
+                            .map(|pages| {
+                                pages
+                                    .map(|page| {
+                                        compress(
+                                            page.map_err(io_err)?,
+                                            Vec::new(),
+                                            options.compression,
+                                        )
+                                        .map_err(io_err)
+                                    })
+                                    .collect()
+                            })
+                            .collect();
+                        stages::add(&times.format, ThreadCpu::now().since(&cpu));
+                        pages
+                    })
+                    .collect();
+                let mut group = Vec::with_capacity(leaves.len());
+                for column in leaves {
+                    group.extend(column?);
                 }
-                started => started,
-            };
-            let Encoder::Running { groups, .. } = &self.encoder else {
-                return Err(io::Error::other("games.parquet already closed"));
-            };
-            if groups.send(df).is_ok() {
-                return Ok(());
+                groups.push((rows, group));
             }
-            // The encoding thread stopped on an error: that error is the answer.
-            self.stop()?;
-            Err(io::Error::other("the Parquet encoder stopped early"))
-        }
-
-        /// Let the encoding thread write what it was given and the footer, and wait for it.
-        fn stop(&mut self) -> io::Result<()> {
-            match std::mem::replace(&mut self.encoder, Encoder::Closed) {
-                Encoder::Running { groups, thread } => {
-                    drop(groups);
-                    thread
-                        .join()
-                        .map_err(|_| io::Error::other("the Parquet encoder stopped unexpectedly"))?
-                }
-                _ => Ok(()),
-            }
-        }
-
-        pub fn finish(mut self) -> io::Result<()> {
-            if self.rows > 0 || matches!(self.encoder, Encoder::Waiting(_)) {
-                self.flush()?;
-            }
-            self.stop()
-        }
-    }
-
-    impl Drop for ParquetTable {
-        /// A table dropped unfinished (the scan stopped): the encoding thread ends with
-        /// the row group it holds, before the file is removed.
-        fn drop(&mut self) {
-            let _ = self.stop();
+            Ok(groups)
         }
     }
 }
@@ -377,8 +590,9 @@ mod tests {
     use super::*;
     #[cfg(feature = "report")]
     mod parquet {
-        use super::super::{ParquetTable, ROW_GROUP};
+        use super::super::{GameTable, ROW_GROUP};
         use crate::game::{COLUMNS, Cell, ColumnKind};
+        use crate::scan::encode::encode_cells;
         use polars::prelude::*;
 
         fn scratch(name: &str) -> std::path::PathBuf {
@@ -403,12 +617,19 @@ mod tests {
                 .collect()
         }
 
+        fn encoded(cells: &[Cell<'_>]) -> Vec<u8> {
+            let mut row = Vec::new();
+            encode_cells(cells, &mut row);
+            row
+        }
+
         /// Rows `0..n` of [`cells`], with text `r{i}`.
         fn write_rows(path: &std::path::Path, n: usize) {
             let texts: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-            let mut t = ParquetTable::new(std::fs::File::create(path).unwrap().into());
+            let file = std::fs::File::create(path).unwrap().into();
+            let mut t = GameTable::new(None, Some(file), 2, Default::default()).unwrap();
             for (i, text) in texts.iter().enumerate() {
-                t.write_row(&cells(i, text)).unwrap();
+                t.push(encoded(&cells(i, text))).unwrap();
             }
             t.finish().unwrap();
         }
@@ -475,10 +696,11 @@ mod tests {
         #[test]
         fn a_failed_write_is_reported() {
             let texts: Vec<String> = (0..3 * ROW_GROUP).map(|i| format!("row {i}")).collect();
-            let mut t = ParquetTable::new(std::fs::File::create("/dev/full").unwrap().into());
+            let file = std::fs::File::create("/dev/full").unwrap().into();
+            let mut t = GameTable::new(None, Some(file), 2, Default::default()).unwrap();
             let mut failed = None;
             for (i, text) in texts.iter().enumerate() {
-                if let Err(e) = t.write_row(&cells(i, text)) {
+                if let Err(e) = t.push(encoded(&cells(i, text))) {
                     failed = Some(e);
                     break;
                 }
@@ -500,6 +722,45 @@ mod tests {
             assert_eq!((df.height(), df.width()), (0, COLUMNS.len()));
             std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
         }
+    }
+
+    /// Rows handed to the pool come out in the order given, each line what [`csv_line`]
+    /// makes of its row alone, across row groups formatted side by side by three threads.
+    #[test]
+    fn the_pool_writes_the_groups_in_order() {
+        use crate::game::{COLUMNS, ColumnKind};
+        use crate::scan::encode::encode_cells;
+        let dir =
+            std::env::temp_dir().join(format!("floodgate-scan-writer-{}-pool", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.csv");
+        let file = std::fs::File::create(&path).unwrap().into();
+        let mut t = GameTable::new(Some(file), None, 3, Default::default()).unwrap();
+        let mut want = Vec::new();
+        let header: Vec<Cell<'_>> = COLUMNS.iter().map(|c| Cell::Str(Some(c.name))).collect();
+        csv_line(&header, &mut want);
+        let n = 2 * ROW_GROUP + 7;
+        for i in 0..n {
+            let text = format!("row {i}, \"quoted\"");
+            let cells: Vec<Cell<'_>> = COLUMNS
+                .iter()
+                .map(|c| match c.kind {
+                    ColumnKind::Str | ColumnKind::OptStr => Cell::Str(Some(&text)),
+                    ColumnKind::Int | ColumnKind::OptInt => Cell::Int(Some(i as i64)),
+                    ColumnKind::OptFloat => Cell::Float((i % 3 == 0).then_some(i as f64 / 8.0)),
+                    ColumnKind::Bool | ColumnKind::OptBool => Cell::Bool(Some(i % 2 == 0)),
+                })
+                .collect();
+            csv_line(&cells, &mut want);
+            let mut row = Vec::new();
+            encode_cells(&cells, &mut row);
+            t.push(row).unwrap();
+        }
+        t.finish().unwrap();
+        let got = std::fs::read(&path).unwrap();
+        assert_eq!(got.len(), want.len());
+        assert!(got == want, "the lines differ");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// What the `csv` crate writes for the same cells.
