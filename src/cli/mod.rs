@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod learn;
 mod perft;
 mod play;
 mod position;
@@ -63,6 +64,8 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Play tuned against default weights on held-out positions.
     Validate(validate::ValidateArgs),
+    /// The learned evaluation: label training positions (gen), fit the weights (fit).
+    Learn(learn::LearnArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -103,5 +106,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Learn(a) => learn::run(a),
     }
 }

@@ -7,6 +7,7 @@
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`endings`], [`tune`]: engine games, the replay table, SPSA.
+//! - [`learn`]: the learned evaluation, its training data and its fit.
 
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod endings;
 pub mod eval;
 pub mod eval24;
 pub mod guard;
+pub mod learn;
 pub mod mate;
 pub mod ordering;
 pub mod play;
