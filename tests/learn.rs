@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use floodgate_scan::engine::learn::generate::{self as generate, GenSettings, UnitKind, position_from_usi};
+use floodgate_scan::engine::learn::generate::{
+    self as generate, GenSettings, UnitKind, position_from_usi,
+};
 use floodgate_scan::engine::learn::linear::{self, LinearWeights, N_FEATURES, STAGES};
 use floodgate_scan::engine::learn::record::{self, Outcome, RECORD_BYTES, Source};
 use floodgate_scan::engine::learn::teacher::TeacherSpec;
@@ -12,7 +14,9 @@ use floodgate_scan::engine::tune::XorShift64Star;
 use floodgate_scan::shogi::Position;
 
 fn fixture(p: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(p)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(p)
 }
 
 fn openings() -> Vec<Position> {
@@ -42,7 +46,12 @@ fn settings(units: u32) -> GenSettings {
         random_plies: 8,
         max_plies: 40,
         every: 1,
-        mix: vec![UnitKind::SelfPlay, UnitKind::SelfPlay, UnitKind::Versus, UnitKind::Aiiru],
+        mix: vec![
+            UnitKind::SelfPlay,
+            UnitKind::SelfPlay,
+            UnitKind::Versus,
+            UnitKind::Aiiru,
+        ],
         openings: openings(),
         aiiru: aiiru(3),
         teacher: TeacherSpec {
@@ -72,7 +81,11 @@ fn fake_score(pos: &Position) -> i16 {
     let sfen = pos.to_sfen();
     let board = sfen.split(' ').next().unwrap();
     let n = board.len() as i16;
-    if sfen.split(' ').nth(1) == Some("w") { -n } else { n }
+    if sfen.split(' ').nth(1) == Some("w") {
+        -n
+    } else {
+        n
+    }
 }
 
 #[test]
@@ -152,7 +165,10 @@ fn gen_writes_exactly_the_games_positions_with_their_labels() {
     // The same settings give the same bytes with two jobs.
     let path2 = temp("exact-jobs");
     gen_file(&s, &path2, 2);
-    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&path2).unwrap());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&path2).unwrap()
+    );
 }
 
 #[test]
@@ -260,7 +276,11 @@ fn the_evaluation_is_colour_symmetric() {
         let sfen = pos.to_sfen();
         let turned = turn_sfen(&sfen);
         let q = Position::from_sfen(&turned).unwrap();
-        assert_eq!(linear::evaluate(&pos, &w), linear::evaluate(&q, &w), "{sfen}");
+        assert_eq!(
+            linear::evaluate(&pos, &w),
+            linear::evaluate(&q, &w),
+            "{sfen}"
+        );
     }
 }
 
@@ -287,7 +307,11 @@ fn turn_sfen(sfen: &str) -> String {
                     plus = true;
                     continue;
                 }
-                let t = if plus { format!("+{}", swap(ch)) } else { swap(ch).to_string() };
+                let t = if plus {
+                    format!("+{}", swap(ch))
+                } else {
+                    swap(ch).to_string()
+                };
                 plus = false;
                 tokens.push(t);
             }
@@ -296,6 +320,10 @@ fn turn_sfen(sfen: &str) -> String {
         })
         .collect();
     let side = if f[1] == "b" { "w" } else { "b" };
-    let hands: String = if f[2] == "-" { "-".into() } else { f[2].chars().map(swap).collect() };
+    let hands: String = if f[2] == "-" {
+        "-".into()
+    } else {
+        f[2].chars().map(swap).collect()
+    };
     format!("{} {side} {hands} 1", ranks.join("/"))
 }

@@ -8,7 +8,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use floodgate_scan::engine::learn::fit::{self, FitSettings};
-use floodgate_scan::engine::learn::generate::{self as generate, GenSettings, parse_mix, position_from_usi};
+use floodgate_scan::engine::learn::generate::{
+    self as generate, GenSettings, parse_mix, position_from_usi,
+};
 use floodgate_scan::engine::learn::linear::LinearWeights;
 use floodgate_scan::engine::learn::record::{self, Source};
 use floodgate_scan::engine::learn::teacher::TeacherSpec;
@@ -118,6 +120,9 @@ pub struct FitArgs {
     /// Seed of the split and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// L2 pull of each weight towards its start, per step.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
 }
 
 pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
@@ -128,8 +133,8 @@ pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn read_lines(path: &PathBuf) -> anyhow::Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     Ok(text
         .lines()
         .map(str::trim)
@@ -317,6 +322,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         batch: a.batch,
         learning_rate: a.lr,
         seed: a.seed,
+        l2: a.l2,
     };
     let mut last = None;
     let w = fit::fit(&samples, &start, &set, &mut |e| {
@@ -333,7 +339,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     }
     let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
     let comment = format!(
-        "learn fit: {} positions ({}) from {}; lambda {}, K {}, {} epochs, batch {}, lr {}, validation {}%, seed {}; final train loss {:.5}, validation loss {:.5}",
+        "learn fit: {} positions ({}) from {}; lambda {}, K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
         records.len(),
         per.join(", "),
         files.join(" "),
@@ -342,6 +348,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         a.epochs,
         a.batch,
         a.lr,
+        a.l2,
         a.validation,
         a.seed,
         last.map_or(f64::NAN, |e| e.train),

@@ -180,6 +180,8 @@ pub struct FitSettings {
     pub learning_rate: f64,
     /// Shuffling seed.
     pub seed: u64,
+    /// L2 pull of every weight towards its starting value, per step (0: none).
+    pub l2: f64,
 }
 
 /// Losses after one epoch.
@@ -215,7 +217,10 @@ fn target(s: &Sample, set: &FitSettings) -> f64 {
 
 /// Mean losses of `w` over the samples of one split.
 pub fn losses(samples: &[Sample], w: &[f32], set: &FitSettings, validation: bool) -> (f64, f64) {
-    let part: Vec<&Sample> = samples.iter().filter(|s| s.validation == validation).collect();
+    let part: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| s.validation == validation)
+        .collect();
     if part.is_empty() {
         return (f64::NAN, f64::NAN);
     }
@@ -235,6 +240,8 @@ pub fn losses(samples: &[Sample], w: &[f32], set: &FitSettings, validation: bool
 }
 
 /// Fit from `start`; `on_epoch` sees the losses before the first epoch and after each.
+/// The weights returned are those of the epoch with the lowest validation loss (the last
+/// epoch's without validation samples).
 pub fn fit(
     samples: &[Sample],
     start: &LinearWeights,
@@ -254,14 +261,16 @@ pub fn fit(
     let report = |epoch: u32, w: &[f32], on_epoch: &mut dyn FnMut(&EpochLoss)| {
         let (train, _) = losses(samples, w, set, false);
         let (validation, validation_mae) = losses(samples, w, set, true);
-        on_epoch(&EpochLoss {
+        let e = EpochLoss {
             epoch,
             train,
             validation,
             validation_mae,
-        });
+        };
+        on_epoch(&e);
+        e
     };
-    report(0, &w, on_epoch);
+    let mut best = (report(0, &w, on_epoch).validation, w.clone());
     let mut grad = vec![0f64; n];
     for epoch in 1..=set.epochs {
         for i in (1..order.len()).rev() {
@@ -291,13 +300,16 @@ pub fn fit(
                 m1[k] = b1 * m1[k] + (1.0 - b1) * g;
                 m2[k] = b2 * m2[k] + (1.0 - b2) * g * g;
                 let step = set.learning_rate * (m1[k] / c1) / ((m2[k] / c2).sqrt() + eps);
-                w[k] -= step as f32;
+                w[k] -= (step + set.l2 * (w[k] - start.values[k]) as f64) as f32;
             }
             grad.iter_mut().for_each(|g| *g = 0.0);
         }
-        report(epoch, &w, on_epoch);
+        let e = report(epoch, &w, on_epoch);
+        if e.validation.is_nan() || e.validation <= best.0 {
+            best = (e.validation, w.clone());
+        }
     }
-    LinearWeights::from_values(w)
+    LinearWeights::from_values(best.1)
 }
 
 /// Records per source.
@@ -365,12 +377,17 @@ mod tests {
             batch: 64,
             learning_rate: 2.0,
             seed: 1,
+            l2: 0.0,
         };
         let start = LinearWeights::from_values(vec![0.0; STAGES * N_FEATURES]);
         let mut history = Vec::new();
         let w = fit(&samples, &start, &set, &mut |e| history.push(*e));
         for (i, &t) in truth.iter().enumerate() {
-            assert!((w.values[i] - t).abs() < 6.0, "weight {i}: {} vs {t}", w.values[i]);
+            assert!(
+                (w.values[i] - t).abs() < 6.0,
+                "weight {i}: {} vs {t}",
+                w.values[i]
+            );
         }
         let first = history.first().unwrap();
         let last = history.last().unwrap();

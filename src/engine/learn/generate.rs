@@ -22,9 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
 
-use super::record::{
-    self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point,
-};
+use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
 use super::teacher::{Label, Teacher, TeacherSpec};
 use crate::engine::search::{Config, Control, Decision, Searcher, can_declare_win};
 use crate::engine::time::Limits;
@@ -246,7 +244,8 @@ pub fn play_unit(
             break Some(us.opposite());
         }
         let teacher_moves = teacher_color == Some(us);
-        let wanted = teacher_moves || ply % every == offset || (kind == UnitKind::Aiiru && ply == 0);
+        let wanted =
+            teacher_moves || ply % every == offset || (kind == UnitKind::Aiiru && ply == 0);
         let mut teacher_move = None;
         if wanted {
             let text = format!("sfen {}", pos.to_sfen());
@@ -331,7 +330,9 @@ fn engine_decision(
 ) -> Decision {
     let prior = &history[..history.len() - 1];
     let control = Control::new(false);
-    searcher.search(pos, prior, limits, &control, &mut |_| {}).decision
+    searcher
+        .search(pos, prior, limits, &control, &mut |_| {})
+        .decision
 }
 
 fn engine_move(
@@ -487,7 +488,11 @@ pub fn run(
 /// [moves ...]` (a leading `position` is allowed).
 pub fn position_from_usi(text: &str) -> Option<Position> {
     let t: Vec<&str> = text.split_whitespace().collect();
-    let t = if t.first() == Some(&"position") { &t[1..] } else { &t[..] };
+    let t = if t.first() == Some(&"position") {
+        &t[1..]
+    } else {
+        &t[..]
+    };
     let (mut pos, rest) = match t.first()? {
         &"startpos" => (Position::startpos(), &t[1..]),
         &"sfen" => {

@@ -328,8 +328,7 @@ pub enum FileError {
 /// Read the header text of a label file, and leave `r` at the first record.
 pub fn read_header<R: Read>(r: &mut R) -> Result<String, FileError> {
     let mut magic = [0u8; 8];
-    r.read_exact(&mut magic)
-        .map_err(|_| FileError::NotLabels)?;
+    r.read_exact(&mut magic).map_err(|_| FileError::NotLabels)?;
     if &magic != MAGIC {
         return Err(FileError::NotLabels);
     }

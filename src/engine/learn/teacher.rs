@@ -131,7 +131,11 @@ impl Teacher {
         Ok(())
     }
 
-    fn wait_for(&mut self, word: &'static str, limit: Duration) -> Result<Vec<String>, TeacherError> {
+    fn wait_for(
+        &mut self,
+        word: &'static str,
+        limit: Duration,
+    ) -> Result<Vec<String>, TeacherError> {
         let end = Instant::now() + limit;
         let mut seen = Vec::new();
         loop {
@@ -176,13 +180,16 @@ impl Teacher {
                     .and_then(|l| l.split_whitespace().nth(1))
                     .unwrap_or("")
                     .to_string();
-                let score = lines.iter().rev().find_map(|l| parse_score(l)).or(
-                    match best.as_str() {
-                        "resign" => Some((-MATE_SCORE, true)),
-                        "win" => Some((MATE_SCORE, true)),
-                        _ => None,
-                    },
-                );
+                let score =
+                    lines
+                        .iter()
+                        .rev()
+                        .find_map(|l| parse_score(l))
+                        .or(match best.as_str() {
+                            "resign" => Some((-MATE_SCORE, true)),
+                            "win" => Some((MATE_SCORE, true)),
+                            _ => None,
+                        });
                 Ok(score.map(|(score, mate)| Label { score, mate, best }))
             }
             Err(_) => {
@@ -228,8 +235,14 @@ mod tests {
             parse_score("info depth 4 seldepth 6 time 11 score cp 114 nodes 4250 pv 5g5f"),
             Some((114, false))
         );
-        assert_eq!(parse_score("info score cp -2583 pv 4g3h"), Some((-2583, false)));
-        assert_eq!(parse_score("info depth 3 score mate 5 pv x"), Some((29_995, true)));
+        assert_eq!(
+            parse_score("info score cp -2583 pv 4g3h"),
+            Some((-2583, false))
+        );
+        assert_eq!(
+            parse_score("info depth 3 score mate 5 pv x"),
+            Some((29_995, true))
+        );
         assert_eq!(parse_score("info score mate -2"), Some((-29_998, true)));
         assert_eq!(parse_score("info score mate +"), Some((30_000, true)));
         assert_eq!(parse_score("info score mate -"), Some((-30_000, true)));
