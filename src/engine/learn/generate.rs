@@ -209,7 +209,7 @@ pub fn play_unit(
         _ => Position::startpos(),
     };
     let teacher_color = if kind == UnitKind::Versus {
-        Some(if unit / s.mix.len() as u32 % 2 == 0 {
+        Some(if (unit / s.mix.len() as u32).is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -493,9 +493,9 @@ pub fn position_from_usi(text: &str) -> Option<Position> {
     } else {
         &t[..]
     };
-    let (mut pos, rest) = match t.first()? {
-        &"startpos" => (Position::startpos(), &t[1..]),
-        &"sfen" => {
+    let (mut pos, rest) = match *t.first()? {
+        "startpos" => (Position::startpos(), &t[1..]),
+        "sfen" => {
             let end = t.iter().position(|&w| w == "moves").unwrap_or(t.len());
             (Position::from_sfen(&t[1..end].join(" ")).ok()?, &t[end..])
         }

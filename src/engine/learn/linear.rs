@@ -161,12 +161,12 @@ fn content<P: Pieces>(b: &P, c: usize, sq: usize) -> usize {
 /// The game-progress estimate, 0..=[`PROGRESS_MAX`].
 pub fn progress<P: Pieces>(b: &P) -> i32 {
     let mut n = 0;
-    for c in 0..2 {
+    for (c, camp) in CAMP.iter().enumerate() {
         for k in 0..7 {
             n += b.hand_count(c, k);
         }
         let non_king = b.color_set(c) & !b.set(c, KING);
-        n += (non_king & CAMP[c]).count_ones() as i32;
+        n += (non_king & camp).count_ones() as i32;
         if let Some(k) = b.king_of(c)
             && !row_in_camp(1 - c, row_of(k))
         {
