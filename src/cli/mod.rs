@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod learn;
 mod perft;
 mod play;
 mod position;
@@ -72,6 +73,8 @@ pub enum Command {
     /// A scripted USI engine for the referee's tests.
     #[command(hide = true)]
     UsiStandin(standin::StandinArgs),
+    /// The learned evaluation: label training positions (gen), fit the weights (fit).
+    Learn(learn::LearnArgs),
 }
 
 /// Parse the command line, run the subcommand, and map errors to exit codes.
@@ -114,5 +117,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate::run(a),
         Command::Sprt(a) => sprt::run(a),
         Command::UsiStandin(a) => standin::run(a),
+        Command::Learn(a) => learn::run(a),
     }
 }

@@ -8,6 +8,7 @@
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`play`], [`endings`], [`tune`], [`sprt`]: engine games, the replay table, SPSA, and
 //!   the self-play test that decides whether a change is kept.
+//! - [`learn`]: the learned evaluation, its training data and its fit.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ pub mod endings;
 pub mod eval;
 pub mod eval24;
 pub mod guard;
+pub mod learn;
 pub mod mate;
 pub mod ordering;
 pub mod picker;

@@ -1,0 +1,361 @@
+//! `floodgate-scan learn`: labelled training positions (`gen`) and the linear
+//! evaluation fitted to them (`fit`).
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use floodgate_scan::engine::learn::fit::{self, FitSettings};
+use floodgate_scan::engine::learn::generate::{
+    self as generate, GenSettings, parse_mix, position_from_usi,
+};
+use floodgate_scan::engine::learn::linear::LinearWeights;
+use floodgate_scan::engine::learn::record::{self, Source};
+use floodgate_scan::engine::learn::teacher::TeacherSpec;
+use floodgate_scan::shogi::Position;
+
+#[derive(Debug, clap::Args)]
+pub struct LearnArgs {
+    #[command(subcommand)]
+    pub command: LearnCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum LearnCommand {
+    /// Play games and label their positions with an outside USI engine (resumable).
+    Gen(GenArgs),
+    /// Fit the linear evaluation to labelled positions.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GenArgs {
+    /// The label file (created, or resumed if it exists with the same settings).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Units (games) the file is to hold.
+    #[arg(long, default_value_t = 100)]
+    pub units: u32,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 20_261_204)]
+    pub seed: u64,
+    /// Games played at once (each with its own teacher process).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Nodes per move of the built-in engine.
+    #[arg(long, default_value_t = 3_000)]
+    pub nodes: u64,
+    /// Random legal moves per game.
+    #[arg(long, default_value_t = 2)]
+    pub random_moves: u32,
+    /// The random moves fall within this many plies of the opening.
+    #[arg(long, default_value_t = 16)]
+    pub random_plies: u32,
+    /// Plies after which a game is stopped as a draw.
+    #[arg(long, default_value_t = 256)]
+    pub max_plies: u32,
+    /// Label one position in this many (the teacher's own moves in versus games always).
+    #[arg(long, default_value_t = 3)]
+    pub every: u32,
+    /// Unit pattern: kind:count,... with kinds selfplay, versus, aiiru.
+    #[arg(long, default_value = "selfplay:2,versus:1,aiiru:1")]
+    pub mix: String,
+    /// Openings, one USI position per line (`startpos moves ...`); default the start.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Entering-king positions (SFEN in the first tab-separated column, `#` comments).
+    #[arg(long)]
+    pub aiiru: Option<PathBuf>,
+    /// The teacher program.
+    #[arg(long, default_value = "/usr/games/gpsusi")]
+    pub teacher: String,
+    /// Teacher options NAME=VALUE (repeatable).
+    #[arg(long = "teacher-option", default_values_t = ["Thread=1".to_string(), "LimitDepth=4".to_string(), "BookDepth=0".to_string()])]
+    pub teacher_options: Vec<String>,
+    /// The teacher's go command.
+    #[arg(long, default_value = "go byoyomi 20000")]
+    pub go: String,
+    /// Seconds before a teacher search is stopped.
+    #[arg(long, default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Transposition table of the built-in engine, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FitArgs {
+    /// Label files made by `learn gen`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the weights.
+    #[arg(long, short, default_value = "weights/linear.txt")]
+    pub out: PathBuf,
+    /// Starting weights (default: material values).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Weight of the teacher's score in the target (the result has 1 - lambda).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f64,
+    /// Scale K of the sigmoids (default: calibrated on the data).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Adam step size.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Percent of the games held out for validation.
+    #[arg(long, default_value_t = 10)]
+    pub validation: u32,
+    /// Seed of the split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// L2 pull of each weight towards its start, per step.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+}
+
+pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
+    match a.command {
+        LearnCommand::Gen(g) => run_gen(g),
+        LearnCommand::Fit(f) => run_fit(f),
+    }
+}
+
+fn read_lines(path: &PathBuf) -> anyhow::Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect())
+}
+
+fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
+    let mut openings = Vec::new();
+    if let Some(p) = &a.openings {
+        for (i, l) in read_lines(p)?.iter().enumerate() {
+            match position_from_usi(l) {
+                Some(pos) => openings.push(pos),
+                None => bail!("{}: opening {} cannot be read: {l}", p.display(), i + 1),
+            }
+        }
+    }
+    let mut aiiru = Vec::new();
+    if let Some(p) = &a.aiiru {
+        for (i, l) in read_lines(p)?.iter().enumerate() {
+            let sfen = l.split('\t').next().unwrap_or("");
+            match Position::from_sfen(sfen) {
+                Ok(pos) => aiiru.push(pos),
+                Err(e) => bail!("{}: position {} cannot be read: {e}", p.display(), i + 1),
+            }
+        }
+    }
+    let mix = parse_mix(&a.mix)?;
+    if mix.contains(&generate::UnitKind::Aiiru) && aiiru.is_empty() {
+        bail!("the mix has aiiru units: give --aiiru");
+    }
+    let mut options = Vec::new();
+    for o in &a.teacher_options {
+        let Some((k, v)) = o.split_once('=') else {
+            bail!("--teacher-option `{o}`: expected NAME=VALUE");
+        };
+        options.push((k.to_string(), v.to_string()));
+    }
+    let mut targs = a.teacher.split_whitespace().map(str::to_string);
+    let program = targs.next().unwrap_or_default();
+    let settings = GenSettings {
+        seed: a.seed,
+        units: a.units,
+        nodes: a.nodes,
+        random_moves: a.random_moves,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+        every: a.every.max(1),
+        mix,
+        openings,
+        aiiru,
+        teacher: TeacherSpec {
+            program,
+            args: targs.collect(),
+            options,
+            go: a.go.clone(),
+            timeout_s: a.timeout,
+        },
+        hash_mb: a.hash,
+    };
+    floodgate_scan::interrupt::install();
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(a.units as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} units {msg} (eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        b
+    };
+    let started = Instant::now();
+    let mut first = true;
+    let result = generate::run(
+        &settings,
+        &a.out,
+        a.jobs,
+        &|| floodgate_scan::interrupt::received().is_some(),
+        &mut |p| {
+            if first {
+                first = false;
+                if p.resumed_units > 0 {
+                    bar.println(format!(
+                        "resuming {}: {} units, {} positions already there",
+                        a.out.display(),
+                        p.resumed_units,
+                        p.records
+                    ));
+                }
+            }
+            bar.set_position(p.units_done as u64);
+            let secs = started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{} positions ({:.0}/h)",
+                p.records,
+                p.new_records as f64 * 3600.0 / secs
+            ));
+        },
+    );
+    bar.finish_and_clear();
+    let p = result?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{}: {} units, {} positions ({} new in {:.0} s, {:.0} positions/hour)",
+        a.out.display(),
+        p.units_done,
+        p.records,
+        p.new_records,
+        secs,
+        p.new_records as f64 * 3600.0 / secs.max(1e-3)
+    );
+    if let Some(i) = floodgate_scan::interrupt::received() {
+        eprintln!("floodgate-scan: {i}; run the same command again to go on");
+        return Ok(ExitCode::from(i.exit_code()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+    let mut records = Vec::new();
+    let mut units_offset = 0u32;
+    for path in &a.data {
+        let (_, sum) = record::read_file(path)
+            .with_context(|| format!("cannot read labels {}", path.display()))?;
+        if sum.bad > 0 || sum.partial_bytes > 0 {
+            eprintln!(
+                "floodgate-scan: warning: {}: {} bad records skipped, {} trailing bytes",
+                path.display(),
+                sum.bad,
+                sum.partial_bytes
+            );
+        }
+        // Units of different files are different games.
+        let max_unit = sum.records.iter().map(|r| r.unit).max().unwrap_or(0);
+        for mut r in sum.records {
+            r.unit = r.unit.wrapping_add(units_offset);
+            records.push(r);
+        }
+        units_offset = units_offset.wrapping_add(max_unit + 1);
+    }
+    let counts = fit::count_sources(&records);
+    let per: Vec<String> = Source::ALL
+        .iter()
+        .zip(counts)
+        .map(|(s, n)| format!("{} {n}", s.name()))
+        .collect();
+    println!("{} positions ({})", records.len(), per.join(", "));
+    let t = Instant::now();
+    let (samples, bad) = fit::samples_of(&records, a.seed, a.validation);
+    let n_val = samples.iter().filter(|s| s.validation).count();
+    println!(
+        "features of {} positions in {:.1} s ({bad} undecodable), {} training, {} validation",
+        samples.len(),
+        t.elapsed().as_secs_f64(),
+        samples.len() - n_val,
+        n_val
+    );
+    if samples.is_empty() {
+        bail!("no positions to fit");
+    }
+    let scale = match a.scale {
+        Some(k) => k,
+        None => {
+            let k = fit::calibrate_scale(&samples).unwrap_or(600.0);
+            println!("teacher scale K = {k} (calibrated against the results)");
+            k
+        }
+    };
+    let start = match &a.weights {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read weights {}", p.display()))?;
+            LinearWeights::parse(&text).with_context(|| format!("weights {}", p.display()))?
+        }
+        None => LinearWeights::material(),
+    };
+    let set = FitSettings {
+        lambda: a.lambda,
+        scale,
+        epochs: a.epochs,
+        batch: a.batch,
+        learning_rate: a.lr,
+        seed: a.seed,
+        l2: a.l2,
+    };
+    let mut last = None;
+    let w = fit::fit(&samples, &start, &set, &mut |e| {
+        println!(
+            "epoch {:>3}  train loss {:.5}  validation loss {:.5}  validation |value - teacher| {:.0}",
+            e.epoch, e.train, e.validation, e.validation_mae
+        );
+        last = Some(*e);
+    });
+    if let Some(dir) = a.out.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
+    let comment = format!(
+        "learn fit: {} positions ({}) from {}; lambda {}, K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
+        records.len(),
+        per.join(", "),
+        files.join(" "),
+        a.lambda,
+        scale,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.l2,
+        a.validation,
+        a.seed,
+        last.map_or(f64::NAN, |e| e.train),
+        last.map_or(f64::NAN, |e| e.validation)
+    );
+    std::fs::write(&a.out, w.to_text(&comment))
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    println!("wrote {}", a.out.display());
+    Ok(ExitCode::SUCCESS)
+}

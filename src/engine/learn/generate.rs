@@ -1,0 +1,515 @@
+//! `learn gen`: games whose positions an outside engine labels, written as records
+//! ([`super::record`]).
+//!
+//! The work is cut into units numbered from 0; unit `i` is one game, and everything in it
+//! (its kind, opening, random moves, the built-in engine's moves at a fixed node count)
+//! follows from the seed and `i` alone, so the file does not depend on `--jobs`. Kinds
+//! repeat in the pattern of the mix (e.g. `selfplay:2,versus:1,aiiru:1`):
+//!
+//! - self-play: the built-in engine against itself from a real opening, with a few random
+//!   legal moves in the first plies; one position in `every` is labelled (random offset);
+//! - versus: the built-in engine against the teacher (colours by the unit's parity), from
+//!   a real opening with the same random moves; the teacher labels every position where it
+//!   moves (its search gives the move), one in `every` of the others;
+//! - aiiru: an entering-king position (the next one in turn), labelled, and the built-in
+//!   engine's self-play from it, one position in `every` labelled.
+//!
+//! Units are written whole and in order: the last record of a unit carries a flag, so an
+//! interrupted file is cut back to its last whole unit and the run goes on from the next.
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::channel;
+
+use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
+use super::teacher::{Label, Teacher, TeacherSpec};
+use crate::engine::search::{Config, Control, Decision, Searcher, can_declare_win};
+use crate::engine::time::Limits;
+use crate::engine::tune::XorShift64Star;
+use crate::shogi::{Color, Move, Position};
+
+/// The kind of a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    /// Self-play from an opening.
+    SelfPlay,
+    /// The built-in engine against the teacher.
+    Versus,
+    /// An entering-king position and its self-play replay.
+    Aiiru,
+}
+
+impl UnitKind {
+    fn name(self) -> &'static str {
+        match self {
+            UnitKind::SelfPlay => "selfplay",
+            UnitKind::Versus => "versus",
+            UnitKind::Aiiru => "aiiru",
+        }
+    }
+}
+
+/// A mix text that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad mix `{0}` (expected e.g. selfplay:2,versus:1,aiiru:1)")]
+pub struct BadMix(pub String);
+
+/// The unit pattern of a mix text `kind:count,...`.
+pub fn parse_mix(s: &str) -> Result<Vec<UnitKind>, BadMix> {
+    let mut v = Vec::new();
+    for part in s.split(',').filter(|p| !p.trim().is_empty()) {
+        let (name, n) = part.split_once(':').unwrap_or((part, "1"));
+        let kind = match name.trim() {
+            "selfplay" => UnitKind::SelfPlay,
+            "versus" => UnitKind::Versus,
+            "aiiru" => UnitKind::Aiiru,
+            _ => return Err(BadMix(s.to_string())),
+        };
+        let n: usize = n.trim().parse().map_err(|_| BadMix(s.to_string()))?;
+        if n > 100 {
+            return Err(BadMix(s.to_string()));
+        }
+        v.extend(std::iter::repeat_n(kind, n));
+    }
+    if v.is_empty() {
+        return Err(BadMix(s.to_string()));
+    }
+    Ok(v)
+}
+
+/// Everything that decides what `learn gen` writes.
+#[derive(Debug, Clone)]
+pub struct GenSettings {
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Units to have in the file (a resumed run goes on to this many).
+    pub units: u32,
+    /// Nodes per move of the built-in engine.
+    pub nodes: u64,
+    /// Random legal moves per game (self-play and versus units).
+    pub random_moves: u32,
+    /// The random moves fall within this many plies from the opening.
+    pub random_plies: u32,
+    /// Plies after which a game stops as a draw.
+    pub max_plies: u32,
+    /// One position in this many is labelled.
+    pub every: u32,
+    /// The unit pattern.
+    pub mix: Vec<UnitKind>,
+    /// Openings: USI position text (`startpos moves ...` or `sfen ... moves ...`).
+    pub openings: Vec<Position>,
+    /// Entering-king start positions.
+    pub aiiru: Vec<Position>,
+    /// The teacher.
+    pub teacher: TeacherSpec,
+    /// Transposition table of the built-in engine, MB.
+    pub hash_mb: usize,
+}
+
+fn fnv64(parts: &[String]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0u8]) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+impl GenSettings {
+    /// The header text: every setting but the unit count (a run may be extended).
+    pub fn header(&self) -> String {
+        let openings: Vec<String> = self.openings.iter().map(|p| p.to_sfen()).collect();
+        let aiiru: Vec<String> = self.aiiru.iter().map(|p| p.to_sfen()).collect();
+        let mix: Vec<&str> = self.mix.iter().map(|k| k.name()).collect();
+        let opts: Vec<String> = self
+            .teacher
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!(
+            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n",
+            record::RECORD_BYTES,
+            self.seed,
+            self.nodes,
+            self.random_moves,
+            self.random_plies,
+            self.max_plies,
+            self.every,
+            mix.join(","),
+            openings.len(),
+            fnv64(&openings),
+            aiiru.len(),
+            fnv64(&aiiru),
+            self.teacher.program,
+            self.teacher.args.join(" "),
+            opts.join(" "),
+            self.teacher.go,
+            self.hash_mb,
+        )
+    }
+
+    fn kind_of(&self, unit: u32) -> UnitKind {
+        self.mix[unit as usize % self.mix.len()]
+    }
+
+    /// Index of the entering-king position unit `unit` starts from (aiiru units take
+    /// them in turn).
+    fn aiiru_index(&self, unit: u32) -> usize {
+        let per_cycle = self.mix.iter().filter(|&&k| k == UnitKind::Aiiru).count();
+        let cycle = unit as usize / self.mix.len();
+        let before = self.mix[..unit as usize % self.mix.len()]
+            .iter()
+            .filter(|&&k| k == UnitKind::Aiiru)
+            .count();
+        (cycle * per_cycle + before) % self.aiiru.len().max(1)
+    }
+}
+
+/// The generator of unit `unit`: splitmix64 of the seed and the unit.
+fn unit_rng(seed: u64, unit: u32) -> XorShift64Star {
+    let mut z = seed ^ (unit as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    XorShift64Star::new(z ^ (z >> 31))
+}
+
+fn below(rng: &mut XorShift64Star, n: u64) -> u64 {
+    if n == 0 { 0 } else { rng.next_u64() % n }
+}
+
+/// A labelled position waiting for its game's result.
+struct Pending {
+    position: [u8; record::POSITION_BYTES],
+    label: Label,
+    color: Color,
+    source: Source,
+    ply: u16,
+}
+
+/// Something a unit could not do.
+pub type UnitError = super::teacher::TeacherError;
+
+/// Play and label unit `unit`.
+pub fn play_unit(
+    s: &GenSettings,
+    unit: u32,
+    teacher: &mut Teacher,
+) -> Result<Vec<Record>, UnitError> {
+    let mut rng = unit_rng(s.seed, unit);
+    let kind = s.kind_of(unit);
+    let start = match kind {
+        UnitKind::Aiiru if !s.aiiru.is_empty() => s.aiiru[s.aiiru_index(unit)].clone(),
+        _ if !s.openings.is_empty() => {
+            s.openings[below(&mut rng, s.openings.len() as u64) as usize].clone()
+        }
+        _ => Position::startpos(),
+    };
+    let teacher_color = if kind == UnitKind::Versus {
+        Some(if (unit / s.mix.len() as u32).is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        })
+    } else {
+        None
+    };
+    let every = s.every.max(1);
+    let offset = below(&mut rng, every as u64) as u32;
+    let mut random_at: Vec<u32> = Vec::new();
+    if kind != UnitKind::Aiiru {
+        for _ in 0..s.random_moves {
+            random_at.push(below(&mut rng, s.random_plies.max(1) as u64) as u32);
+        }
+    }
+    let mut searcher = Searcher::new(s.hash_mb, Config::default());
+    let limits = Limits::nodes(s.nodes);
+    let mut pos = start;
+    let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut ply: u32 = 0;
+    let winner: Option<Color> = loop {
+        let us = pos.side_to_move();
+        if !pos.is_in_check() && can_declare_win(&pos, Config::default().rule) {
+            break Some(us);
+        }
+        if ply >= s.max_plies {
+            break None;
+        }
+        let legal = pos.legal_moves();
+        if legal.as_slice().is_empty() {
+            break Some(us.opposite());
+        }
+        let teacher_moves = teacher_color == Some(us);
+        let wanted =
+            teacher_moves || ply % every == offset || (kind == UnitKind::Aiiru && ply == 0);
+        let mut teacher_move = None;
+        if wanted {
+            let text = format!("sfen {}", pos.to_sfen());
+            if let Some(label) = teacher.label(&text)? {
+                teacher_move = Some(label.best.clone());
+                let source = match kind {
+                    UnitKind::SelfPlay => Source::SelfPlay,
+                    UnitKind::Versus => Source::Versus,
+                    UnitKind::Aiiru if ply == 0 => Source::Aiiru,
+                    UnitKind::Aiiru => Source::AiiruReplay,
+                };
+                pending.push(Pending {
+                    position: pack(&pos),
+                    label,
+                    color: us,
+                    source,
+                    ply: ply.min(u16::MAX as u32) as u16,
+                });
+            }
+        }
+        let m: Move = if random_at.contains(&ply) {
+            legal.as_slice()[below(&mut rng, legal.as_slice().len() as u64) as usize]
+        } else if teacher_moves {
+            match teacher_move.as_deref() {
+                Some("resign") => break Some(us.opposite()),
+                Some("win") => break Some(us),
+                Some(t) => match Move::from_usi(t) {
+                    Ok(m) if pos.is_legal(m) => m,
+                    // An unreadable or illegal answer loses, as a referee would rule.
+                    _ => break Some(us.opposite()),
+                },
+                // No answer: the built-in engine plays this move instead.
+                None => engine_move(&mut searcher, &pos, &history, &limits)?,
+            }
+        } else {
+            match engine_decision(&mut searcher, &pos, &history, &limits) {
+                Decision::Move(m) => m,
+                Decision::Win => break Some(us),
+                Decision::DeclareDraw => break None,
+                Decision::Resign => break Some(us.opposite()),
+            }
+        };
+        if pos.play(m).is_err() {
+            break Some(us.opposite());
+        }
+        ply += 1;
+        history.push((pos.key(), pos.is_in_check()));
+        let key = pos.key();
+        if history.iter().filter(|h| h.0 == key).count() >= 4 {
+            break None;
+        }
+    };
+    let n = pending.len();
+    Ok(pending
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let outcome = match winner {
+                None => Outcome::Draw,
+                Some(w) if w == p.color => Outcome::Win,
+                Some(_) => Outcome::Loss,
+            };
+            Record {
+                position: p.position,
+                score: p.label.score.clamp(-MATE_SCORE, MATE_SCORE) as i16,
+                mate: p.label.mate,
+                outcome,
+                source: p.source,
+                ply: p.ply,
+                unit,
+                last: i + 1 == n,
+            }
+        })
+        .collect())
+}
+
+fn engine_decision(
+    searcher: &mut Searcher,
+    pos: &Position,
+    history: &[(u64, bool)],
+    limits: &Limits,
+) -> Decision {
+    let prior = &history[..history.len() - 1];
+    let control = Control::new(false);
+    searcher
+        .search(pos, prior, limits, &control, &mut |_| {})
+        .decision
+}
+
+fn engine_move(
+    searcher: &mut Searcher,
+    pos: &Position,
+    history: &[(u64, bool)],
+    limits: &Limits,
+) -> Result<Move, UnitError> {
+    match engine_decision(searcher, pos, history, limits) {
+        Decision::Move(m) => Ok(m),
+        _ => Err(UnitError::Ended),
+    }
+}
+
+/// How far a run got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GenProgress {
+    /// Units in the file.
+    pub units_done: u32,
+    /// Units the run is to reach.
+    pub units_total: u32,
+    /// Records in the file.
+    pub records: u64,
+    /// Records written by this run.
+    pub new_records: u64,
+    /// Units the run found in the file when it started.
+    pub resumed_units: u32,
+}
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    /// The output cannot be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The existing file cannot be resumed.
+    #[error(transparent)]
+    Resume(#[from] record::ResumeError),
+    /// The teacher failed in a way a restart did not mend.
+    #[error(transparent)]
+    Teacher(#[from] super::teacher::TeacherError),
+}
+
+/// Run `learn gen` into `path` with `jobs` workers (each with its own teacher), resuming
+/// a file made with the same settings. `stop` is polled between units; `progress` is
+/// called after every unit written.
+pub fn run(
+    s: &GenSettings,
+    path: &Path,
+    jobs: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+    progress: &mut dyn FnMut(&GenProgress),
+) -> Result<GenProgress, GenError> {
+    let header = s.header();
+    let (mut file, point) = if path.exists() {
+        let point = resume_point(path, &header)?;
+        (record::open_at(path, &point)?, point)
+    } else {
+        (
+            record::create(path, &header)?,
+            ResumePoint {
+                keep_bytes: 0,
+                records: 0,
+                next_unit: 0,
+            },
+        )
+    };
+    let mut state = GenProgress {
+        units_done: point.next_unit.min(s.units),
+        units_total: s.units,
+        records: point.records,
+        new_records: 0,
+        resumed_units: point.next_unit,
+    };
+    progress(&state);
+    if point.next_unit >= s.units {
+        return Ok(state);
+    }
+    let next = AtomicU32::new(point.next_unit);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = channel::<(u32, Result<Vec<Record>, UnitError>)>();
+    let mut error: Option<GenError> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let failed = &failed;
+            scope.spawn(move || {
+                let mut teacher = match Teacher::start(&s.teacher) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        failed.store(true, Ordering::Relaxed);
+                        let _ = tx.send((u32::MAX, Err(e)));
+                        return;
+                    }
+                };
+                loop {
+                    if stop() || failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= s.units {
+                        return;
+                    }
+                    let r = play_unit(s, i, &mut teacher);
+                    let bad = r.is_err();
+                    if tx.send((i, r)).is_err() || bad {
+                        failed.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting: BTreeMap<u32, Vec<Record>> = BTreeMap::new();
+        let mut expected = point.next_unit;
+        for (i, r) in rx {
+            match r {
+                Ok(recs) => {
+                    waiting.insert(i, recs);
+                }
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    error.get_or_insert(e.into());
+                    continue;
+                }
+            }
+            while let Some(recs) = waiting.remove(&expected) {
+                let mut buf = Vec::with_capacity(recs.len() * record::RECORD_BYTES);
+                for r in &recs {
+                    buf.extend_from_slice(&r.to_bytes());
+                }
+                if let Err(e) = file.write_all(&buf).and_then(|_| file.flush()) {
+                    failed.store(true, Ordering::Relaxed);
+                    error.get_or_insert(e.into());
+                    break;
+                }
+                expected += 1;
+                state.units_done = expected;
+                state.records += recs.len() as u64;
+                state.new_records += recs.len() as u64;
+                progress(&state);
+            }
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(state),
+    }
+}
+
+/// Read a position given as USI text: `startpos [moves ...]` or `sfen B S H [N]
+/// [moves ...]` (a leading `position` is allowed).
+pub fn position_from_usi(text: &str) -> Option<Position> {
+    let t: Vec<&str> = text.split_whitespace().collect();
+    let t = if t.first() == Some(&"position") {
+        &t[1..]
+    } else {
+        &t[..]
+    };
+    let (mut pos, rest) = match *t.first()? {
+        "startpos" => (Position::startpos(), &t[1..]),
+        "sfen" => {
+            let end = t.iter().position(|&w| w == "moves").unwrap_or(t.len());
+            (Position::from_sfen(&t[1..end].join(" ")).ok()?, &t[end..])
+        }
+        _ => {
+            let end = t.iter().position(|&w| w == "moves").unwrap_or(t.len());
+            (Position::from_sfen(&t[..end].join(" ")).ok()?, &t[end..])
+        }
+    };
+    if rest.first() == Some(&"moves") {
+        for m in &rest[1..] {
+            pos.play(Move::from_usi(m).ok()?).ok()?;
+        }
+    } else if !rest.is_empty() {
+        return None;
+    }
+    Some(pos)
+}

@@ -1,0 +1,574 @@
+//! The learned evaluation: a linear model over sparse features, in two game stages.
+//!
+//! Every feature is seen from one side `c` (its "us"), on a board turned so that `c`
+//! plays up the board (White's squares are point-mirrored, `80 - index`); the weights are
+//! shared by both sides, and the features of the side to move count `+1`, the other's
+//! `-1`. Per stage ([`N_FEATURES`] weights):
+//!
+//! - piece-square: our pieces, kind x square (1,134);
+//! - hand: our count of each kind, as "at least n" for n = 1..max (38);
+//! - control of every square: Chebyshev distance to our king x distance to theirs x our
+//!   attackers (0-3+) x theirs (0-3+) (1,296);
+//! - around our king and around theirs: for each of the 24 squares within two steps,
+//!   what stands there (empty, off the board, or our or their piece of each kind)
+//!   (2 x 720), and the attackers of both sides on it (2 x 384);
+//! - our hand against the exposure of their king (its empty neighbours that no piece of
+//!   theirs but the king guards, 0-8): exposure x each kind held (63), exposure x pieces
+//!   held (0-7+) (72);
+//! - a tempo term for the side to move (1).
+//!
+//! The game-progress estimate `p` (0..=256) counts the pieces in hand, the pieces in the
+//! enemy camps, the promoted pieces and the kings away from their own camp (3 each), a
+//! sum of 24 being the end; the value is `((256 - p) * opening + p * endgame) / 256`.
+//!
+//! [`features_reference`] lists the features of a position the plain way (used by the
+//! fit and as the definition); [`evaluate`] computes the same value without the list, from
+//! bit-sliced attack counts, and is tested equal to it.
+use crate::shogi::sets::*;
+use crate::shogi::{Bitboard, Color, PieceKind, Position, Square, attacks_from};
+
+/// Piece-square features.
+pub const OFF_PSQ: usize = 0;
+/// Hand-count features.
+pub const OFF_HAND: usize = OFF_PSQ + KINDS * 81;
+/// Square-control features.
+pub const OFF_CTRL: usize = OFF_HAND + 38;
+/// What stands around our king.
+pub const OFF_OWN_KING: usize = OFF_CTRL + 9 * 9 * 16;
+/// What stands around their king.
+pub const OFF_THEIR_KING: usize = OFF_OWN_KING + 24 * CONTENTS;
+/// Attackers around our king.
+pub const OFF_OWN_KING_CTRL: usize = OFF_THEIR_KING + 24 * CONTENTS;
+/// Attackers around their king.
+pub const OFF_THEIR_KING_CTRL: usize = OFF_OWN_KING_CTRL + 24 * 16;
+/// Hand kinds against the exposure of their king.
+pub const OFF_EXPOSURE: usize = OFF_THEIR_KING_CTRL + 24 * 16;
+/// Pieces held against the exposure of their king.
+pub const OFF_EXPOSURE_TOTAL: usize = OFF_EXPOSURE + 9 * 7;
+/// The tempo term.
+pub const OFF_TEMPO: usize = OFF_EXPOSURE_TOTAL + 9 * 8;
+/// Features per stage.
+pub const N_FEATURES: usize = OFF_TEMPO + 1;
+/// Stages (opening, endgame).
+pub const STAGES: usize = 2;
+/// Progress at the endgame.
+pub const PROGRESS_MAX: i32 = 256;
+/// Fixed-point scale of the quantised weights.
+pub const WEIGHT_SCALE: f32 = 16.0;
+
+/// Contents of a square near a king: empty, off the board, ours (14 kinds), theirs (14).
+const CONTENTS: usize = 30;
+/// Where each hand kind's "at least n" features start (pawn 18, lance..gold 4, bishop
+/// and rook 2).
+const HAND_BASE: [usize; 7] = [0, 18, 22, 26, 30, 34, 36];
+const HAND_MAX: [i32; 7] = [18, 4, 4, 4, 4, 2, 2];
+
+/// The 24 offsets (row, column) within two steps of a king, in a side's turned board.
+const OFFSETS: [(i32, i32); 24] = {
+    let mut t = [(0, 0); 24];
+    let mut i = 0;
+    let mut dr = -2;
+    while dr <= 2 {
+        let mut dc = -2;
+        while dc <= 2 {
+            if dr != 0 || dc != 0 {
+                t[i] = (dr, dc);
+                i += 1;
+            }
+            dc += 1;
+        }
+        dr += 1;
+    }
+    t
+};
+
+/// Chebyshev distance between two squares.
+static DISTANCE: [[u8; 81]; 81] = {
+    let mut t = [[0u8; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            let dr = (row_of(a) as i32 - row_of(b) as i32).abs();
+            let dc = (col_of(a) as i32 - col_of(b) as i32).abs();
+            t[a][b] = if dr > dc { dr as u8 } else { dc as u8 };
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The square `i` on the board turned for side `c`.
+#[inline(always)]
+const fn turn(c: usize, i: usize) -> usize {
+    if c == 0 { i } else { 80 - i }
+}
+
+/// The square (true board) at offset `off` from the king on `k` in side `c`'s turned
+/// board, or `None` off the board.
+#[inline(always)]
+fn at_offset(c: usize, k: usize, off: usize) -> Option<usize> {
+    let t = turn(c, k);
+    let (dr, dc) = OFFSETS[off];
+    let r = row_of(t) as i32 + dr;
+    let cc = col_of(t) as i32 + dc;
+    if (0..9).contains(&r) && (0..9).contains(&cc) {
+        Some(turn(c, index_of(r as usize, cc as usize)))
+    } else {
+        None
+    }
+}
+
+/// [`at_offset`] as a table: `NEAR[c][k][off]`, 81 off the board.
+static NEAR: [[[u8; 24]; 81]; 2] = {
+    let mut t = [[[81u8; 24]; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let tk = turn(c, k);
+            let mut off = 0;
+            while off < 24 {
+                let (dr, dc) = OFFSETS[off];
+                let r = row_of(tk) as i32 + dr;
+                let cc = col_of(tk) as i32 + dc;
+                if r >= 0 && r < 9 && cc >= 0 && cc < 9 {
+                    t[c][k][off] = turn(c, index_of(r as usize, cc as usize)) as u8;
+                }
+                off += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The content code of square `sq` seen from side `c`.
+#[inline(always)]
+fn content<P: Pieces>(b: &P, c: usize, sq: usize) -> usize {
+    let code = b.piece_code_at(sq);
+    if code == EMPTY {
+        0
+    } else if (code >> 4) as usize == c {
+        2 + (code & 0x0f) as usize
+    } else {
+        16 + (code & 0x0f) as usize
+    }
+}
+
+/// The game-progress estimate, 0..=[`PROGRESS_MAX`].
+pub fn progress<P: Pieces>(b: &P) -> i32 {
+    let mut n = 0;
+    for (c, camp) in CAMP.iter().enumerate() {
+        for k in 0..7 {
+            n += b.hand_count(c, k);
+        }
+        let non_king = b.color_set(c) & !b.set(c, KING);
+        n += (non_king & camp).count_ones() as i32;
+        if let Some(k) = b.king_of(c)
+            && !row_in_camp(1 - c, row_of(k))
+        {
+            n += 3;
+        }
+    }
+    for k in [PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER, HORSE, DRAGON] {
+        n += (b.set(0, k) | b.set(1, k)).count_ones() as i32;
+    }
+    (n * PROGRESS_MAX / 24).min(PROGRESS_MAX)
+}
+
+#[inline(always)]
+fn ctrl_index(du: usize, dt: usize, cu: usize, ct: usize) -> usize {
+    OFF_CTRL + ((du * 9 + dt) * 4 + cu) * 4 + ct
+}
+
+/// The features of `pos`: `(index, sign)` pairs (an index may repeat), and the progress.
+pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
+    let b = pos;
+    let occ = b.occupancy();
+    let mut counts = [[0usize; 81]; 2];
+    let mut guards = [0u128; 2];
+    for sq in 0..81 {
+        let code = b.piece_code_at(sq);
+        if code == EMPTY {
+            continue;
+        }
+        let c = (code >> 4) as usize;
+        let k = (code & 0x0f) as usize;
+        let kind = PieceKind::from_index(k).expect("a board kind");
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let att = attacks_from(kind, color, Square::ALL[sq], Bitboard(occ)).0;
+        for (t, n) in counts[c].iter_mut().enumerate() {
+            if att >> t & 1 != 0 {
+                *n += 1;
+            }
+        }
+        if k != KING {
+            guards[c] |= att;
+        }
+    }
+    let mut out = Vec::with_capacity(600);
+    for c in 0..2 {
+        let sign = if c == b.to_move() { 1 } else { -1 };
+        for sq in 0..81 {
+            let code = b.piece_code_at(sq);
+            if code != EMPTY && (code >> 4) as usize == c {
+                out.push((OFF_PSQ + (code & 0x0f) as usize * 81 + turn(c, sq), sign));
+            }
+        }
+        for k in 0..7 {
+            let n = b.hand_count(c, k).min(HAND_MAX[k]);
+            for i in 0..n as usize {
+                out.push((OFF_HAND + HAND_BASE[k] + i, sign));
+            }
+        }
+        let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) else {
+            continue;
+        };
+        for sq in 0..81 {
+            let du = DISTANCE[sq][ku] as usize;
+            let dt = DISTANCE[sq][kt] as usize;
+            let cu = counts[c][sq].min(3);
+            let ct = counts[1 - c][sq].min(3);
+            out.push((ctrl_index(du, dt, cu, ct), sign));
+        }
+        for (base, ctrl, k) in [
+            (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
+            (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
+        ] {
+            for off in 0..24 {
+                match at_offset(c, k, off) {
+                    None => out.push((base + off * CONTENTS + 1, sign)),
+                    Some(s) => {
+                        out.push((base + off * CONTENTS + content(b, c, s), sign));
+                        let cu = counts[c][s].min(3);
+                        let ct = counts[1 - c][s].min(3);
+                        out.push((ctrl + (off * 4 + cu) * 4 + ct, sign));
+                    }
+                }
+            }
+        }
+        let exposure = (KING_ATTACKS[kt] & !occ & !guards[1 - c]).count_ones() as usize;
+        let mut held = 0;
+        for k in 0..7 {
+            let n = b.hand_count(c, k);
+            if n > 0 {
+                out.push((OFF_EXPOSURE + exposure * 7 + k, sign));
+            }
+            held += n;
+        }
+        out.push((
+            OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize,
+            sign,
+        ));
+    }
+    out.push((OFF_TEMPO, 1));
+    (out, progress(b))
+}
+
+/// Learned weights: [`STAGES`] x [`N_FEATURES`] values on the teacher's centipawn scale,
+/// and their fixed-point form for the evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearWeights {
+    /// Opening weights then endgame weights.
+    pub values: Vec<f32>,
+    /// `values` times [`WEIGHT_SCALE`], rounded (within +-2^20).
+    quantised: Vec<i32>,
+    /// Per feature, the opening and endgame quantised weights in one integer,
+    /// `opening * 2^32 + endgame`: one load and one add per feature in [`evaluate`].
+    packed: Vec<i64>,
+}
+
+/// A weights file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// The first line is not the format line.
+    #[error("not a linear weights file (first line must be `{FORMAT_LINE}`)")]
+    Format,
+    /// A line is not a number.
+    #[error("line {0}: not a number")]
+    Number(usize),
+    /// The count of values is wrong.
+    #[error("{found} values, expected {expected}")]
+    Count {
+        /// Values found.
+        found: usize,
+        /// Values expected.
+        expected: usize,
+    },
+}
+
+/// First line of a weights file.
+pub const FORMAT_LINE: &str = "floodgate-scan linear evaluation v1";
+
+impl LinearWeights {
+    /// Weights from values (opening then endgame).
+    pub fn from_values(values: Vec<f32>) -> LinearWeights {
+        assert_eq!(values.len(), STAGES * N_FEATURES);
+        let quantised: Vec<i32> = values
+            .iter()
+            .map(|&v| (v * WEIGHT_SCALE).round().clamp(-1_048_576.0, 1_048_576.0) as i32)
+            .collect();
+        let packed = (0..N_FEATURES)
+            .map(|f| ((quantised[f] as i64) << 32) + quantised[N_FEATURES + f] as i64)
+            .collect();
+        LinearWeights {
+            values,
+            quantised,
+            packed,
+        }
+    }
+
+    /// A starting point: material only (the hand-made evaluation's piece values, and
+    /// its hand bonus on the hand counts), in both stages.
+    pub fn material() -> LinearWeights {
+        let mut v = vec![0f32; STAGES * N_FEATURES];
+        for s in 0..STAGES {
+            let w = &mut v[s * N_FEATURES..(s + 1) * N_FEATURES];
+            for k in 0..KINDS {
+                for sq in 0..81 {
+                    w[OFF_PSQ + k * 81 + sq] = crate::engine::eval::piece_value(k) as f32;
+                }
+            }
+            for k in 0..7 {
+                for i in 0..HAND_MAX[k] as usize {
+                    w[OFF_HAND + HAND_BASE[k] + i] = (crate::engine::eval::piece_value(k)
+                        + crate::engine::eval::hand_bonus(k))
+                        as f32;
+                }
+            }
+        }
+        LinearWeights::from_values(v)
+    }
+
+    /// The text form: the format line, `#` comment lines, then one value per line.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut s = format!("{FORMAT_LINE}\n");
+        for l in comment.lines() {
+            s.push_str(&format!("# {l}\n"));
+        }
+        s.push_str(&format!(
+            "# {STAGES} stages x {N_FEATURES} features (see the module documentation)\n"
+        ));
+        for v in &self.values {
+            s.push_str(&format!("{v}\n"));
+        }
+        s
+    }
+
+    /// Read the text form.
+    pub fn parse(text: &str) -> Result<LinearWeights, WeightsError> {
+        let mut lines = text.lines();
+        if lines.next().map(str::trim) != Some(FORMAT_LINE) {
+            return Err(WeightsError::Format);
+        }
+        let mut values = Vec::with_capacity(STAGES * N_FEATURES);
+        for (i, l) in lines.enumerate() {
+            let l = l.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let v: f32 = l.parse().map_err(|_| WeightsError::Number(i + 2))?;
+            if !v.is_finite() {
+                return Err(WeightsError::Number(i + 2));
+            }
+            values.push(v);
+        }
+        if values.len() != STAGES * N_FEATURES {
+            return Err(WeightsError::Count {
+                found: values.len(),
+                expected: STAGES * N_FEATURES,
+            });
+        }
+        Ok(LinearWeights::from_values(values))
+    }
+}
+
+/// The value of a feature list: `((256 - p) * opening + p * endgame) / (256 *
+/// WEIGHT_SCALE)`, in integers (the definition the fast path must match).
+pub fn value_of(features: &[(usize, i32)], p: i32, w: &LinearWeights) -> i32 {
+    let (mut open, mut end) = (0i64, 0i64);
+    for &(f, s) in features {
+        open += (s * w.quantised[f]) as i64;
+        end += (s * w.quantised[N_FEATURES + f]) as i64;
+    }
+    combine(open, end, p)
+}
+
+#[inline(always)]
+fn combine(open: i64, end: i64, p: i32) -> i32 {
+    let v = ((PROGRESS_MAX - p) as i64 * open + p as i64 * end)
+        / (PROGRESS_MAX as i64 * WEIGHT_SCALE as i64);
+    v.clamp(-20_000, 20_000) as i32
+}
+
+/// The plain evaluation: the feature list, then [`value_of`].
+pub fn evaluate_reference(pos: &Position, w: &LinearWeights) -> i32 {
+    let (f, p) = features_reference(pos);
+    value_of(&f, p, w)
+}
+
+/// Bit-sliced attack counts of one side: squares attacked at least once, twice, three
+/// times, and the attacks of its pieces other than the king.
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    one: u128,
+    two: u128,
+    three: u128,
+    guards: u128,
+}
+
+impl Counts {
+    #[inline(always)]
+    fn add(&mut self, a: u128) {
+        self.three |= self.two & a;
+        self.two |= self.one & a;
+        self.one |= a;
+    }
+    #[inline(always)]
+    fn at(&self, sq: usize) -> usize {
+        ((self.one >> sq & 1) + (self.two >> sq & 1) + (self.three >> sq & 1)) as usize
+    }
+}
+
+#[inline(always)]
+fn side_counts<P: Pieces>(b: &P, c: usize) -> Counts {
+    let occ = b.occupancy();
+    let mut n = Counts::default();
+    for k in 0..KINDS {
+        for sq in squares(b.set(c, k)) {
+            let a = match k {
+                PAWN => PAWN_ATTACKS[c][sq],
+                LANCE => lance_attacks(c, sq, occ),
+                KNIGHT => KNIGHT_ATTACKS[c][sq],
+                SILVER => SILVER_ATTACKS[c][sq],
+                GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => GOLD_ATTACKS[c][sq],
+                BISHOP => bishop_attacks(sq, occ),
+                ROOK => rook_attacks(sq, occ),
+                KING => KING_ATTACKS[sq],
+                HORSE => bishop_attacks(sq, occ) | CROSS_ATTACKS[sq],
+                _ => rook_attacks(sq, occ) | DIAG_ATTACKS[sq],
+            };
+            n.add(a);
+            if k != KING {
+                n.guards |= a;
+            }
+        }
+    }
+    n
+}
+
+/// The learned evaluation from the side to move's point of view (teacher centipawns):
+/// the value of [`evaluate_reference`] without building the feature list.
+pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    let q = &w.packed[..N_FEATURES];
+    let occ = b.occupancy();
+    let counts = [side_counts(b, 0), side_counts(b, 1)];
+    // Both stages in one sum: at most ~700 features of at most 2^20 each keep the
+    // endgame part within 32 bits.
+    let mut sum = 0i64;
+    for c in 0..2 {
+        let mut acc = 0i64;
+        for k in 0..KINDS {
+            let row = &q[OFF_PSQ + k * 81..OFF_PSQ + k * 81 + 81];
+            for sq in squares(b.set(c, k)) {
+                acc += row[turn(c, sq)];
+            }
+        }
+        let mut held = 0;
+        let mut kinds_held = [false; 7];
+        for k in 0..7 {
+            let n = b.hand_count(c, k);
+            for i in 0..n.min(HAND_MAX[k]) as usize {
+                acc += q[OFF_HAND + HAND_BASE[k] + i];
+            }
+            kinds_held[k] = n > 0;
+            held += n;
+        }
+        if let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) {
+            let (us, them) = (&counts[c], &counts[1 - c]);
+            let (du_row, dt_row) = (&DISTANCE[ku], &DISTANCE[kt]);
+            for sq in 0..81 {
+                let f = ctrl_index(
+                    du_row[sq] as usize,
+                    dt_row[sq] as usize,
+                    us.at(sq),
+                    them.at(sq),
+                );
+                acc += q[f];
+            }
+            for (base, ctrl, k) in [
+                (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
+                (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
+            ] {
+                for (off, &s) in NEAR[c][k].iter().enumerate() {
+                    if s == 81 {
+                        acc += q[base + off * CONTENTS + 1];
+                    } else {
+                        let s = s as usize;
+                        acc += q[base + off * CONTENTS + content(b, c, s)];
+                        acc += q[ctrl + (off * 4 + us.at(s)) * 4 + them.at(s)];
+                    }
+                }
+            }
+            let exposure = (KING_ATTACKS[kt] & !occ & !them.guards).count_ones() as usize;
+            for (k, &h) in kinds_held.iter().enumerate() {
+                if h {
+                    acc += q[OFF_EXPOSURE + exposure * 7 + k];
+                }
+            }
+            acc += q[OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize];
+        }
+        if c == b.to_move() {
+            sum += acc;
+        } else {
+            sum -= acc;
+        }
+    }
+    sum += q[OFF_TEMPO];
+    let end = sum as i32 as i64;
+    let open = (sum - end) >> 32;
+    combine(open, end, progress(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_layout_adds_up() {
+        assert_eq!(OFF_HAND, 1134);
+        assert_eq!(N_FEATURES, 4812);
+        assert_eq!(HAND_BASE[6] + HAND_MAX[6] as usize, 38);
+    }
+
+    #[test]
+    fn material_weights_value_the_start_at_the_tempo() {
+        let w = LinearWeights::material();
+        let p = Position::startpos();
+        assert_eq!(evaluate_reference(&p, &w), 0);
+        assert_eq!(evaluate(&p, &w), 0);
+    }
+
+    #[test]
+    fn weights_text_round_trips() {
+        let mut v = vec![0f32; STAGES * N_FEATURES];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = (i as f32 * 0.37).sin() * 100.0;
+        }
+        let w = LinearWeights::from_values(v);
+        let back = LinearWeights::parse(&w.to_text("test\nline two")).unwrap();
+        assert_eq!(back, w);
+        assert!(LinearWeights::parse("nonsense").is_err());
+        let short = format!("{FORMAT_LINE}\n1\n2\n");
+        assert_eq!(
+            LinearWeights::parse(&short),
+            Err(WeightsError::Count {
+                found: 2,
+                expected: STAGES * N_FEATURES
+            })
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! `learn gen` with a scripted stand-in teacher (`fixtures/learn/fake_usi.sh`), the label
+//! file's resume after an interruption, and the learned evaluation's fast path against
+//! its reference.
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use floodgate_scan::engine::learn::generate::{
+    self as generate, GenSettings, UnitKind, position_from_usi,
+};
+use floodgate_scan::engine::learn::linear::{self, LinearWeights, N_FEATURES, STAGES};
+use floodgate_scan::engine::learn::record::{self, Outcome, RECORD_BYTES, Source};
+use floodgate_scan::engine::learn::teacher::TeacherSpec;
+use floodgate_scan::engine::tune::XorShift64Star;
+use floodgate_scan::shogi::Position;
+
+fn fixture(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(p)
+}
+
+fn openings() -> Vec<Position> {
+    std::fs::read_to_string(fixture("positions/openings-real12.txt"))
+        .unwrap()
+        .lines()
+        .filter_map(position_from_usi)
+        .collect()
+}
+
+fn aiiru(n: usize) -> Vec<Position> {
+    std::fs::read_to_string(fixture("positions/aiiru_bench.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| Position::from_sfen(l.split('\t').next()?).ok())
+        .take(n)
+        .collect()
+}
+
+fn settings(units: u32) -> GenSettings {
+    GenSettings {
+        seed: 5,
+        units,
+        nodes: 300,
+        random_moves: 2,
+        random_plies: 8,
+        max_plies: 40,
+        every: 1,
+        mix: vec![
+            UnitKind::SelfPlay,
+            UnitKind::SelfPlay,
+            UnitKind::Versus,
+            UnitKind::Aiiru,
+        ],
+        openings: openings(),
+        aiiru: aiiru(3),
+        teacher: TeacherSpec {
+            program: fixture("learn/fake_usi.sh").to_string_lossy().into_owned(),
+            args: vec![],
+            options: vec![("Thread".into(), "1".into())],
+            go: "go byoyomi 100".into(),
+            timeout_s: 10.0,
+        },
+        hash_mb: 1,
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fs-learn-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("labels.bin")
+}
+
+fn gen_file(s: &GenSettings, path: &Path, jobs: usize) {
+    generate::run(s, path, jobs, &|| false, &mut |_| {}).unwrap();
+}
+
+/// The stand-in's score of a position: the length of its board field, negated for White.
+fn fake_score(pos: &Position) -> i16 {
+    let sfen = pos.to_sfen();
+    let board = sfen.split(' ').next().unwrap();
+    let n = board.len() as i16;
+    if sfen.split(' ').nth(1) == Some("w") {
+        -n
+    } else {
+        n
+    }
+}
+
+#[test]
+fn gen_writes_exactly_the_games_positions_with_their_labels() {
+    let s = settings(8);
+    let path = temp("exact");
+    gen_file(&s, &path, 1);
+    let (header, sum) = record::read_file(&path).unwrap();
+    assert_eq!(header, s.header());
+    assert_eq!((sum.bad, sum.partial_bytes), (0, 0));
+    let recs = sum.records;
+    assert!(recs.len() > 20, "{} records", recs.len());
+    let mut units_seen = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let pos = r.position().unwrap();
+        // The label is the stand-in's score of this very position.
+        assert_eq!(r.score, fake_score(&pos), "record {i}");
+        assert!(!r.mate);
+        let last_of_unit = recs.get(i + 1).is_none_or(|n| n.unit != r.unit);
+        assert_eq!(r.last, last_of_unit, "record {i}");
+        if units_seen.last() != Some(&r.unit) {
+            units_seen.push(r.unit);
+        }
+        let expected_source = match r.unit % 4 {
+            0 | 1 => Source::SelfPlay,
+            2 => Source::Versus,
+            _ if r.ply == 0 => Source::Aiiru,
+            _ => Source::AiiruReplay,
+        };
+        assert_eq!(r.source, expected_source, "record {i}");
+    }
+    // Units in order, none twice.
+    assert!(units_seen.windows(2).all(|w| w[0] < w[1]), "{units_seen:?}");
+    for unit in &units_seen {
+        let game: Vec<_> = recs.iter().filter(|r| r.unit == *unit).collect();
+        // With every = 1 each position of a self-play game is labelled: consecutive
+        // records are one legal move apart, plies 0, 1, 2, ...
+        if unit % 4 < 2 {
+            for (k, r) in game.iter().enumerate() {
+                assert_eq!(r.ply as usize, k);
+            }
+            for w in game.windows(2) {
+                let a = w[0].position().unwrap();
+                let b = w[1].position().unwrap();
+                let next: Vec<String> = a
+                    .legal_moves()
+                    .as_slice()
+                    .iter()
+                    .map(|&m| {
+                        let mut p = a.clone();
+                        p.play(m).unwrap();
+                        record::unpack(&record::pack(&p)).unwrap().to_sfen()
+                    })
+                    .collect();
+                assert!(next.contains(&b.to_sfen()), "unit {unit} ply {}", w[1].ply);
+            }
+            // One result per game, seen from each side to move.
+            let first = game[0].outcome;
+            for r in &game {
+                let same_side = (r.ply - game[0].ply) % 2 == 0;
+                let expect = match (first, same_side) {
+                    (Outcome::Draw, _) => Outcome::Draw,
+                    (o, true) => o,
+                    (Outcome::Win, false) => Outcome::Loss,
+                    (_, false) => Outcome::Win,
+                };
+                assert_eq!(r.outcome, expect);
+            }
+        }
+        // The stand-in resigns at its first move: a versus game has one label, a loss
+        // for the teacher's side.
+        if unit % 4 == 2 {
+            let teacher_moves_at = game.last().unwrap();
+            assert_eq!(teacher_moves_at.outcome, Outcome::Loss);
+        }
+    }
+    // The same settings give the same bytes with two jobs.
+    let path2 = temp("exact-jobs");
+    gen_file(&s, &path2, 2);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&path2).unwrap()
+    );
+}
+
+#[test]
+fn an_interrupted_run_resumes_without_loss_or_duplicates() {
+    let s = settings(8);
+    let whole = temp("whole");
+    gen_file(&s, &whole, 1);
+    let full = std::fs::read(&whole).unwrap();
+
+    // Stopped after three units were written.
+    let path = temp("stopped");
+    let written = AtomicU32::new(0);
+    let stop = || written.load(Ordering::Relaxed) >= 3;
+    generate::run(&s, &path, 1, &stop, &mut |p| {
+        written.store(p.units_done, Ordering::Relaxed)
+    })
+    .unwrap();
+    let part = std::fs::read(&path).unwrap();
+    assert!(part.len() < full.len());
+    assert_eq!(&full[..part.len()], &part[..]);
+    gen_file(&s, &path, 2);
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+
+    // Killed in the middle of a record: the tail is cut back to the last whole unit.
+    let header_len = record::header_bytes(&s.header()).len();
+    let cut = header_len + 5 * RECORD_BYTES + 17;
+    std::fs::write(&path, &full[..cut]).unwrap();
+    let point = record::resume_point(&path, &s.header()).unwrap();
+    assert!(point.keep_bytes as usize <= cut);
+    assert_eq!((point.keep_bytes as usize - header_len) % RECORD_BYTES, 0);
+    gen_file(&s, &path, 1);
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+
+    // A garbled record stops the kept part before it.
+    let mut bad = full.clone();
+    bad[header_len + 2 * RECORD_BYTES + 3] ^= 0xff;
+    std::fs::write(&path, &bad).unwrap();
+    gen_file(&s, &path, 1);
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+
+    // More units extend the file; other settings are refused.
+    let mut more = s.clone();
+    more.units = 10;
+    gen_file(&more, &path, 1);
+    let extended = std::fs::read(&path).unwrap();
+    assert_eq!(&extended[..full.len()], &full[..]);
+    let mut other = s.clone();
+    other.seed = 6;
+    assert!(generate::run(&other, &path, 1, &|| false, &mut |_| {}).is_err());
+}
+
+fn random_weights(seed: u64) -> LinearWeights {
+    let mut rng = XorShift64Star::new(seed);
+    let v = (0..STAGES * N_FEATURES)
+        .map(|_| (rng.next_u64() % 2001) as f32 / 10.0 - 100.0)
+        .collect();
+    LinearWeights::from_values(v)
+}
+
+#[test]
+fn the_fast_evaluation_equals_the_reference() {
+    let w = random_weights(3);
+    let mut n = 0;
+    for pos in aiiru(1000) {
+        assert_eq!(
+            linear::evaluate(&pos, &w),
+            linear::evaluate_reference(&pos, &w),
+            "{}",
+            pos.to_sfen()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 1000);
+    // Random playouts from the start and from the openings.
+    let mut rng = XorShift64Star::new(11);
+    let mut starts = openings();
+    starts.push(Position::startpos());
+    for start in starts {
+        for _ in 0..4 {
+            let mut pos = start.clone();
+            for _ in 0..150 {
+                assert_eq!(
+                    linear::evaluate(&pos, &w),
+                    linear::evaluate_reference(&pos, &w),
+                    "{}",
+                    pos.to_sfen()
+                );
+                let moves = pos.legal_moves();
+                if moves.as_slice().is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(rng.next_u64() % moves.as_slice().len() as u64) as usize];
+                pos.play(m).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn the_evaluation_is_colour_symmetric() {
+    // The position turned around (colours swapped, board point-mirrored) scores the same
+    // for its side to move.
+    let w = random_weights(9);
+    for pos in aiiru(50) {
+        let sfen = pos.to_sfen();
+        let turned = turn_sfen(&sfen);
+        let q = Position::from_sfen(&turned).unwrap();
+        assert_eq!(
+            linear::evaluate(&pos, &w),
+            linear::evaluate(&q, &w),
+            "{sfen}"
+        );
+    }
+}
+
+fn turn_sfen(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split(' ').collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else if c.is_ascii_lowercase() {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    };
+    // Reverse the board text rank by rank, keeping each `+` before its piece.
+    let ranks: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            let mut tokens: Vec<String> = Vec::new();
+            let mut plus = false;
+            for ch in r.chars() {
+                if ch == '+' {
+                    plus = true;
+                    continue;
+                }
+                let t = if plus {
+                    format!("+{}", swap(ch))
+                } else {
+                    swap(ch).to_string()
+                };
+                plus = false;
+                tokens.push(t);
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    let side = if f[1] == "b" { "w" } else { "b" };
+    let hands: String = if f[2] == "-" {
+        "-".into()
+    } else {
+        f[2].chars().map(swap).collect()
+    };
+    format!("{} {side} {hands} 1", ranks.join("/"))
+}
