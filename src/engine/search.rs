@@ -81,6 +81,9 @@ pub struct Config {
     pub weights: Weights,
     /// Mate threats at the leaves (see [`Threats`]).
     pub threats: Threats,
+    /// The learned linear evaluation used instead of the hand-made one in
+    /// [`Mode::Search`] (the `LinearWeights` option); `None`: the hand-made evaluation.
+    pub linear: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
 }
 
 /// How the search treats a mate in one that the opponent threatens (tested by passing
@@ -122,6 +125,7 @@ impl Default for Config {
             mode: Mode::Search,
             weights: Weights::default(),
             threats: Threats::default(),
+            linear: None,
         }
     }
 }
@@ -501,7 +505,10 @@ impl Searcher {
     /// place).
     fn evaluate(&self, pos: &Position) -> i32 {
         match self.config.mode {
-            Mode::Search => eval::evaluate(pos),
+            Mode::Search => match &self.config.linear {
+                Some(w) => super::learn::linear::evaluate(pos, w),
+                None => eval::evaluate(pos),
+            },
             Mode::Decl24 => eval24::evaluate_for(
                 pos,
                 &self.config.weights,

@@ -16,6 +16,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::eval24::{Weights, WeightsError};
+use super::learn::linear::{LinearWeights, WeightsError as LinearWeightsError};
 use super::mate::{self, MateLimits};
 use super::search::{Config, Control, Decision, Info, Mode, Searcher, Threats, UnknownMode};
 use super::time::Limits;
@@ -257,6 +258,22 @@ pub enum OptionError {
         /// The line at fault and what is wrong with it.
         error: WeightsError,
     },
+    /// The `LinearWeights` file cannot be read.
+    #[error("option LinearWeights: cannot read `{path}`: {error}")]
+    LinearUnreadable {
+        /// The file's path.
+        path: String,
+        /// Why it cannot be read.
+        error: std::io::Error,
+    },
+    /// The `LinearWeights` file is read but is no linear weights file.
+    #[error("option LinearWeights: `{path}`: {error}")]
+    LinearInvalid {
+        /// The file's path.
+        path: String,
+        /// What is wrong with it.
+        error: LinearWeightsError,
+    },
     /// No option of that name.
     #[error("unknown option `{0}`")]
     UnknownOption(String),
@@ -285,6 +302,11 @@ pub struct Options {
     pub weights: Weights,
     /// `Threats` and `ThreatPenalty`: how the search treats mate threats at the leaves.
     pub threats: Threats,
+    /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`); empty =
+    /// the hand-made evaluation.
+    pub linear_path: String,
+    /// The learned weights read from `linear_path`.
+    pub linear: Option<Arc<LinearWeights>>,
 }
 
 impl Default for Options {
@@ -298,6 +320,8 @@ impl Default for Options {
             weights_path: String::new(),
             weights: Weights::default(),
             threats: Threats::default(),
+            linear_path: String::new(),
+            linear: None,
         }
     }
 }
@@ -311,6 +335,7 @@ impl Options {
             mode: self.mode,
             weights: self.weights.clone(),
             threats: self.threats,
+            linear: self.linear.clone(),
         }
     }
 
@@ -332,6 +357,7 @@ impl Options {
             "option name MaxMovesToDraw type spin default 0 min 0 max 100000".into(),
             "option name Mode type combo default search var search var decl24".into(),
             "option name Weights type string default <empty>".into(),
+            "option name LinearWeights type string default <empty>".into(),
             format!(
                 "option name Threats type check default {}",
                 Threats::default().enabled
@@ -385,6 +411,28 @@ impl Options {
                             error,
                         })?;
                     self.weights_path = path.to_string();
+                }
+            }
+            "linearweights" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.linear_path.clear();
+                    self.linear = None;
+                } else {
+                    let text = std::fs::read_to_string(path).map_err(|error| {
+                        OptionError::LinearUnreadable {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    let w = LinearWeights::parse(&text).map_err(|error| {
+                        OptionError::LinearInvalid {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    self.linear = Some(Arc::new(w));
+                    self.linear_path = path.to_string();
                 }
             }
             "threats" => {
@@ -879,6 +927,25 @@ mod tests {
         assert!(parse_command("position sfen 9/9 b").is_err());
         assert!(parse_command("position startpos 7g7f").is_err());
         assert!(parse_command("position banana").is_err());
+    }
+
+    /// `LinearWeights` loads the learned evaluation into the search configuration, and a
+    /// file that is missing or no weights file is refused with the old weights kept.
+    #[test]
+    fn linear_weights_option() {
+        let mut o = Options::default();
+        assert!(o.config().linear.is_none());
+        o.set("LinearWeights", "weights/linear.txt").unwrap();
+        let w = o.config().linear.expect("loaded");
+        let text = std::fs::read_to_string("weights/linear.txt").unwrap();
+        assert_eq!(*w, LinearWeights::parse(&text).unwrap());
+        let e = o.set("LinearWeights", "no/such/file.txt").unwrap_err();
+        assert!(matches!(e, OptionError::LinearUnreadable { .. }), "{e}");
+        let e = o.set("LinearWeights", "Cargo.toml").unwrap_err();
+        assert!(matches!(e, OptionError::LinearInvalid { .. }), "{e}");
+        assert!(o.config().linear.is_some(), "the loaded weights are kept");
+        o.set("LinearWeights", "<empty>").unwrap();
+        assert!(o.config().linear.is_none());
     }
 
     #[test]
