@@ -30,8 +30,8 @@
 //! does not format rows: it looks each game's id up (duplicates), and hands the rows, a
 //! Parquet row group at a time, to a few formatting threads, which make the group's CSV
 //! lines and its Parquet columns (encoded and compressed side by side) and write them in
-//! group order (see [`writer`]). Its serial work is about half a microsecond a game (the
-//! results taken in, put in order, counted), a tenth of what formatting costs.
+//! group order (see the `writer` module). Its serial work is about half a microsecond a
+//! game (the results taken in, put in order, counted), a tenth of what formatting costs.
 #![warn(missing_docs)]
 mod dups;
 mod encode;
