@@ -20,7 +20,7 @@ fn fixture(p: &str) -> PathBuf {
 }
 
 fn openings() -> Vec<Position> {
-    std::fs::read_to_string(fixture("positions/openings-real12.txt"))
+    std::fs::read_to_string(fixture("openings/real12.txt"))
         .unwrap()
         .lines()
         .filter_map(position_from_usi)
