@@ -87,6 +87,20 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
     matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
 }
 
+/// Ordering score of a capture: by victim, then exchange value, at or above
+/// [`SCORE_GOOD_CAPTURE`] when the exchange does not lose material, else below every
+/// quiet move.
+#[inline]
+fn capture_score(pos: &Position, m: Move) -> i32 {
+    let v = see(pos, m);
+    if v >= 0 {
+        let victim = eval::piece_value(pos.kind_on(m.to().index()));
+        SCORE_GOOD_CAPTURE + victim * 8 + v / 16
+    } else {
+        SCORE_BAD_CAPTURE + v
+    }
+}
+
 /// Index of the first best entry of `list[from..]` (ties keep the earlier one).
 #[inline]
 fn best_from(list: &[(Move, i32)], from: usize) -> usize {
@@ -163,12 +177,11 @@ impl MovePicker {
                         if Some(m) == self.tt_move || !pos.is_legal(m) {
                             continue;
                         }
-                        let v = see(pos, m);
-                        if v >= 0 {
-                            let victim = eval::piece_value(pos.kind_on(m.to().index()));
-                            buf.good.push((m, SCORE_GOOD_CAPTURE + victim * 8 + v / 16));
+                        let s = capture_score(pos, m);
+                        if s >= SCORE_GOOD_CAPTURE {
+                            buf.good.push((m, s));
                         } else {
-                            buf.bad.push((m, SCORE_BAD_CAPTURE + v));
+                            buf.bad.push((m, s));
                         }
                     }
                     self.next = 0;
@@ -265,13 +278,7 @@ impl MovePicker {
                         let s = if Some(m) == self.tt_move {
                             SCORE_TT
                         } else if is_capture(pos, m) {
-                            let v = see(pos, m);
-                            if v >= 0 {
-                                let victim = eval::piece_value(pos.kind_on(m.to().index()));
-                                SCORE_GOOD_CAPTURE + victim * 8 + v / 16
-                            } else {
-                                SCORE_BAD_CAPTURE + v
-                            }
+                            capture_score(pos, m)
                         } else if matches!(m, Move::Normal { promote: true, .. }) {
                             SCORE_PROMOTION
                         } else if self.killers[0] == Some(m) {

@@ -16,7 +16,7 @@ use super::eval;
 use super::eval24::{self, Weights};
 use super::guard;
 use super::ordering::{Heuristics, history_index, see};
-use super::picker::{MovePicker, PickerBuffers, SCORE_KILLER};
+use super::picker::{MovePicker, PickerBuffers, SCORE_KILLER, is_capture};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::shogi::sets::captures;
@@ -444,10 +444,6 @@ fn mate_from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-fn is_capture(pos: &Position, m: Move) -> bool {
-    matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
 }
 
 impl Searcher {
