@@ -302,6 +302,8 @@ pub struct Options {
     pub weights: Weights,
     /// `Threats` and `ThreatPenalty`: how the search treats mate threats at the leaves.
     pub threats: Threats,
+    /// `QuiescenceTT`: quiescence takes the table's score where its bound allows.
+    pub quiescence_tt: bool,
     /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`); empty =
     /// the hand-made evaluation.
     pub linear_path: String,
@@ -320,6 +322,7 @@ impl Default for Options {
             weights_path: String::new(),
             weights: Weights::default(),
             threats: Threats::default(),
+            quiescence_tt: Config::default().quiescence_tt,
             linear_path: String::new(),
             linear: None,
         }
@@ -335,6 +338,7 @@ impl Options {
             mode: self.mode,
             weights: self.weights.clone(),
             threats: self.threats,
+            quiescence_tt: self.quiescence_tt,
             linear: self.linear.clone(),
         }
     }
@@ -359,6 +363,10 @@ impl Options {
             "option name Weights type string default <empty>".into(),
             "option name LinearWeights type string default <empty>".into(),
             format!(
+                "option name QuiescenceTT type check default {}",
+                Config::default().quiescence_tt
+            ),
+            format!(
                 "option name Threats type check default {}",
                 Threats::default().enabled
             ),
@@ -380,6 +388,16 @@ impl Options {
                 name: name.to_string(),
                 value: v.to_string(),
             })
+        };
+        let check = |v: &str| -> Result<bool, OptionError> {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(OptionError::BadNumber {
+                    name: name.to_string(),
+                    value: v.to_string(),
+                }),
+            }
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize,
@@ -435,18 +453,8 @@ impl Options {
                     self.linear_path = path.to_string();
                 }
             }
-            "threats" => {
-                self.threats.enabled = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(OptionError::BadNumber {
-                            name: name.to_string(),
-                            value: value.to_string(),
-                        });
-                    }
-                }
-            }
+            "threats" => self.threats.enabled = check(value)?,
+            "quiescencett" => self.quiescence_tt = check(value)?,
             "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
             "threatquiescenceplies" => {
                 self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
@@ -927,6 +935,32 @@ mod tests {
         assert!(parse_command("position sfen 9/9 b").is_err());
         assert!(parse_command("position startpos 7g7f").is_err());
         assert!(parse_command("position banana").is_err());
+    }
+
+    /// The search's check options take `true` / `false` only and reach the configuration.
+    #[test]
+    fn search_feature_options() {
+        let mut o = Options::default();
+        let c = o.config();
+        assert!(c.threats.enabled && !c.quiescence_tt);
+        o.set("Threats", "false").unwrap();
+        o.set("QuiescenceTT", "TRUE").unwrap();
+        o.set("ThreatPenalty", "250").unwrap();
+        o.set("ThreatQuiescencePlies", "3").unwrap();
+        let c = o.config();
+        assert!(!c.threats.enabled && c.quiescence_tt);
+        assert_eq!((c.threats.penalty, c.threats.quiescence_plies), (250, 3));
+        assert!(o.set("QuiescenceTT", "yes").is_err());
+        assert!(o.config().quiescence_tt, "a refused value changes nothing");
+        for line in [
+            "Threats",
+            "ThreatPenalty",
+            "ThreatQuiescencePlies",
+            "QuiescenceTT",
+        ] {
+            let name = format!("option name {line} type");
+            assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");
+        }
     }
 
     /// `LinearWeights` loads the learned evaluation into the search configuration, and a
