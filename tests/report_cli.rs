@@ -42,6 +42,140 @@ fn write_games(dir: &std::path::Path) {
     .unwrap();
 }
 
+/// The value of attribute `name` in an XML tag.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    tag.split(&format!(" {name}=\"")).nth(1)?.split('"').next()
+}
+
+/// The texts of an SVG's `<text>` elements (entities decoded), empty ones left out.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text ")
+        .skip(1)
+        .filter_map(|t| {
+            let body = t.split_once('>')?.1.split("</text>").next()?.trim();
+            let text = body
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&");
+            (!text.is_empty()).then_some(text)
+        })
+        .collect()
+}
+
+/// `text` as a PDF literal string in WinAnsiEncoding (Latin-1 characters as octal).
+fn pdf_literal(text: &str) -> String {
+    let mut s = String::from("(");
+    for c in text.chars() {
+        match c {
+            '(' | ')' | '\\' => {
+                s.push('\\');
+                s.push(c);
+            }
+            ' '..='~' => s.push(c),
+            _ => s.push_str(&format!("\\{:03o}", c as u32)),
+        }
+    }
+    s.push(')');
+    s
+}
+
+/// A PDF written by `report`: the header and `%%EOF`, every cross-reference offset at its
+/// `N 0 obj`, `startxref` at the table, the content stream's `/Length`, the page the size
+/// of the SVG, and every text of the SVG drawn in the content stream (as many texts, lines,
+/// circles, polygons and rectangles as the SVG has).
+fn check_pdf(name: &str, pdf: &[u8], svg: &str) {
+    let pdf = std::str::from_utf8(pdf).unwrap_or_else(|_| panic!("{name}: not ASCII"));
+    assert!(pdf.starts_with("%PDF-1.4\n"), "{name}: header");
+    assert!(pdf.trim_end().ends_with("%%EOF"), "{name}: %%EOF");
+    let startxref: usize = pdf
+        .rsplit("startxref\n")
+        .next()
+        .and_then(|t| t.lines().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name}: startxref"));
+    let xref = &pdf[startxref..];
+    assert!(
+        xref.starts_with("xref\n0 "),
+        "{name}: startxref -> {xref:.20}"
+    );
+    let mut lines = xref.lines().skip(1);
+    let count: usize = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(count >= 6, "{name}: {count} objects");
+    let table_start = startxref + "xref\n".len() + format!("0 {count}\n").len();
+    for i in 0..count {
+        // Every entry is 20 bytes, its end of line included.
+        let entry = &pdf[table_start + 20 * i..table_start + 20 * (i + 1)];
+        assert!(entry.ends_with(" \n"), "{name}: entry {i} {entry:?}");
+        let offset: usize = entry[..10].parse().unwrap();
+        if i == 0 {
+            assert_eq!(&entry[10..], " 65535 f \n", "{name}");
+            continue;
+        }
+        assert_eq!(&entry[10..], " 00000 n \n", "{name}: entry {i}");
+        assert!(
+            pdf[offset..].starts_with(&format!("{i} 0 obj\n")),
+            "{name}: object {i} at {offset}"
+        );
+    }
+    assert!(
+        pdf.contains(&format!("trailer\n<< /Size {count} /Root 1 0 R >>")),
+        "{name}: trailer"
+    );
+    let svg_tag = svg.split('>').next().unwrap();
+    let (w, h) = (
+        attr(svg_tag, "width").unwrap(),
+        attr(svg_tag, "height").unwrap(),
+    );
+    assert!(
+        pdf.contains(&format!("/MediaBox [0 0 {w} {h}]")),
+        "{name}: page {w} x {h}"
+    );
+    assert!(pdf.contains("/BaseFont /Helvetica"), "{name}");
+    let start = pdf.find("stream\n").unwrap() + "stream\n".len();
+    let end = pdf.find("endstream").unwrap();
+    let content = &pdf[start..end];
+    assert!(
+        pdf.contains(&format!("<< /Length {} >>\nstream\n", content.len())),
+        "{name}: /Length"
+    );
+    let texts = svg_texts(svg);
+    assert!(texts.len() > 10, "{name}: {texts:?}");
+    for t in &texts {
+        assert!(
+            content.contains(&format!(" Tm {} Tj ET", pdf_literal(t))),
+            "{name}: text {t:?} not drawn"
+        );
+    }
+    let ops = |end: &str| content.lines().filter(|l| l.ends_with(end)).count();
+    assert_eq!(ops(" Tj ET"), texts.len(), "{name}: texts");
+    assert_eq!(
+        ops(" c f") + ops(" c S"),
+        svg.matches("<circle ").count(),
+        "{name}: circles"
+    );
+    assert_eq!(
+        ops(" h f"),
+        svg.matches("<polygon ").count(),
+        "{name}: polygons"
+    );
+    assert_eq!(
+        ops(" re f") + ops(" re S"),
+        svg.matches("<rect ").count(),
+        "{name}: rectangles"
+    );
+    assert_eq!(
+        ops(" l S"),
+        svg.matches("<line ").count() + svg.matches("<polyline ").count(),
+        "{name}: lines"
+    );
+}
+
 #[test]
 fn default_input_and_output_folder() {
     let dir = scratch("cli-default");
@@ -74,6 +208,8 @@ fn default_input_and_output_folder() {
             s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),
             "{svg}"
         );
+        let pdf = svg.replace(".svg", ".pdf");
+        check_pdf(&pdf, &std::fs::read(rep.join(&pdf)).unwrap(), &s);
     }
     let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
     assert!(md.contains("Unreadable entries"), "errors.csv counted");

@@ -478,6 +478,7 @@ fn markdown_has_every_table_with_its_caption() {
     assert!(md.contains("75th percentile"));
     assert!(md.contains("| 50.0% |"), "shares as percentages: {md}");
     assert!(md.contains("![") && md.contains("funnel.svg"));
+    assert!(md.contains("Files: `funnel.svg`, `funnel.pdf`."), "{md}");
 }
 
 /// z^2 for the 95% interval, and the Wilson bounds written out by hand:

@@ -68,7 +68,15 @@ value, `all` = total row.\n\n",
     if !report.plots.is_empty() {
         out.push_str("## Plots\n\n");
         for p in &report.plots {
-            let _ = writeln!(out, "![{}]({})\n\n{}\n", p.caption, p.file, p.caption);
+            let _ = writeln!(
+                out,
+                "![{}]({})\n\n{}\n\nFiles: `{}`, `{}`.\n",
+                p.caption,
+                p.file,
+                p.caption,
+                p.file,
+                p.pdf_file()
+            );
         }
     }
     out

@@ -6,13 +6,14 @@
 //! strength-controlled declaration rates, the funnel of games the move limit cut off, a
 //! counterfactual re-scoring of those games, and statistics of the positions where both
 //! kings had entered. This module computes them with polars, each table defined once with
-//! its caption ([`tables::TABLES`]), and writes them as CSV, Parquet, Markdown and SVG.
+//! its caption ([`tables::TABLES`]), and writes them as CSV, Parquet, Markdown, SVG and PDF.
 
 #![warn(missing_docs)]
 
 pub mod columns;
 pub mod export;
 pub mod markdown;
+pub mod pdf;
 pub mod plots;
 pub mod positions;
 pub mod replay;
@@ -183,15 +184,25 @@ pub struct Table {
     pub data: DataFrame,
 }
 
-/// One plot, as SVG text.
+/// One plot, as an SVG document and as a PDF file drawn the same way.
 #[derive(Debug, Clone)]
 pub struct Plot {
-    /// File name (`*.svg`).
+    /// File name of the SVG (`*.svg`).
     pub file: &'static str,
     /// What it shows (used as alt text and caption).
     pub caption: String,
     /// The whole SVG document.
     pub svg: String,
+    /// The whole PDF file (one page of the figure's size in points).
+    pub pdf: Vec<u8>,
+}
+
+impl Plot {
+    /// File name of the PDF: the SVG's stem with `.pdf`.
+    pub fn pdf_file(&self) -> String {
+        let stem = self.file.strip_suffix(".svg").unwrap_or(self.file);
+        format!("{stem}.pdf")
+    }
 }
 
 /// A computed report: tables in registry order, plots, and free-text notes.
@@ -279,7 +290,7 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
 /// Write every table as `NAME.csv` and `NAME.parquet` (with the report's settings, the
 /// tool's version and the input's summary as Parquet key-value metadata), its rates in tidy
 /// long form as `NAME_long.csv` and `NAME_long.parquet`, with [`ReportConfig::latex`] as
-/// `NAME.tex`, each plot as SVG, `report.json` and `report.md`, into `dir` (created if
+/// `NAME.tex`, each plot as SVG and PDF, `report.json` and `report.md`, into `dir` (created if
 /// needed): all or nothing, `report.md` last (see [`crate::outdir`]); on an error the
 /// folder's earlier files are left as they were.
 pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
@@ -365,6 +376,10 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
         create(plot.file)?
             .write_all(plot.svg.as_bytes())
             .map_err(ReportError::io(&dir.join(plot.file)))?;
+        let pdf = plot.pdf_file();
+        create(&pdf)?
+            .write_all(&plot.pdf)
+            .map_err(ReportError::io(&dir.join(&pdf)))?;
     }
     let listed = files.borrow().clone();
     create("report.json")?

@@ -7,8 +7,9 @@
 //! `n` is written under each group. Axes have round ticks; legends sit in a strip below the
 //! chart, never on the data. The size (480 x 360 px, text drawn at 14.5 px and titles at
 //! 17 px) is meant for a paper column of about 3.3 inches (240 pt): scaled to it, the text
-//! is 7.3 pt and the titles 8.5 pt. SVG only: a bitmap or PDF backend needs fonts installed,
-//! which the build does not assume (convert the SVG, e.g. with `rsvg-convert -f pdf`).
+//! is 7.3 pt and the titles 8.5 pt. Each figure is drawn once, generically over the
+//! backend, into SVG and into PDF (the report's own backend, [`super::pdf`]: a 480 x 360 pt
+//! page, text in Helvetica, no fonts needed to write it).
 
 use std::collections::BTreeMap;
 
@@ -18,6 +19,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use polars::prelude::*;
 
 use super::columns::{MAX_MOVES, YEAR};
+use super::pdf::PdfBackend;
 use super::{Plot, Report, tables};
 
 const W: u32 = 480;
@@ -40,6 +42,28 @@ fn plot_err<E: std::fmt::Debug>(e: E) -> PolarsError {
     polars_err!(ComputeError: "plot: {e:?}")
 }
 
+/// A figure, drawn the same way into any backend.
+trait Figure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()>;
+}
+
+/// A figure as an SVG document and as a PDF file, from the same drawing.
+fn render(figure: &impl Figure) -> PolarsResult<(String, Vec<u8>)> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        figure.draw(&root)?;
+        root.present().map_err(plot_err)?;
+    }
+    let mut pdf = Vec::new();
+    {
+        let root = PdfBackend::with_buffer(&mut pdf, (W, H)).into_drawing_area();
+        figure.draw(&root)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok((svg, pdf))
+}
+
 /// Every plot of the report.
 pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     let mut plots = Vec::new();
@@ -58,19 +82,26 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
                 listed.join(", ")
             )
         };
+        let (svg, pdf) = render(&DeclRate {
+            df,
+            changes: &changes,
+        })?;
         plots.push(Plot {
             file: "decl_rate_by_year.svg",
             caption: format!(
                 "Declaration-win rate of mutual entering-king games by year, all games (raw, circles) and strength-controlled (table 3a, triangles), with 95% Wilson intervals; lines join consecutive years with data only; the number of raw games is written above each year{marks}"
             ),
-            svg: decl_rate_by_year(df, &changes)?,
+            svg,
+            pdf,
         });
     }
     if let Some(df) = report.table("funnel") {
+        let (svg, pdf) = render(&Funnel(df))?;
         plots.push(Plot {
             file: "funnel.svg",
             caption: "Funnel of table 4: share of mutual games cut by the move limit whose leading side owns >= 31 points, has >= 31 declaration points, has also >= 10 pieces in the enemy camp, and meets every condition of the 24-point rule (king in camp, not in check, move <= 500), per Max_Moves value (the regimes are not pooled; n = games), with 95% Wilson intervals; a bar at 0 is a thick line".to_string(),
-            svg: funnel(df)?,
+            svg,
+            pdf,
         });
     }
     let cut = tables::cut_games(tables::prepared(games)?)
@@ -85,16 +116,20 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
         .group_by([col("owned"), col("conditions")])
         .agg([len().cast(DataType::Int64).alias("n")])
         .collect()?;
+    let (svg, pdf) = render(&OwnedHistogram(&cut))?;
     plots.push(Plot {
         file: "owned_points.svg",
         caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); 31 (a 24-point win) marked; at 27-30 both sides own 24 or more".to_string(),
-        svg: owned_histogram(&cut)?,
+        svg,
+        pdf,
     });
     if let Some(df) = report.table("era_comparison") {
+        let (svg, pdf) = render(&EraComparison(df))?;
         plots.push(Plot {
             file: "era_comparison.svg",
             caption: "The headline comparison of table 3e: declaration-win and move-limit rates of the strength-controlled mutual entering-king games, Max_Moves 256 in 2021-2023 against Max_Moves 512 in 2024-2026, with 95% Wilson intervals and the number of games".to_string(),
-            svg: era_comparison(df)?,
+            svg,
+            pdf,
         });
     }
     Ok(plots)
@@ -160,7 +195,10 @@ enum Mark {
 type LegendItem = (RGBColor, Mark, String);
 
 /// Draw legend entries left to right in `area`, wrapping to a second row.
-fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, items: &[LegendItem]) -> PolarsResult<()> {
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+) -> PolarsResult<()> {
     let font = (FONT, 18).into_font().color(&BLACK);
     let (w, _) = area.dim_in_pixel();
     let (mut x, mut y) = (12i32, 8i32);
@@ -258,20 +296,26 @@ fn percent_tick(v: &f64) -> String {
     }
 }
 
-fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult<String> {
-    let keys = df.column("year")?.str()?.clone();
-    let rows: Vec<(usize, i64)> = (0..df.height())
-        .filter_map(|i| keys.get(i).and_then(|k| k.parse().ok()).map(|y| (i, y)))
-        .collect();
-    let (y0, y1) = match (rows.first(), rows.last()) {
-        (Some(a), Some(b)) => (a.1, b.1),
-        _ => (2008, 2026),
-    };
-    let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
-    let raw_n = raw_n.i64()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+/// The declaration-win rate by year, raw and strength-controlled, with the Max_Moves
+/// changes marked.
+struct DeclRate<'a> {
+    df: &'a DataFrame,
+    changes: &'a [MaxMovesChange],
+}
+
+impl Figure for DeclRate<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
+        let (df, changes) = (self.df, self.changes);
+        let keys = df.column("year")?.str()?.clone();
+        let rows: Vec<(usize, i64)> = (0..df.height())
+            .filter_map(|i| keys.get(i).and_then(|k| k.parse().ok()).map(|y| (i, y)))
+            .collect();
+        let (y0, y1) = match (rows.first(), rows.last()) {
+            (Some(a), Some(b)) => (a.1, b.1),
+            _ => (2008, 2026),
+        };
+        let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
+        let raw_n = raw_n.i64()?;
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         let mut chart = ChartBuilder::on(&top)
@@ -380,9 +424,8 @@ fn decl_rate_by_year(df: &DataFrame, changes: &[MaxMovesChange]) -> PolarsResult
             items.push((GREY, Mark::Line, "Max_Moves changes".to_string()));
         }
         legend(&bottom, &items)?;
-        root.present().map_err(plot_err)?;
+        Ok(())
     }
-    Ok(svg)
 }
 
 /// One bar: the rate, the low and the high bound of its interval.
@@ -390,8 +433,8 @@ type Bar = (Option<f64>, Option<f64>, Option<f64>);
 
 /// Grouped bars with error bars: `groups` (label under the group, per bar: value, low,
 /// high), one colour per bar position. A bar of height 0 is a thick line at 0.
-fn grouped_bars(
-    top: &DrawingArea<SVGBackend<'_>, Shift>,
+fn grouped_bars<DB: DrawingBackend>(
+    top: &DrawingArea<DB, Shift>,
     title: &str,
     y_desc: &str,
     groups: &[(String, Vec<Bar>)],
@@ -465,40 +508,42 @@ fn grouped_bars(
     Ok(())
 }
 
-fn funnel(df: &DataFrame) -> PolarsResult<String> {
-    // Per Max_Moves only: the `all` row pools regimes with different move clauses.
-    let mask = df.column("max_moves")?.str()?.not_equal("all");
-    let df = &df.filter(&mask)?;
-    let keys = df.column("max_moves")?.str()?.clone();
-    let games = df.column("games")?.cast(&DataType::Int64)?;
-    let games = games.i64()?;
-    let stages = [
-        ("owned31_share", "owned >= 31"),
-        ("decl31_share", "and decl. points >= 31"),
-        ("decl31_zone10_share", "and 10 in the zone"),
-        ("declarable_share", "and every condition"),
-    ];
-    let get = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
-    let mut groups = Vec::new();
-    for i in 0..df.height() {
-        let label = format!(
-            "Max_Moves {} (n = {})",
-            keys.get(i).unwrap_or("?"),
-            games.get(i).unwrap_or(0)
-        );
-        let mut bars = Vec::new();
-        for (stage, _) in stages {
-            bars.push((
-                get(stage)?.get(i),
-                get(&format!("{stage}_lo"))?.get(i),
-                get(&format!("{stage}_hi"))?.get(i),
-            ));
+/// The funnel of table 4, per Max_Moves value.
+struct Funnel<'a>(&'a DataFrame);
+
+impl Figure for Funnel<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
+        let df = self.0;
+        // Per Max_Moves only: the `all` row pools regimes with different move clauses.
+        let mask = df.column("max_moves")?.str()?.not_equal("all");
+        let df = &df.filter(&mask)?;
+        let keys = df.column("max_moves")?.str()?.clone();
+        let games = df.column("games")?.cast(&DataType::Int64)?;
+        let games = games.i64()?;
+        let stages = [
+            ("owned31_share", "owned >= 31"),
+            ("decl31_share", "and decl. points >= 31"),
+            ("decl31_zone10_share", "and 10 in the zone"),
+            ("declarable_share", "and every condition"),
+        ];
+        let get = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
+        let mut groups = Vec::new();
+        for i in 0..df.height() {
+            let label = format!(
+                "Max_Moves {} (n = {})",
+                keys.get(i).unwrap_or("?"),
+                games.get(i).unwrap_or(0)
+            );
+            let mut bars = Vec::new();
+            for (stage, _) in stages {
+                bars.push((
+                    get(stage)?.get(i),
+                    get(&format!("{stage}_lo"))?.get(i),
+                    get(&format!("{stage}_hi"))?.get(i),
+                ));
+            }
+            groups.push((label, bars));
         }
-        groups.push((label, bars));
-    }
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         grouped_bars(
@@ -513,42 +558,43 @@ fn funnel(df: &DataFrame) -> PolarsResult<String> {
             .map(|(j, (_, label))| (COLORS[j], Mark::Square, label.to_string()))
             .collect();
         legend(&bottom, &items)?;
-        root.present().map_err(plot_err)?;
+        Ok(())
     }
-    Ok(svg)
 }
 
-fn era_comparison(df: &DataFrame) -> PolarsResult<String> {
-    let pops = df.column("population")?.str()?.clone();
-    let measures = df.column("measure")?.str()?.clone();
-    let f = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
-    let i64s = |c: &str| -> PolarsResult<Int64Chunked> { Ok(df.column(c)?.i64()?.clone()) };
-    let (na, nb) = (i64s("a_games")?, i64s("b_games")?);
-    let mut groups = Vec::new();
-    let (mut n_a, mut n_b) = (0, 0);
-    for i in 0..df.height() {
-        if pops.get(i) != Some("controlled") {
-            continue;
+/// The headline comparison of table 3e.
+struct EraComparison<'a>(&'a DataFrame);
+
+impl Figure for EraComparison<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
+        let df = self.0;
+        let pops = df.column("population")?.str()?.clone();
+        let measures = df.column("measure")?.str()?.clone();
+        let f = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
+        let i64s = |c: &str| -> PolarsResult<Int64Chunked> { Ok(df.column(c)?.i64()?.clone()) };
+        let (na, nb) = (i64s("a_games")?, i64s("b_games")?);
+        let mut groups = Vec::new();
+        let (mut n_a, mut n_b) = (0, 0);
+        for i in 0..df.height() {
+            if pops.get(i) != Some("controlled") {
+                continue;
+            }
+            let label = match measures.get(i) {
+                Some("decl_win_rate") => "declaration win",
+                Some("move_limit_rate") => "move limit",
+                _ => continue,
+            };
+            n_a = na.get(i).unwrap_or(0);
+            n_b = nb.get(i).unwrap_or(0);
+            let bar = |p: &str| -> PolarsResult<Bar> {
+                Ok((
+                    f(&format!("{p}_rate"))?.get(i),
+                    f(&format!("{p}_rate_lo"))?.get(i),
+                    f(&format!("{p}_rate_hi"))?.get(i),
+                ))
+            };
+            groups.push((label.to_string(), vec![bar("a")?, bar("b")?]));
         }
-        let label = match measures.get(i) {
-            Some("decl_win_rate") => "declaration win",
-            Some("move_limit_rate") => "move limit",
-            _ => continue,
-        };
-        n_a = na.get(i).unwrap_or(0);
-        n_b = nb.get(i).unwrap_or(0);
-        let bar = |p: &str| -> PolarsResult<Bar> {
-            Ok((
-                f(&format!("{p}_rate"))?.get(i),
-                f(&format!("{p}_rate_lo"))?.get(i),
-                f(&format!("{p}_rate_hi"))?.get(i),
-            ))
-        };
-        groups.push((label.to_string(), vec![bar("a")?, bar("b")?]));
-    }
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         grouped_bars(
@@ -572,33 +618,35 @@ fn era_comparison(df: &DataFrame) -> PolarsResult<String> {
                 ),
             ],
         )?;
-        root.present().map_err(plot_err)?;
+        Ok(())
     }
-    Ok(svg)
 }
 
-fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
-    let owned = counts.column("owned")?.i64()?.clone();
-    let cond = counts.column("conditions")?.bool()?.clone();
-    let ns = counts.column("n")?.i64()?.clone();
-    // Per owned value: (games where the other conditions hold, games where one fails).
-    let mut bins = [(0i64, 0i64); 55];
-    for i in 0..counts.height() {
-        if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
-            && (0..=54).contains(&o)
-        {
-            if cond.get(i) == Some(true) {
-                bins[o as usize].0 += n;
-            } else {
-                bins[o as usize].1 += n;
+/// The histogram of the leading side's owned points in the cut mutual games (counts per
+/// owned value and whether the other conditions hold).
+struct OwnedHistogram<'a>(&'a DataFrame);
+
+impl Figure for OwnedHistogram<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
+        let counts = self.0;
+        let owned = counts.column("owned")?.i64()?.clone();
+        let cond = counts.column("conditions")?.bool()?.clone();
+        let ns = counts.column("n")?.i64()?.clone();
+        // Per owned value: (games where the other conditions hold, games where one fails).
+        let mut bins = [(0i64, 0i64); 55];
+        for i in 0..counts.height() {
+            if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
+                && (0..=54).contains(&o)
+            {
+                if cond.get(i) == Some(true) {
+                    bins[o as usize].0 += n;
+                } else {
+                    bins[o as usize].1 += n;
+                }
             }
         }
-    }
-    let total: i64 = bins.iter().map(|b| b.0 + b.1).sum();
-    let max = bins.iter().map(|b| b.0 + b.1).max().unwrap_or(0).max(1);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let total: i64 = bins.iter().map(|b| b.0 + b.1).sum();
+        let max = bins.iter().map(|b| b.0 + b.1).max().unwrap_or(0).max(1);
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         let top_y = max + max / 10 + 1;
@@ -663,7 +711,6 @@ fn owned_histogram(counts: &DataFrame) -> PolarsResult<String> {
                 (COLORS[2], Mark::Line, "31 (24-point win)".to_string()),
             ],
         )?;
-        root.present().map_err(plot_err)?;
+        Ok(())
     }
-    Ok(svg)
 }
