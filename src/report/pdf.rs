@@ -237,7 +237,8 @@ impl<'a> PdfBackend<'a> {
         let xref = out.len();
         let _ = write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
         for o in offsets {
-            let _ = write!(out, "{o:010} 00000 n \n");
+            // 20 bytes an entry: the end of line is a space and a line feed.
+            let _ = writeln!(out, "{o:010} 00000 n ");
         }
         let _ = write!(
             out,

@@ -667,6 +667,14 @@ impl Figure for OwnedHistogram<'_> {
             .x_labels(8)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(6)
+            // A tick at the top of the frame is not labelled: its label would touch the title.
+            .y_label_formatter(&|v| {
+                if *v == top_y {
+                    String::new()
+                } else {
+                    v.to_string()
+                }
+            })
             .x_desc("owned points (the other side: 54 minus)")
             .y_desc("games")
             .label_style((FONT, 18))
