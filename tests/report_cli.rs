@@ -86,7 +86,8 @@ fn pdf_literal(text: &str) -> String {
 /// of the SVG, and every text of the SVG drawn in the content stream (as many texts, lines,
 /// circles, polygons and rectangles as the SVG has).
 fn check_pdf(name: &str, pdf: &[u8], svg: &str) {
-    let pdf = std::str::from_utf8(pdf).unwrap_or_else(|_| panic!("{name}: not ASCII"));
+    assert!(pdf.is_ascii(), "{name}: not plain ASCII");
+    let pdf = std::str::from_utf8(pdf).unwrap();
     assert!(pdf.starts_with("%PDF-1.4\n"), "{name}: header");
     assert!(pdf.trim_end().ends_with("%%EOF"), "{name}: %%EOF");
     let startxref: usize = pdf
