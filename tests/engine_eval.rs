@@ -4,18 +4,19 @@
 //! public accessors, and the fast evaluation (processor-specific and portable, in place
 //! and on the snapshot) equals the plain reference; so do the static exchange evaluation
 //! and the history slot of every legal move, the capture list, and the 24-point
-//! evaluation read in place and from the snapshot.
+//! evaluation read in place and from the snapshot. The castle term, which the fast
+//! evaluation and the reference share, is checked apart against its definition.
 mod core_support;
 
 use core_support::{SplitMix64, bench_sfens, pos};
-use floodgate_scan::engine::eval::{evaluate, evaluate_portable, evaluate_reference};
+use floodgate_scan::engine::eval::{castle_term, evaluate, evaluate_portable, evaluate_reference};
 use floodgate_scan::engine::eval24::{self, Weights};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
 use floodgate_scan::shogi::sets::{
     BISHOP, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, SquareSet, attack_map, captures, squares,
 };
 use floodgate_scan::shogi::{
-    Bitboard, Color, EnteringKingRule, Move, MoveList, Position, attacks_from,
+    Bitboard, Color, EnteringKingRule, Move, MoveList, PieceKind, Position, attacks_from,
 };
 
 /// A plain snapshot of a position, built piece by piece through the core's public
@@ -127,6 +128,12 @@ fn check(p: &Position) -> i32 {
     assert_eq!(a.as_slice(), b.as_slice(), "captures in {}", p.to_sfen());
     check_captures(p, &plain, a.as_slice());
     check_attack_maps(p, &plain);
+    for c in Color::ALL {
+        let want = castle_by_definition(p, c);
+        let what = || format!("castle term of {c:?} in {}", p.to_sfen());
+        assert_eq!(castle_term(p, c.index()), want, "{}", what());
+        assert_eq!(castle_term(&plain, c.index()), want, "snapshot: {}", what());
+    }
     let w = Weights::default();
     for rule in [EnteringKingRule::CSARule24, EnteringKingRule::CSARule27] {
         assert_eq!(
@@ -137,6 +144,101 @@ fn check(p: &Position) -> i32 {
         );
     }
     want
+}
+
+/// The castle term of the king of `c` from its definition, through the core's public
+/// accessors and attack sets (not the evaluation's tables): 25 for each gold, silver or
+/// promoted minor piece of `c` next to the king, 12 for each two squares away; less 3/2 of
+/// the square of the danger units (at most 40): the enemy's hits on the squares next to
+/// the king (each attacking piece, not a king, once per square), 2 for each of those
+/// squares the enemy attacks and no piece of `c` but the king guards, and the enemy's
+/// hand (pawn 1, lance 1, knight 2, silver 2, gold 3, bishop 3, rook 4 for each kind held)
+/// times the empty unguarded squares next to the king (at most 4), halved; the units
+/// halved again when the enemy has nothing in hand and fewer than two attacking pieces.
+fn castle_by_definition(p: &Position, c: Color) -> i32 {
+    let Some(king) = p.king_square(c) else {
+        return 0;
+    };
+    let dist = |a: usize, b: usize| {
+        let (ra, fa, rb, fb) = (a / 9, a % 9, b / 9, b % 9);
+        ra.abs_diff(rb).max(fa.abs_diff(fb))
+    };
+    let all = floodgate_scan::shogi::Square::ALL;
+    let next: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|s| dist(s.index(), king.index()) == 1)
+        .collect();
+    let castle_kinds = [
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::ProPawn,
+        PieceKind::ProLance,
+        PieceKind::ProKnight,
+        PieceKind::ProSilver,
+    ];
+    let sheltering = |d: usize| {
+        all.iter()
+            .filter(|s| dist(s.index(), king.index()) == d)
+            .filter(|&&s| {
+                p.piece_at(s)
+                    .is_some_and(|pc| pc.color == c && castle_kinds.contains(&pc.kind))
+            })
+            .count() as i32
+    };
+    let shelter = 25 * sheltering(1) + 12 * sheltering(2);
+    let attacks = |side: Color| -> Vec<Bitboard> {
+        KIND_LIST
+            .iter()
+            .filter(|&&k| k != PieceKind::King)
+            .flat_map(|&k| {
+                p.pieces(side, k)
+                    .iter()
+                    .map(move |sq| attacks_from(k, side, sq, p.occupied()))
+            })
+            .collect()
+    };
+    let guarded = attacks(c).into_iter().fold(Bitboard::EMPTY, |a, b| a | b);
+    let enemy = attacks(!c);
+    let enemy_map = enemy.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+    let on = |b: Bitboard, s| !(b & Bitboard::from_square(s)).is_empty();
+    let hits: i32 = enemy
+        .iter()
+        .map(|&a| next.iter().filter(|&&s| on(a, s)).count() as i32)
+        .sum();
+    let attackers = enemy
+        .iter()
+        .filter(|&&a| next.iter().any(|&s| on(a, s)))
+        .count();
+    let weak = next
+        .iter()
+        .filter(|&&s| on(enemy_map, s) && !on(guarded, s))
+        .count() as i32;
+    let empty_unguarded = next
+        .iter()
+        .filter(|&&s| p.piece_at(s).is_none() && !on(guarded, s))
+        .count() as i32;
+    let weights = [
+        (PieceKind::Pawn, 1),
+        (PieceKind::Lance, 1),
+        (PieceKind::Knight, 2),
+        (PieceKind::Silver, 2),
+        (PieceKind::Gold, 3),
+        (PieceKind::Bishop, 3),
+        (PieceKind::Rook, 4),
+    ];
+    let hand = p.hand(!c);
+    let drop: i32 = weights
+        .iter()
+        .filter(|(k, _)| hand.count(*k) > 0)
+        .map(|(_, w)| w)
+        .sum();
+    let mut units = hits + 2 * weak + drop * empty_unguarded.min(4) / 2;
+    if attackers < 2 && drop == 0 {
+        units /= 2;
+    }
+    let units = units.min(40);
+    shelter - units * units * 3 / 2
 }
 
 /// The attack map of each side against the union of the core's public attack sets.
