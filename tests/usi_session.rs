@@ -190,6 +190,32 @@ fn bad_input_is_answered_not_fatal() {
     e.quit();
 }
 
+/// The info lines of a search of `sfen` to depth 3 by a new engine set to `mode` (under
+/// the 24-point rule) before any search.
+fn fresh_search_lines(mode: &str, sfen: &str) -> Vec<String> {
+    let mut r = Engine::start();
+    r.send(&format!("setoption name Mode value {mode}"));
+    r.send("setoption name EnteringKingRule value CSARule24");
+    r.send("isready");
+    assert_eq!(r.until("readyok"), ["readyok"], "no option refused");
+    let lines = r.search_lines(sfen, 3);
+    r.quit();
+    lines
+}
+
+/// `e` searches `sfen` as the 24-point engine does: the same lines as an engine set to
+/// `decl24` before any search, and not those of the normal search (which differ there).
+fn assert_searches_in_mode_decl24(e: &mut Engine, sfen: &str) {
+    let here = e.search_lines(sfen, 3);
+    let decl24 = fresh_search_lines("decl24", sfen);
+    assert_ne!(
+        decl24,
+        fresh_search_lines("search", sfen),
+        "the modes differ on {sfen}"
+    );
+    assert_eq!(here, decl24, "the search of the 24-point mode");
+}
+
 #[test]
 fn stop_ends_an_infinite_search_and_win_is_declared() {
     let mut e = Engine::start();
@@ -215,17 +241,7 @@ fn stop_ends_an_infinite_search_and_win_is_declared() {
     // The search is the 24-point engine's: the same lines as an engine set to it before
     // any search, and not those of the normal search.
     let probe = "RRBB+P+P+P+P1/+P8/4K4/9/9/9/8k/9/9 b 10P 1";
-    let here = e.search_lines(probe, 3);
-    let reference = |mode: &str| {
-        let mut r = Engine::start();
-        r.send(&format!("setoption name Mode value {mode}"));
-        r.send("setoption name EnteringKingRule value CSARule24");
-        let lines = r.search_lines(probe, 3);
-        r.quit();
-        lines
-    };
-    assert_eq!(here, reference("decl24"));
-    assert_ne!(here, reference("search"));
+    assert_searches_in_mode_decl24(&mut e, probe);
     e.send("position sfen RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1");
     e.send("go byoyomi 1000");
     assert_eq!(bestmove(&e.until("bestmove")), "win");
@@ -281,7 +297,10 @@ fn a_game_is_played_to_its_end_against_a_scripted_opponent() {
     e.send("setoption name Mode value decl24");
     e.send("setoption name EnteringKingRule value CSARule24");
     e.send("isready");
-    e.until("readyok");
+    assert_eq!(e.until("readyok"), ["readyok"], "no option refused");
+    // The engine plays in the 24-point mode (an ignored option would leave it in the
+    // normal search, whose lines differ from the start position on).
+    assert_searches_in_mode_decl24(&mut e, start);
     e.send("usinewgame");
     let mut pos = Position::from_sfen(start).unwrap();
     let mut moves: Vec<String> = Vec::new();
