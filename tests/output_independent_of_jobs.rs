@@ -29,8 +29,11 @@ fn one_two_and_eight_jobs_write_identical_files() {
         let mut a = vec!["-q", "--jobs", jobs];
         a.extend(&args);
         let run = scan(&dir.join(format!("j{jobs}")), &a);
-        assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+        // The empty record is an unreadable entry: exit 1, one errors.csv row.
+        assert_eq!(run.code, 1, "{}", run.stderr);
         run.assert_counted_once();
+        assert_eq!(run.count("unreadable_entries"), 1, "{}", run.stderr);
+        assert_eq!(run.count("failed_inputs"), 0, "{}", run.stderr);
         assert_eq!(run.count("entries_seen"), 6 * SYNTHETIC_GAMES + 1);
         runs.push(run);
     }
