@@ -5,11 +5,10 @@
 
 use floodgate_scan::game::{GameRow, analyse_record};
 use floodgate_scan::shogi::{Color, Position};
-mod csa_support;
 use std::path::PathBuf;
 
 fn row(dir: &str, prefix: &str) -> GameRow {
-    let path = csa_support::fixture_path(dir, prefix);
+    let path = crate::csa_support::fixture_path(dir, prefix);
     let entry = path.file_name().unwrap().to_string_lossy().into_owned();
     analyse_record("fixtures", &entry, &std::fs::read(&path).unwrap()).unwrap()
 }

@@ -7,9 +7,9 @@
 //! zones built at random, and on each of these with the side to move passing (the
 //! question a search asks after a null move).
 
-mod core_support;
-
-use core_support::{SplitMix64, bench_sfens, pos, random_playout, random_playout_with_checks};
+use crate::core_support::{
+    SplitMix64, bench_sfens, pos, random_playout, random_playout_with_checks,
+};
 use floodgate_scan::shogi::{
     Color, IllegalMoveKind, Move, Piece, PieceKind, Position, Setup, is_mated, solve_mate_in_one,
     solve_mate_in_one_by_play, solve_mate_in_one_in_place,

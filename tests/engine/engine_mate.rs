@@ -75,7 +75,7 @@ fn no_mate_is_proven_and_limits_time_out() {
     assert_eq!(solve(&p, many, &stopped), MateAnswer::Timeout);
 }
 
-const AIIRU_BENCH: &str = include_str!("../fixtures/positions/aiiru_bench.tsv");
+const AIIRU_BENCH: &str = include_str!("../../fixtures/positions/aiiru_bench.tsv");
 
 /// Brute force over the core's moves: the side to move mates by checks within `plies`.
 fn brute_mate(pos: &Position, plies: u32) -> bool {

@@ -1,10 +1,9 @@
 //! `games.parquet` holds the same table as `games.csv`: same columns in the same order,
 //! same row count, same entries in the same order, written in row groups.
 #![cfg(feature = "report")]
-mod scan_support;
 
+use crate::scan_support::*;
 use polars::prelude::*;
-use scan_support::*;
 
 #[test]
 fn parquet_and_csv_hold_the_same_table() {

@@ -1,9 +1,7 @@
 //! `terminal_status`: the seed's outcomes and reasons, first match wins in the order
 //! perpetual check, try rule, repetition draw, move limit, declaration, impasse.
 
-mod core_support;
-
-use core_support::{pos, usi};
+use crate::core_support::{pos, usi};
 use floodgate_scan::shogi::{Color, History};
 
 /// Black gives check with the rook on every move of the cycle `9b9a 1a1b 9a9b 1b1a`.

@@ -6,7 +6,7 @@ use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Sear
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::shogi::{EnteringKingRule, Position};
 
-const CONFORMANCE: &str = include_str!("../fixtures/positions/conformance.tsv");
+const CONFORMANCE: &str = include_str!("../../fixtures/positions/conformance.tsv");
 
 fn searcher(mode: Mode, rule: EnteringKingRule) -> Searcher {
     Searcher::new(

@@ -2,9 +2,7 @@
 //! CSA position blocks describe the same setups, and a CSA block round-trips through the
 //! core against the oracle's reading of the same SFEN.
 
-mod core_support;
-
-use core_support::pos;
+use crate::core_support::pos;
 use floodgate_scan::shogi::{Color, Position, PositionError, Setup};
 
 fn csa(lines: &[&str]) -> Setup {

@@ -7,9 +7,7 @@
 //! Deep counts (start position depth 6, and the played-and-undone variant of the large
 //! ones) are `#[ignore]`d here and run by `scripts/bench-core.sh`.
 
-mod core_support;
-
-use core_support::{named_sfen, pos, read_fixture, rs_pos, sequence, usi};
+use crate::core_support::{named_sfen, pos, read_fixture, rs_pos, sequence, usi};
 use floodgate_scan::shogi::{IllegalMoveKind, Position, perft, perft_bulk, perft_divide};
 
 /// Entries above this many nodes run only the bulk-counting perft by default.
@@ -148,7 +146,7 @@ fn last_move_refused(name: &str, kind: IllegalMoveKind) {
     for (i, m) in body.iter().enumerate() {
         p.play(usi(m))
             .unwrap_or_else(|k| panic!("{name} ply {}: {m}: {k:?}", i + 1));
-        core_support::rs_play(&mut oracle, m);
+        crate::core_support::rs_play(&mut oracle, m);
     }
     let last_move = usi(last);
     assert_eq!(p.legality(last_move), Err(kind), "{name}: {last}");
@@ -206,7 +204,7 @@ fn invalid_fixture_positions_are_rejected() {
 /// against the oracle's count: drops dominate these positions.
 #[test]
 fn perft_bench_positions_match_oracle() {
-    let sfens = core_support::bench_sfens();
+    let sfens = crate::core_support::bench_sfens();
     let mut total = 0;
     for (i, s) in sfens.iter().enumerate() {
         let depth = if i % 100 == 0 { 3 } else { 2 };

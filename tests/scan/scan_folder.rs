@@ -2,12 +2,11 @@
 //! own (after the folder's own records, in sorted path order), other files are counted as
 //! skipped, and the same game met twice is counted, warned about, and with `--dedupe`
 //! written once.
-mod scan_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use scan_support::*;
+use crate::scan_support::*;
 
 fn copy(from: &str, dir: &Path, to: &str) -> PathBuf {
     let p = dir.join(to);

@@ -4,12 +4,11 @@
 //! or an unreadable entry (never both, never lost), the entries read before a break are
 //! kept, messages name the archive and the entry, and the exit code says whether
 //! everything was read (0) or not (1): each test states the code its input fixes.
-mod scan_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use scan_support::*;
+use crate::scan_support::*;
 
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
 fn noise(len: usize, seed: u64) -> Vec<u8> {

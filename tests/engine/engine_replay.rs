@@ -54,7 +54,7 @@ fn replay_writes_a_well_formed_table() {
         assert!(headers.iter().any(|h| h == col), "missing column {col}");
     }
     let idx = |n: &str| headers.iter().position(|h| h == n).unwrap();
-    let bench: Vec<&str> = include_str!("../fixtures/positions/aiiru_bench.tsv")
+    let bench: Vec<&str> = include_str!("../../fixtures/positions/aiiru_bench.tsv")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .take(4)

@@ -24,6 +24,6 @@ fn readme_column_table_matches_code() {
     assert_eq!(
         &readme[start..end],
         table,
-        "README column table is stale: run `BLESS=1 cargo test --test readme_columns`"
+        "README column table is stale: run `BLESS=1 cargo test --test report readme_columns::`"
     );
 }

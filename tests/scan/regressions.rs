@@ -1,13 +1,12 @@
 //! One test per bug found, named after what broke, each asserting the fixed behaviour.
 //! The commit that mended it, or the report that found it, is named above each test. A
 //! new bug gets its test here, written before the fix.
-mod scan_support;
 
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::scan_support::*;
 use floodgate_scan::source::{Event, read_bytes};
-use scan_support::*;
 
 /// Where the last member's data, padded to a 512-byte block, ends in the tar `tar`: what
 /// follows is only the end-of-archive blocks.

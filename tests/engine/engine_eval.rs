@@ -6,9 +6,8 @@
 //! and the history slot of every legal move, the capture list, and the 24-point
 //! evaluation read in place and from the snapshot. The castle term, which the fast
 //! evaluation and the reference share, is checked apart against its definition.
-mod core_support;
 
-use core_support::{SplitMix64, bench_sfens, pos};
+use crate::core_support::{SplitMix64, bench_sfens, pos};
 use floodgate_scan::engine::eval::{castle_term, evaluate, evaluate_portable, evaluate_reference};
 use floodgate_scan::engine::eval24::{self, Weights};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};

@@ -4,12 +4,11 @@
 //! but the scan's own files. The archives are made here: `.tar` files of the synthetic
 //! records, each record's id made unique to its archive, and copies of the synthetic `.7z`
 //! files (one solid block, and several blocks read in parts), whose games repeat.
-mod scan_support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use scan_support::*;
+use crate::scan_support::*;
 
 /// `.tar` archives made, and records in each.
 const TARS: usize = 360;

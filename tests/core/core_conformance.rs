@@ -7,9 +7,7 @@
 //! derived here from the rule text, and the side not to move can never declare. Also the
 //! handicap thresholds (rook-down: White needs 26 under 24H, 22 under 27H).
 
-mod core_support;
-
-use core_support::{pos, read_fixture};
+use crate::core_support::{pos, read_fixture};
 use floodgate_scan::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, Position, evaluate_declaration,
 };

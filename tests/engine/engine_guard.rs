@@ -8,7 +8,7 @@ use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Sear
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::shogi::{EnteringKingRule, Move, Position, solve_mate_in_one};
 
-const AIIRU_BENCH: &str = include_str!("../fixtures/positions/aiiru_bench.tsv");
+const AIIRU_BENCH: &str = include_str!("../../fixtures/positions/aiiru_bench.tsv");
 
 /// A position of an engine game (aiiru_bench line 41, 8 moves later): White to move, its
 /// king on 3g among Black's pieces, Black holding R B 3G 2N 6P.

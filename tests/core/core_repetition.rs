@@ -6,9 +6,7 @@
 //! and for a White checker, next to a plain repetition without checks, and the reference
 //! fourfold-repetition game of `fixtures/perft/move_sequences.txt`.
 
-mod core_support;
-
-use core_support::{pos, sequence, usi};
+use crate::core_support::{pos, sequence, usi};
 use floodgate_scan::shogi::{Color, History, Position, RepetitionStatus};
 
 /// Board, hands and side to move: the SFEN without its move number.

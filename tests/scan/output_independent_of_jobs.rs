@@ -1,9 +1,8 @@
 //! The output does not depend on the number of jobs: `--jobs 1`, `2` and `8` write the
 //! same files byte for byte, rows in the order of the inputs on the command line (the rows
 //! formatted by one thread, or three side by side).
-mod scan_support;
 
-use scan_support::*;
+use crate::scan_support::*;
 
 #[test]
 fn one_two_and_eight_jobs_write_identical_files() {

@@ -3,9 +3,8 @@
 //! illegal, captures, repeated); the in-place null move equals the position rebuilt with
 //! the other side to move, and undoes exactly. On the 1,000 real entering-king positions
 //! of `aiiru_bench.tsv` and along random games (with full hands).
-mod core_support;
 
-use core_support::{SplitMix64, bench_sfens, pos};
+use crate::core_support::{SplitMix64, bench_sfens, pos};
 use floodgate_scan::engine::picker::all_picked;
 use floodgate_scan::shogi::{Move, Position};
 

@@ -2,11 +2,10 @@
 //! quirks of every era of the server.
 
 use floodgate_scan::csa::{SpecialKind, SummaryOrder, WarningKind, read_record};
-mod csa_support;
 use std::path::PathBuf;
 
 fn fixture(dir: &str, prefix: &str) -> Vec<u8> {
-    std::fs::read(csa_support::fixture_path(dir, prefix)).unwrap()
+    std::fs::read(crate::csa_support::fixture_path(dir, prefix)).unwrap()
 }
 
 fn all_fixtures() -> Vec<(String, Vec<u8>)> {

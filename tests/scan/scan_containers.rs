@@ -1,10 +1,9 @@
 //! The same records give the same table whatever they are packed in (the number of jobs
 //! has its own contract, `output_independent_of_jobs.rs`).
-mod scan_support;
 
 use std::fs::File;
 
-use scan_support::*;
+use crate::scan_support::*;
 
 #[test]
 fn every_container_gives_the_same_table() {

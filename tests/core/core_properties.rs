@@ -7,9 +7,9 @@
 //! sum to 54 and each count is bounded by the next. Arbitrary or mutated SFEN and USI text
 //! never panics.
 
-mod core_support;
-
-use core_support::{SplitMix64, bench_sfens, named_sfens, our_legal_codes, pos, rs_legal_codes};
+use crate::core_support::{
+    SplitMix64, bench_sfens, named_sfens, our_legal_codes, pos, rs_legal_codes,
+};
 use floodgate_scan::shogi::{Color, Move, Position, Setup};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -86,7 +86,7 @@ proptest! {
         prop_assert_eq!(again.key(), p.key());
         prop_assert_eq!(p.to_setup().to_sfen(), sfen.clone());
         prop_assert_eq!(Setup::from_sfen(&sfen).unwrap().to_sfen(), sfen.clone());
-        let rs = core_support::rs_pos(&sfen);
+        let rs = crate::core_support::rs_pos(&sfen);
         prop_assert_eq!(our_legal_codes(&p), rs_legal_codes(&rs), "{}", &sfen);
         // Undo in reverse order.
         while let Some((m, u, before_sfen, before_key)) = trail.pop() {

@@ -10,9 +10,7 @@
 //! and verdicts of the four point rules are compared with the oracle's as well, and the
 //! columns of `aiiru_bench.tsv` are recomputed.
 
-mod core_support;
-
-use core_support::{
+use crate::core_support::{
     SplitMix64, bench_sfens, code, named_sfens, our_legal_codes, pos, rs_legal_codes,
 };
 use floodgate_scan::shogi::{
@@ -64,7 +62,7 @@ fn check_position(
     assert!(
         ours == theirs,
         "{sfen}: legal sets differ: {}",
-        core_support::describe_diff(&ours, &theirs)
+        crate::core_support::describe_diff(&ours, &theirs)
     );
     assert_eq!(p.is_in_check(), rs.is_in_check(), "{sfen}: in check");
     assert_eq!(
@@ -157,7 +155,7 @@ fn playouts(starts: &[String], games: usize, plies: usize, seed: u64) -> Seen {
     for g in 0..games {
         let start = &starts[g % starts.len()];
         let mut p = pos(start);
-        let mut rs = core_support::rs_pos(start);
+        let mut rs = crate::core_support::rs_pos(start);
         for _ in 0..plies {
             check_position(&mut p, &rs, &mut rng, &mut seen);
             let legal = p.legal_moves();
@@ -179,7 +177,7 @@ fn playouts(starts: &[String], games: usize, plies: usize, seed: u64) -> Seen {
             let u = m.to_usi();
             p.play(m)
                 .unwrap_or_else(|k| panic!("{}: {u}: {k:?}", p.to_sfen()));
-            core_support::rs_play(&mut rs, &u);
+            crate::core_support::rs_play(&mut rs, &u);
         }
     }
     seen
@@ -228,7 +226,7 @@ fn oracle_all_bench_positions() {
     let mut seen = Seen::default();
     for s in &sfens {
         let mut p = pos(s);
-        let rs = core_support::rs_pos(s);
+        let rs = crate::core_support::rs_pos(s);
         check_position(&mut p, &rs, &mut rng, &mut seen);
     }
     eprintln!("{seen:?}");
@@ -292,7 +290,7 @@ fn compare_declarations(p: &Position, rs: &rsshogi::board::Position) -> usize {
 /// the oracle on the bench positions and on short playouts from them.
 #[test]
 fn bench_columns_and_oracle_declarations() {
-    let text = core_support::read_fixture("positions/aiiru_bench.tsv");
+    let text = crate::core_support::read_fixture("positions/aiiru_bench.tsv");
     let mut rows = 0;
     let mut wins = 0;
     let mut rng = SplitMix64::new(5);
@@ -310,11 +308,11 @@ fn bench_columns_and_oracle_declarations() {
         assert_eq!(p.declaration_points(Color::White), n(5), "{}", c[0]);
         assert!(p.king_in_camp(Color::Black) && p.king_in_camp(Color::White));
         rows += 1;
-        wins += compare_declarations(&p, &core_support::rs_pos(c[0]));
+        wins += compare_declarations(&p, &crate::core_support::rs_pos(c[0]));
         if rows % 4 == 0 {
-            let (line, _) = core_support::random_playout(c[0], 40, &mut rng);
+            let (line, _) = crate::core_support::random_playout(c[0], 40, &mut rng);
             for s in line.iter().skip(1) {
-                wins += compare_declarations(&pos(s), &core_support::rs_pos(s));
+                wins += compare_declarations(&pos(s), &crate::core_support::rs_pos(s));
             }
         }
     }
@@ -337,7 +335,7 @@ fn csa_moves_and_key_identity() {
     let mut starts = valid_named();
     starts.extend(bench_sfens().into_iter().step_by(20));
     for (g, start) in starts.iter().cycle().take(400).enumerate() {
-        let (line, _) = core_support::random_playout(start, 60, &mut rng);
+        let (line, _) = crate::core_support::random_playout(start, 60, &mut rng);
         for (i, s) in line.iter().enumerate() {
             let p = pos(s);
             let board = s.rsplit_once(' ').unwrap().0.to_string();
@@ -350,7 +348,7 @@ fn csa_moves_and_key_identity() {
             if (g + i) % 4 != 0 {
                 continue;
             }
-            let rs = core_support::rs_pos(s);
+            let rs = crate::core_support::rs_pos(s);
             for &m in p.legal_moves().iter() {
                 let text = p.move_to_csa(m);
                 let rs_move = rs

@@ -1,9 +1,7 @@
 //! Illegal moves: one example of every kind the single-move check names, refused by play
 //! without changing the position.
 
-mod core_support;
-
-use core_support::{pos, usi};
+use crate::core_support::{pos, usi};
 
 /// One example of every illegal-move kind, named as the single-move check must name it;
 /// play refuses the move and changes nothing.

@@ -1,14 +1,13 @@
 //! Faults lose nothing: a full disk, a killed run and a second run into the same folder
 //! end cleanly, within a bounded time, and the folder holds either the earlier complete
 //! result or a new complete one. Every run here is bounded: a hang fails the test.
-mod scan_support;
 
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use scan_support::*;
+use crate::scan_support::*;
 
 /// Longest a run may take before the test calls it a hang.
 const BOUND: Duration = Duration::from_secs(60);

@@ -1,9 +1,8 @@
 //! The `scan` command line as a user meets it: default run, exit codes, messages.
-mod scan_support;
 
 use std::process::Command;
 
-use scan_support::*;
+use crate::scan_support::*;
 
 #[test]
 fn no_input_scans_the_built_in_fixtures() {
