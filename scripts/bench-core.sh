@@ -17,8 +17,8 @@ cargo bench --bench core --no-default-features
 if [ "${SKIP_DEEP:-0}" != "1" ]; then
     echo
     echo "== deep perft (ignored by the default test run)"
-    cargo test --no-default-features --test core_perft -- --ignored --test-threads 1
+    cargo test --no-default-features --test core core_perft:: -- --ignored --test-threads 1
     echo
     echo "== property tests, ${DEEP_CASES:-5000} cases each"
-    PROPTEST_CASES="${DEEP_CASES:-5000}" cargo test --no-default-features --test core_properties
+    PROPTEST_CASES="${DEEP_CASES:-5000}" cargo test --no-default-features --test core core_properties::
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the golden reports of the bundled fixtures (reports/fixtures/): scan the
 # fixture archives bundled in fixtures/ (the scan's default input), then make the report
-# with the default settings. tests/report_golden.rs recomputes them and compares.
+# with the default settings. tests/report/report_golden.rs recomputes them and compares.
 # The Parquet copies are not kept (the CSV files hold the same tables).
 set -euo pipefail
 cd "$(dirname "$0")/.."

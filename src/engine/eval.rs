@@ -315,6 +315,22 @@ fn shelter_and_danger<P: Pieces>(b: &P, c: usize, own: &KingAttack, enemy: &King
     shelter - units * units * 3 / 2
 }
 
+/// The castle term alone (shelter and danger) of the king of colour `c`, with the
+/// attacks gathered as [`evaluate_reference`] gathers them: what tests check against the
+/// term's definition.
+pub fn castle_term<P: Pieces>(b: &P, c: usize) -> i32 {
+    let mut attack = [KingAttack::new(b, 0), KingAttack::new(b, 1)];
+    for (side, a) in attack.iter_mut().enumerate() {
+        let own = b.color_set(side);
+        for k in (0..KINDS).filter(|&k| k != KING) {
+            for sq in squares(b.set(side, k)) {
+                a.add(mobility(side, k, sq, b.occupancy(), own).1);
+            }
+        }
+    }
+    shelter_and_danger(b, c, &attack[c], &attack[1 - c])
+}
+
 /// The evaluation from the side to move's point of view (centipawns), computed the plain
 /// way: one pass over every piece with a per-piece `match`. It defines the evaluation;
 /// [`evaluate`] gives the same value faster and is tested against it.

@@ -1,0 +1,199 @@
+//! `replay` and `bench` through the real binary: a well-formed table on a few real
+//! entering-king positions, and the recorded bench signature.
+use std::process::Command;
+
+use floodgate_scan::shogi::{Move, Position};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+}
+
+#[test]
+fn replay_writes_a_well_formed_table() {
+    let dir = std::env::temp_dir().join(format!("fs-engine-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("replay.csv");
+    let summary = dir.join("summary.json");
+    let positions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/positions/aiiru_bench.tsv"
+    );
+    let o = bin()
+        .args([
+            "replay",
+            "--positions",
+            positions,
+            "--limit",
+            "4",
+            "--max-plies",
+            "16",
+        ])
+        .args(["--nodes", "3000", "--jobs", "2", "--out"])
+        .arg(&out)
+        .arg("--summary")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("positions 4"), "{stdout}");
+    let mut rdr = csv::Reader::from_path(&out).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    for col in [
+        "start_zone_black",
+        "start_points_black",
+        "start_zone_white",
+        "start_points_white",
+        "ending",
+        "winner",
+        "declared_by",
+        "plies",
+        "end_zone_black",
+        "end_points_white",
+    ] {
+        assert!(headers.iter().any(|h| h == col), "missing column {col}");
+    }
+    let idx = |n: &str| headers.iter().position(|h| h == n).unwrap();
+    let bench: Vec<&str> = include_str!("../../fixtures/positions/aiiru_bench.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(4)
+        .collect();
+    let mut n = 0;
+    for (rec, line) in rdr.records().zip(&bench) {
+        let rec = rec.unwrap();
+        let cols: Vec<&str> = line.split('\t').collect();
+        // Start counts agree with the study's columns.
+        assert_eq!(&rec[idx("start_zone_black")], cols[2]);
+        assert_eq!(&rec[idx("start_points_black")], cols[3]);
+        assert_eq!(&rec[idx("start_zone_white")], cols[4]);
+        assert_eq!(&rec[idx("start_points_white")], cols[5]);
+        let plies: usize = rec[idx("plies")].parse().unwrap();
+        assert!(plies <= 16);
+        let ending = &rec[idx("ending")];
+        assert!(
+            [
+                "declaration",
+                "mate",
+                "repetition",
+                "perpetual_check",
+                "declared_draw",
+                "limit"
+            ]
+            .contains(&ending),
+            "{ending}"
+        );
+        assert_eq!(ending == "limit", plies == 16);
+        // The moves replay legally and end in the recorded counts.
+        let mut pos = Position::from_sfen(cols[0]).unwrap();
+        let moves: Vec<&str> = rec[idx("moves")].split_whitespace().collect();
+        assert_eq!(moves.len(), plies);
+        for m in moves {
+            pos.play(Move::from_usi(m).unwrap()).unwrap();
+        }
+        use floodgate_scan::shogi::Color;
+        assert_eq!(
+            rec[idx("end_zone_black")].parse::<i32>().unwrap(),
+            pos.zone_count(Color::Black)
+        );
+        assert_eq!(
+            rec[idx("end_points_white")].parse::<i32>().unwrap(),
+            pos.declaration_points(Color::White)
+        );
+        if ending == "declaration" {
+            assert_eq!(
+                rec[idx("winner")].to_string(),
+                rec[idx("declared_by")].to_string()
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 4);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(s["positions"], 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn replay_counts_declared_draws_and_skips_positions_past_move_500() {
+    let dir = std::env::temp_dir().join(format!("fs-engine-replay-dd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = dir.join("positions.tsv");
+    // 1: Black owns 30 points, all in the camp or in hand, White nothing: a declared draw.
+    // 2: the same at move 501: under the 24-point rule nothing can be declared any more.
+    // 3: Black at 31 points: a declaration win.
+    std::fs::write(
+        &positions,
+        "RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 1\n\
+         RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 4P 501\n\
+         RRBB+P+P+P+P+P/+P8/4K4/9/9/9/8k/9/9 b 5P 1\n",
+    )
+    .unwrap();
+    let out = dir.join("replay.csv");
+    let summary = dir.join("summary.json");
+    let o = bin()
+        .arg("replay")
+        .arg("--positions")
+        .arg(&positions)
+        .args([
+            "--max-plies",
+            "10",
+            "--nodes",
+            "2000",
+            "--jobs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--summary")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("declared draw 1"), "{stdout}");
+    assert!(
+        stdout.contains("1 positions past move 500 not played"),
+        "{stdout}"
+    );
+    let mut rdr = csv::Reader::from_path(&out).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    let idx = |n: &str| headers.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    let get = |i: usize, c: &str| rows[i][idx(c)].to_string();
+    assert_eq!(get(0, "ending"), "declared_draw");
+    assert_eq!(get(0, "winner"), "draw");
+    assert_eq!(get(0, "declared_by"), "black");
+    assert_eq!(get(1, "ending"), "past_move_500");
+    assert_eq!(get(1, "plies"), "0");
+    assert_eq!(get(1, "winner"), "draw");
+    assert_eq!(get(2, "ending"), "declaration");
+    assert_eq!(get(2, "winner"), "black");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(s["declared_draws"], 1);
+    assert_eq!(s["past_move_500"], 1);
+    assert_eq!(s["declarations"], 1);
+    assert_eq!(s["limits"], 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Total nodes of `bench` at its default depth: changes only when search behaviour
+/// changes (then record the new value here and in `reports/engine.md`).
+const BENCH_SIGNATURE: u64 = 340_526;
+
+#[test]
+fn bench_prints_the_recorded_signature() {
+    let o = bin().args(["bench"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let sig: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("signature "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(sig, BENCH_SIGNATURE, "{stdout}");
+}
