@@ -6,8 +6,10 @@ solver (`go mate MS` over USI) at each position along the game where the winner 
 from the start, for a forced mate by checks. The first such position tells when the game
 was lost:
 
-- `start`: the winner could mate from the first position where it was to move (ply 0 or
-  1): the position was lost before the engine played a move of its own in it;
+- `start`: the winner to move at ply 0 could mate: the position was lost before the
+  engine played a move in it;
+- `first move`: the loser moved first and the winner could mate after that move (the
+  loser's first move allowed it, or nothing could stop it);
 - `blunder at ply k`: no mate was found before ply k and one is found at ply k: the loser's
   move k-1 allowed it (within the solver's budget: a mate it cannot prove at MS
   milliseconds counts as none);
@@ -108,8 +110,10 @@ def main():
                 break
         if found is None:
             kind = "none found"
-        elif found <= 1:
+        elif found == 0:
             kind = "start"
+        elif found == 1:
+            kind = "first move"
         else:
             kind = "blunder"
         out.append(
