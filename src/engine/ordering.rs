@@ -228,6 +228,9 @@ fn promoted(k: usize) -> usize {
     }
 }
 
+/// Slots of one colour's history table: 21 kinds (14 moving, 7 dropped) by 81 squares.
+pub const HISTORY_SLOTS: usize = (KINDS + 7) * 81;
+
 /// Index of a move in the history table: moving kind (board moves 0..14, drops 14..21)
 /// and destination.
 #[inline]
@@ -254,6 +257,10 @@ pub struct Heuristics {
     /// newest first.
     pub killers: Vec<[Option<Move>; 2]>,
     history: Vec<i16>,
+    /// The continuation history: for the side to move, the previous move (the
+    /// opponent's, as a [`history_index`]) and this quiet move, how often this move
+    /// answered that one with a cutoff. Empty until [`Heuristics::enable_continuation`].
+    continuation: Vec<i16>,
     /// Changes (slot, old score, new score) since the oldest deferred read.
     journal: Vec<(u16, i16, i16)>,
     /// Deferred reads not yet done.
@@ -266,6 +273,7 @@ impl Heuristics {
         Heuristics {
             killers: vec![[None; 2]; max_ply + 2],
             history: vec![0; 2 * (KINDS + 7) * 81],
+            continuation: Vec::new(),
             journal: Vec::new(),
             deferred: 0,
         }
@@ -275,6 +283,7 @@ impl Heuristics {
     pub fn clear(&mut self) {
         self.killers.fill([None; 2]);
         self.history.fill(0);
+        self.continuation.fill(0);
         self.journal.clear();
         self.deferred = 0;
     }
@@ -333,30 +342,72 @@ impl Heuristics {
         &self.history[color.index() * n..][..n]
     }
 
-    /// Reward a quiet move that caused a cutoff and punish the quiet moves tried before it.
+    /// Give the continuation history its table (about 11 MB; off by default).
+    pub fn enable_continuation(&mut self, on: bool) {
+        if on && self.continuation.is_empty() {
+            self.continuation = vec![0; 2 * HISTORY_SLOTS * HISTORY_SLOTS];
+        } else if !on {
+            self.continuation = Vec::new();
+        }
+    }
+
+    /// The row of the continuation history that follows `prev` (the opponent's last move,
+    /// as a [`history_index`]) for `color` to move: index it with `kind * 81 + square`.
+    /// `None` without a previous move or with the table off.
+    #[inline]
+    pub fn continuation_row(&self, color: Color, prev: Option<(usize, usize)>) -> Option<usize> {
+        let prev = prev?;
+        if self.continuation.is_empty() {
+            return None;
+        }
+        Some((color.index() * HISTORY_SLOTS + prev.0 * 81 + prev.1) * HISTORY_SLOTS)
+    }
+
+    /// The continuation score of a quiet move in `row` (0 without a row).
+    #[inline]
+    pub fn continuation(&self, row: Option<usize>, idx: (usize, usize)) -> i32 {
+        match row {
+            Some(r) => self.continuation[r + idx.0 * 81 + idx.1] as i32,
+            None => 0,
+        }
+    }
+
+    /// Reward a quiet move that caused a cutoff and punish the quiet moves tried before it
+    /// (in the continuation history too, in `row` when given).
     pub fn reward(
         &mut self,
         color: Color,
         good: (usize, usize),
         bad: &[(usize, usize)],
         depth: i32,
+        row: Option<usize>,
     ) {
         let bonus = (depth * depth).min(400);
-        let journaled = self.deferred > 0;
-        let mut update = |slot: usize, delta: i32| {
-            let h = &mut self.history[slot];
+        // Moves a score towards ±16,384 by at most the bonus; never clamps (see the
+        // type's bound): the clamp only keeps the cast honest.
+        fn gravity(h: &mut i16, delta: i32) -> i16 {
             let old = *h;
             let x = old as i32;
-            // Never clamps (see the type's bound); the clamp only keeps the cast honest.
             *h = (x + delta - x * delta.abs() / 16_384).clamp(i16::MIN as i32, i16::MAX as i32)
                 as i16;
+            old
+        }
+        let journaled = self.deferred > 0;
+        let mut update = |slot: usize, delta: i32| {
+            let old = gravity(&mut self.history[slot], delta);
             if journaled {
-                self.journal.push((slot as u16, old, *h));
+                self.journal.push((slot as u16, old, self.history[slot]));
             }
         };
         update(Self::slot(color, good), bonus * 32);
         for &i in bad {
             update(Self::slot(color, i), -bonus * 32);
+        }
+        if let Some(r) = row {
+            gravity(&mut self.continuation[r + good.0 * 81 + good.1], bonus * 32);
+            for &i in bad {
+                gravity(&mut self.continuation[r + i.0 * 81 + i.1], -bonus * 32);
+            }
         }
     }
 
@@ -394,10 +445,10 @@ mod tests {
             let depth = 1 + round % 25;
             let bonus = (depth * depth).min(400) * 32;
             if round % 50 < 25 {
-                h.reward(Color::Black, (3, 40), &[], depth);
+                h.reward(Color::Black, (3, 40), &[], depth, None);
                 model = step(model, bonus);
             } else {
-                h.reward(Color::Black, (0, 0), &[(3, 40)], depth);
+                h.reward(Color::Black, (0, 0), &[(3, 40)], depth, None);
                 model = step(model, -bonus);
             }
             assert_eq!(h.history(Color::Black, (3, 40)), model, "round {round}");
@@ -411,14 +462,14 @@ mod tests {
     #[test]
     fn a_deferred_read_sees_the_table_as_it_was() {
         let mut h = Heuristics::new(4);
-        h.reward(Color::White, (2, 10), &[(5, 11)], 3);
+        h.reward(Color::White, (2, 10), &[(5, 11)], 3, None);
         let before = h.history_table(Color::White).to_vec();
         let outer = h.defer();
-        h.reward(Color::White, (2, 10), &[(5, 11), (6, 12)], 5);
+        h.reward(Color::White, (2, 10), &[(5, 11), (6, 12)], 5, None);
         let inner = h.defer();
         let middle = h.history_table(Color::White).to_vec();
-        h.reward(Color::White, (6, 12), &[(2, 10)], 7);
-        h.reward(Color::Black, (6, 12), &[], 7);
+        h.reward(Color::White, (6, 12), &[(2, 10)], 7, None);
+        h.reward(Color::Black, (6, 12), &[], 7, None);
         let now = h.history_table(Color::White).to_vec();
         assert_ne!(now, before);
         assert_ne!(now, middle);
@@ -428,5 +479,34 @@ mod tests {
         assert_eq!(h.history_table(Color::White), &now[..]);
         h.end_deferred();
         assert!(h.journal.is_empty());
+    }
+
+    #[test]
+    fn the_continuation_history_is_kept_per_previous_move_and_side() {
+        let mut h = Heuristics::new(4);
+        // Off: no row, every score 0, and a reward touches only the plain history.
+        assert_eq!(h.continuation_row(Color::Black, Some((3, 40))), None);
+        h.enable_continuation(true);
+        assert_eq!(h.continuation_row(Color::Black, None), None);
+        let row = h.continuation_row(Color::Black, Some((3, 40)));
+        let other_prev = h.continuation_row(Color::Black, Some((3, 41)));
+        let other_side = h.continuation_row(Color::White, Some((3, 40)));
+        assert!(row.is_some() && row != other_prev && row != other_side);
+        h.reward(Color::Black, (6, 12), &[(2, 10)], 4, row);
+        let bonus = 16 * 32;
+        assert_eq!(h.continuation(row, (6, 12)), bonus);
+        assert_eq!(h.continuation(row, (2, 10)), -bonus);
+        assert_eq!(h.continuation(other_prev, (6, 12)), 0);
+        assert_eq!(h.continuation(other_side, (6, 12)), 0);
+        assert_eq!(h.continuation(None, (6, 12)), 0);
+        // The plain history moved by the same rule.
+        assert_eq!(h.history(Color::Black, (6, 12)), bonus);
+        // A new game forgets it; the largest row fits the table.
+        h.clear();
+        assert_eq!(h.continuation(row, (6, 12)), 0);
+        let last = h.continuation_row(Color::White, Some((KINDS + 6, 80)));
+        assert_eq!(h.continuation(last, (KINDS + 6, 80)), 0);
+        h.enable_continuation(false);
+        assert_eq!(h.continuation_row(Color::Black, Some((3, 40))), None);
     }
 }

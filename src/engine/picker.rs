@@ -79,6 +79,8 @@ pub struct MovePicker {
     next: usize,
     /// Moves yielded so far.
     yielded: usize,
+    /// The continuation-history row of the previous move ([`Heuristics::continuation_row`]).
+    continuation: Option<usize>,
 }
 
 /// Whether `m` captures a piece.
@@ -127,7 +129,15 @@ impl MovePicker {
             killers_played: [None; 2],
             next: 0,
             yielded: 0,
+            continuation: None,
         }
+    }
+
+    /// Order the quiet moves by the continuation history's `row` too (added to the
+    /// history score).
+    pub fn with_continuation(mut self, row: Option<usize>) -> MovePicker {
+        self.continuation = row;
+        self
     }
 
     /// How many moves the picker has yielded.
@@ -238,6 +248,7 @@ impl MovePicker {
                         } else {
                             let (kind, to) = history_index(pos, m);
                             history[kind * 81 + to] as i32
+                                + heur.continuation(self.continuation, (kind, to))
                         };
                         buf.rest.push((m, s));
                     }
@@ -286,7 +297,8 @@ impl MovePicker {
                         } else if self.killers[1] == Some(m) {
                             SCORE_KILLER - 1
                         } else {
-                            heur.history(us, history_index(pos, m))
+                            let idx = history_index(pos, m);
+                            heur.history(us, idx) + heur.continuation(self.continuation, idx)
                         };
                         buf.rest.push((m, s));
                     }

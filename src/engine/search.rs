@@ -19,7 +19,7 @@ use super::ordering::{Heuristics, history_index, see};
 use super::picker::{MovePicker, PickerBuffers, SCORE_KILLER, is_capture};
 use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
-use crate::shogi::sets::captures;
+use crate::shogi::sets::{captures, pawn_promotions};
 use crate::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
@@ -88,6 +88,37 @@ pub struct Config {
     /// The learned linear evaluation used instead of the hand-made one in
     /// [`Mode::Search`] (the `LinearWeights` option); `None`: the hand-made evaluation.
     pub linear: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
+    /// Pruning and ordering choices under trial (see [`Tweaks`]).
+    pub tweaks: Tweaks,
+}
+
+/// Choices of the full search's pruning and move ordering, each a USI option so that a
+/// match can set one build against itself (`floodgate-scan sprt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tweaks {
+    /// Order quiet moves by the continuation history too (the previous move -> this
+    /// move; the `ContinuationHistory` option).
+    pub continuation_history: bool,
+    /// Reduce late quiet root moves (the `RootReductions` option).
+    pub root_reductions: bool,
+    /// Move-count pruning at nodes of depth <= this (the `LateMoveDepth` option): quiet
+    /// moves after the first [`late_move_limit`] are not searched.
+    pub late_move_depth: i32,
+    /// Quiescence of the full search also tries pawn moves that promote without
+    /// capturing, when the exchange on their square does not lose (the
+    /// `QuiescencePromotions` option).
+    pub quiescence_promotions: bool,
+}
+
+impl Default for Tweaks {
+    fn default() -> Self {
+        Tweaks {
+            continuation_history: false,
+            root_reductions: false,
+            late_move_depth: 3,
+            quiescence_promotions: false,
+        }
+    }
 }
 
 /// How the search treats a mate in one that the opponent threatens (tested by passing
@@ -131,6 +162,7 @@ impl Default for Config {
             threats: Threats::default(),
             quiescence_tt: false,
             linear: None,
+            tweaks: Tweaks::default(),
         }
     }
 }
@@ -278,6 +310,9 @@ struct StackEntry {
     in_check: bool,
     /// Reached by a null move: repetitions are not searched across it.
     null: bool,
+    /// The move that reached this position, as a [`history_index`] (`None` after a null
+    /// move, at the root and in the game's history).
+    moved: Option<(usize, usize)>,
 }
 
 const NO_SCORE: i32 = i32::MIN / 2;
@@ -298,9 +333,6 @@ const REVERSE_FUTILITY_DEPTH: i32 = 3;
 /// Nodes at depth <= this test whether the opponent threatens mate in one.
 const THREAT_DEPTH: i32 = 2;
 const REVERSE_FUTILITY_MARGIN: i32 = 120;
-/// Move-count pruning in the full search: at depth <= this, quiet moves after the first
-/// [`late_move_limit`] are not searched.
-const LATE_MOVE_DEPTH: i32 = 3;
 /// Futility in the full search: at depth <= this, a quiet move is not searched when the
 /// static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` stays at or below
 /// alpha.
@@ -522,11 +554,13 @@ impl Searcher {
     /// Play `m` and record the new position on the search path (for repetitions).
     #[inline]
     fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
+        let moved = history_index(&*pos, m);
         let undo = pos.play_unchecked(m);
         self.push_entry(StackEntry {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
+            moved: Some(moved),
         });
         undo
     }
@@ -848,6 +882,7 @@ impl Searcher {
                 key: pos.key(),
                 in_check: false,
                 null: true,
+                moved: None,
             });
             let s = -self.negamax(
                 pos,
@@ -899,7 +934,11 @@ impl Searcher {
             ..
         } = scratch;
         quiets_tried.clear();
-        let mut picker = MovePicker::new(pos, node.tt_move, self.heur.killers[ply]);
+        let row = self
+            .heur
+            .continuation_row(us, self.stack.last().and_then(|e| e.moved));
+        let mut picker =
+            MovePicker::new(pos, node.tt_move, self.heur.killers[ply]).with_continuation(row);
 
         let mut best = node.floor;
         let mut best_move = None;
@@ -908,7 +947,7 @@ impl Searcher {
             && !pv_node
             && !in_check
             && !threatened
-            && depth <= LATE_MOVE_DEPTH;
+            && depth <= self.config.tweaks.late_move_depth;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
             let n = picker.yielded() - 1;
             let capture = is_capture(pos, m);
@@ -988,7 +1027,7 @@ impl Searcher {
                         if quiet {
                             self.heur.add_killer(ply, m);
                             self.heur
-                                .reward(us, history_index(&*pos, m), quiets_tried, depth);
+                                .reward(us, history_index(&*pos, m), quiets_tried, depth, row);
                         }
                         break;
                     }
@@ -1122,6 +1161,16 @@ impl Searcher {
                     scored.push((m, v));
                 }
             }
+            if self.config.tweaks.quiescence_promotions && self.config.mode == Mode::Search {
+                caps.clear();
+                pawn_promotions(&*pos, &mut caps);
+                for &m in caps.iter() {
+                    let v = see(&*pos, m);
+                    if v >= 0 && pos.is_legal(m) {
+                        scored.push((m, v));
+                    }
+                }
+            }
             stand
         };
         let mut best = best_start;
@@ -1251,6 +1300,8 @@ impl Searcher {
         );
         self.tt.new_search();
         self.heur.age();
+        self.heur
+            .enable_continuation(self.config.tweaks.continuation_history);
         self.stack.clear();
         self.key_counts.fill(0);
         for &(key, in_check) in history {
@@ -1258,6 +1309,7 @@ impl Searcher {
                 key,
                 in_check,
                 null: false,
+                moved: None,
             });
         }
         self.root_index = self.stack.len();
@@ -1265,6 +1317,7 @@ impl Searcher {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
+            moved: None,
         });
     }
 
@@ -1411,13 +1464,40 @@ impl Searcher {
         let mut best_move = None;
         let mut best_pv = Vec::new();
         let mut best_index = 0;
+        let root_lmr = self.config.tweaks.root_reductions
+            && self.config.mode == Mode::Search
+            && depth >= 3
+            && !pos.is_in_check();
         for (n, &m) in moves.iter().enumerate() {
+            // Late quiet root moves that do not check are searched shallower first (by
+            // one ply less than an interior node's reduction).
+            let reduction = if root_lmr
+                && n >= 4
+                && !is_capture(pos, m)
+                && !matches!(m, Move::Normal { promote: true, .. })
+                && !pos.gives_check(m)
+            {
+                (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, depth - 2)
+            } else {
+                0
+            };
             let undo = self.play(pos, m);
             let mut s;
             if n == 0 {
                 s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
             } else {
-                s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true, control);
+                s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    true,
+                    control,
+                );
+                if s > alpha && reduction > 0 && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true, control);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
                 }
@@ -1538,6 +1618,7 @@ mod tests {
                     key: keys[next(keys.len() as u64) as usize],
                     in_check: next(3) == 0,
                     null: next(23) == 0,
+                    moved: None,
                 });
             }
             let ply = 1 + next(10) as usize;

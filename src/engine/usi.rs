@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 use super::eval24::{Weights, WeightsError};
 use super::learn::linear::{LinearWeights, WeightsError as LinearWeightsError};
 use super::mate::{self, MateLimits};
-use super::search::{Config, Control, Decision, Info, Mode, Searcher, Threats, UnknownMode};
+use super::search::{
+    Config, Control, Decision, Info, Mode, Searcher, Threats, Tweaks, UnknownMode,
+};
 use super::time::Limits;
 use super::tt::TranspositionTable;
 use crate::shogi::{
@@ -309,6 +311,9 @@ pub struct Options {
     pub linear_path: String,
     /// The learned weights read from `linear_path`.
     pub linear: Option<Arc<LinearWeights>>,
+    /// `ContinuationHistory`, `RootReductions`, `LateMoveDepth`: the search's choices
+    /// under trial.
+    pub tweaks: Tweaks,
 }
 
 impl Default for Options {
@@ -325,6 +330,7 @@ impl Default for Options {
             quiescence_tt: Config::default().quiescence_tt,
             linear_path: String::new(),
             linear: None,
+            tweaks: Tweaks::default(),
         }
     }
 }
@@ -340,6 +346,7 @@ impl Options {
             threats: self.threats,
             quiescence_tt: self.quiescence_tt,
             linear: self.linear.clone(),
+            tweaks: self.tweaks,
         }
     }
 
@@ -377,6 +384,22 @@ impl Options {
             format!(
                 "option name ThreatQuiescencePlies type spin default {} min 0 max 64",
                 Threats::default().quiescence_plies
+            ),
+            format!(
+                "option name ContinuationHistory type check default {}",
+                Tweaks::default().continuation_history
+            ),
+            format!(
+                "option name RootReductions type check default {}",
+                Tweaks::default().root_reductions
+            ),
+            format!(
+                "option name LateMoveDepth type spin default {} min 0 max 64",
+                Tweaks::default().late_move_depth
+            ),
+            format!(
+                "option name QuiescencePromotions type check default {}",
+                Tweaks::default().quiescence_promotions
             ),
         ]
     }
@@ -459,6 +482,10 @@ impl Options {
             "threatquiescenceplies" => {
                 self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
             }
+            "continuationhistory" => self.tweaks.continuation_history = check(value)?,
+            "rootreductions" => self.tweaks.root_reductions = check(value)?,
+            "quiescencepromotions" => self.tweaks.quiescence_promotions = check(value)?,
+            "latemovedepth" => self.tweaks.late_move_depth = int(value)?.clamp(0, 64) as i32,
             _ => return Err(OptionError::UnknownOption(name.to_string())),
         }
         Ok(())
@@ -952,11 +979,31 @@ mod tests {
         assert_eq!((c.threats.penalty, c.threats.quiescence_plies), (250, 3));
         assert!(o.set("QuiescenceTT", "yes").is_err());
         assert!(o.config().quiescence_tt, "a refused value changes nothing");
+        let d = Tweaks::default();
+        assert_eq!(o.config().tweaks, d);
+        o.set("ContinuationHistory", "true").unwrap();
+        o.set("RootReductions", "true").unwrap();
+        o.set("LateMoveDepth", "6").unwrap();
+        o.set("QuiescencePromotions", "true").unwrap();
+        let t = o.config().tweaks;
+        assert!(t.continuation_history && t.root_reductions && t.late_move_depth == 6);
+        assert!(t.quiescence_promotions);
+        assert!(o.set("LateMoveDepth", "deep").is_err());
+        o.set("LateMoveDepth", "1000").unwrap();
+        assert_eq!(
+            o.config().tweaks.late_move_depth,
+            64,
+            "clamped to the advertised max"
+        );
         for line in [
             "Threats",
             "ThreatPenalty",
             "ThreatQuiescencePlies",
             "QuiescenceTT",
+            "ContinuationHistory",
+            "RootReductions",
+            "LateMoveDepth",
+            "QuiescencePromotions",
         ] {
             let name = format!("option name {line} type");
             assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");

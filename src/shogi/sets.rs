@@ -354,6 +354,29 @@ fn captures_of<P: Pieces, const K: usize>(b: &P, c: usize, victims: SquareSet, o
     }
 }
 
+/// The side to move's pawn moves that promote without capturing: a pawn stepping onto
+/// an empty square of the enemy camp, promoted (pseudo-legal: the caller tests legality).
+pub fn pawn_promotions<P: Pieces>(b: &P, out: &mut MoveList) {
+    let c = b.to_move();
+    let set = b.set(c, PAWN);
+    if set == 0 {
+        return;
+    }
+    let occ = b.occupancy();
+    for from in squares(set) {
+        let targets = piece_attacks(c, PAWN, from, occ) & !occ;
+        for to in squares(targets) {
+            if row_in_camp(c, row_of(to)) {
+                out.push(Move::Normal {
+                    from: index_square(from),
+                    to: index_square(to),
+                    promote: true,
+                });
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +396,52 @@ mod tests {
             assert_eq!(CAMP[0] >> i & 1 == 1, row_in_camp(0, row_of(i)));
             assert_eq!(CAMP[1] >> i & 1 == 1, row_in_camp(1, row_of(i)));
         }
+    }
+
+    /// Along random games, the legal members of [`pawn_promotions`] are exactly the
+    /// core's legal pawn moves that promote without capturing, each once.
+    #[test]
+    fn pawn_promotions_are_the_quiet_promoting_pawn_moves() {
+        use crate::shogi::{Move, PieceKind, Position};
+        let mut seen = 0;
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for game in 0..40 {
+            let mut p = Position::startpos();
+            for _ in 0..(60 + game * 4) {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut got = MoveList::new();
+                pawn_promotions(&p, &mut got);
+                let mut got: Vec<Move> = got.iter().copied().filter(|&m| p.is_legal(m)).collect();
+                let mut want: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| match m {
+                        Move::Normal { from, to, promote } => {
+                            promote
+                                && p.piece_at(to).is_none()
+                                && p.piece_at(from).map(|pc| pc.kind) == Some(PieceKind::Pawn)
+                        }
+                        Move::Drop { .. } => false,
+                    })
+                    .collect();
+                let n = got.len();
+                got.sort_by_key(|m| m.to_usi());
+                got.dedup();
+                assert_eq!(got.len(), n, "a move twice in {}", p.to_sfen());
+                want.sort_by_key(|m| m.to_usi());
+                assert_eq!(got, want, "in {}", p.to_sfen());
+                seen += want.len();
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let m = legal.as_slice()[(state >> 33) as usize % legal.len()];
+                p.play(m).unwrap();
+            }
+        }
+        assert!(seen > 20, "the games reached promotions: {seen}");
     }
 
     #[test]
