@@ -189,7 +189,7 @@ impl Position {
     /// Append every legal move of the side to move that gives check, each once: in check,
     /// the legal evasions that give check (in generation order); otherwise the checking
     /// drops (by hand kind, on the squares from which the dropped piece attacks the enemy
-    /// king), then the checking board moves ([`Position::generate_check_candidates`]
+    /// king), then the checking board moves (the check candidates
     /// filtered by [`Position::gives_check`]). The order is fixed: the mate searches try
     /// the checks in it.
     pub fn generate_checks(&self, list: &mut MoveList) {
