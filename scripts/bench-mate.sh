@@ -8,7 +8,8 @@
 #   BIN=path/to/floodgate-scan scripts/bench-mate.sh   # an already built binary
 #
 # Prints the answers (mate, nomate, timeout), the wall time of all the `go mate` calls and
-# of those answered before their limit, and the 24-point bench's time.
+# of those answered before their limit, the CPU time of 20,000,000 attack nodes of `go mate`
+# (a position it cannot settle: the user time is the solver's), and the 24-point bench's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +71,10 @@ print(f"wall: all {total:.2f} s; answered before the limit {answered:.2f} s")
 import hashlib
 print("answers digest:", hashlib.sha256("\n".join(l for l in lines if not l.endswith("timeout")).encode()).hexdigest()[:16])
 PY
+
+echo "== go mate infinite on a position without a proof: 20,000,000 attack nodes (the node limit)"
+( printf 'usi\nisready\nposition sfen 4k4/9/9/9/9/9/9/9/4K4 b 2G2S2N2L 1\ngo mate infinite\n'
+  sleep "${NODES_WAIT:-60}"; echo quit ) | /usr/bin/time -f "user %U s" "$BIN" usi | grep checkmate
 
 echo "== bench --mode decl24 (the root guard at every root)"
 /usr/bin/time -f "user %U s wall %e s" "$BIN" bench --mode decl24
