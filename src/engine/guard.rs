@@ -1,8 +1,8 @@
 //! The 24-point engine's mate guard: a racing king must not be lost, and a mate on the
 //! board must not be missed while the evaluation looks only at the declaration.
 //!
-//! A small checks-only mate search (the attacker checks at every move, the defender tries
-//! every legal evasion) proves short forced mates: mate in 1 with the core's solver, mate
+//! The bounded checks-only mate search of [`super::mate`] (the attacker checks at every
+//! move, the defender tries every legal evasion) proves short forced mates: mate in 1 with the core's solver, mate
 //! in 3 (and deeper when asked) by trying every check and refuting it with the first
 //! evasion that escapes. Each proof is bounded by a node budget; a proof cut short counts
 //! as "no mate", so the guard never invents a mate, but may miss one that needs more work
@@ -15,8 +15,9 @@
 //! if the side to move passed: a threat already on the board); the deepest level that
 //! leaves a move wins. If every move allows a mate in 1 the game is lost and every move
 //! is left to the search.
+pub use super::mate::MateSearch;
 use super::mate::{Dfpn, Proof};
-use crate::shogi::{Move, MoveList, PieceKind, Position, attacks_from, solve_mate_in_one_in_place};
+use crate::shogi::{Move, Position, solve_mate_in_one_in_place};
 
 /// Attack nodes one proof may visit before it gives up.
 pub const DEFAULT_BUDGET: u64 = 2_000;
@@ -29,122 +30,6 @@ pub const DEFAULT_DFPN_PLIES: u32 = 15;
 
 /// Mates up to this length are tested after every root move.
 pub const EVERY_MOVE_PLIES: u32 = 5;
-
-/// A bounded checks-only mate search.
-#[derive(Debug, Clone)]
-pub struct MateSearch {
-    nodes: u64,
-    budget: u64,
-    exhausted: bool,
-}
-
-impl MateSearch {
-    /// A search that may visit `budget` attack nodes.
-    pub fn new(budget: u64) -> MateSearch {
-        MateSearch {
-            nodes: 0,
-            budget,
-            exhausted: false,
-        }
-    }
-
-    /// Attack nodes visited so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// Whether the budget ran out (a "no mate" answer is then unproven).
-    pub fn exhausted(&self) -> bool {
-        self.exhausted
-    }
-
-    /// A first move of a forced mate of the side to move within `plies` plies (1, 3, 5,
-    /// ...; every attacking move a check), if one is proven within the budget. `pos` is
-    /// left as it was.
-    pub fn mate(&mut self, pos: &mut Position, plies: u32) -> Option<Move> {
-        if self.exhausted {
-            return None;
-        }
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            self.exhausted = true;
-            return None;
-        }
-        if let Some(m) = solve_mate_in_one_in_place(pos) {
-            return Some(m);
-        }
-        if plies < 3 {
-            return None;
-        }
-        let mut list = Vec::with_capacity(64);
-        checks(pos, &mut list);
-        for m in list {
-            let undo = pos.play_unchecked(m);
-            let forced = self.all_evasions_lose(pos, plies - 1);
-            pos.undo(m, undo);
-            if forced {
-                return Some(m);
-            }
-            if self.exhausted {
-                return None;
-            }
-        }
-        None
-    }
-
-    /// The defender (in check) loses whatever it plays, within `plies` plies.
-    fn all_evasions_lose(&mut self, pos: &mut Position, plies: u32) -> bool {
-        let evasions = pos.legal_moves();
-        // No evasion at all is mate in one, which the caller has already looked for; it
-        // still counts as lost.
-        for &e in evasions.iter() {
-            let undo = pos.play_unchecked(e);
-            let lost = self.mate(pos, plies - 1).is_some();
-            pos.undo(e, undo);
-            if !lost {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-/// Every legal checking move of the side to move.
-pub fn checks(pos: &Position, out: &mut Vec<Move>) {
-    if pos.is_in_check() {
-        out.extend(
-            pos.legal_moves()
-                .iter()
-                .copied()
-                .filter(|&m| pos.gives_check(m)),
-        );
-        return;
-    }
-    let us = pos.side_to_move();
-    let them = us.opposite();
-    let Some(king) = pos.king_square(them) else {
-        return;
-    };
-    // Drops first: they are most of the mates in a race with full hands.
-    let occupied = pos.occupied();
-    let hand = *pos.hand(us);
-    for kind in PieceKind::HAND_KINDS {
-        if hand.count(kind) == 0 {
-            continue;
-        }
-        // A piece of ours attacks the king from exactly the squares that the same piece
-        // of theirs would attack from the king's square.
-        for to in (attacks_from(kind, them, king, occupied) & !occupied).iter() {
-            let m = Move::Drop { kind, to };
-            if pos.is_legal(m) {
-                out.push(m);
-            }
-        }
-    }
-    let mut list = MoveList::new();
-    pos.generate_check_candidates(&mut list);
-    out.extend(list.iter().copied().filter(|&m| pos.gives_check(m)));
-}
 
 /// What the guard makes of the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,16 +72,6 @@ impl Default for GuardLimits {
     }
 }
 
-/// The position with the other side to move (a pass), if that is a legal position.
-fn passed(pos: &Position) -> Option<Position> {
-    if pos.is_in_check() {
-        return None;
-    }
-    let mut s = pos.to_setup();
-    s.side_to_move = s.side_to_move.opposite();
-    Position::from_setup(s).ok()
-}
-
 /// The root guard over the legal `moves` of `pos` (see the module text). `pos` is left
 /// as it was.
 pub fn guard_root(pos: &mut Position, moves: &[Move], limits: GuardLimits) -> RootGuard {
@@ -235,16 +110,17 @@ pub fn guard_root_until(
     // mate in 3, and so on; the deepest non-empty level is kept.
     let mut kept: Vec<Move> = moves.to_vec();
     let mut safe_plies = 0;
-    let mut pass = None;
     for plies in (1..=max_plies).step_by(2) {
         if plies > 1 && out_of_time() {
             break;
         }
-        if plies > every_move_plies {
-            let pass = pass.get_or_insert_with(|| passed(pos));
-            if let Some(p) = pass
-                && MateSearch::new(budget * 4).mate(p, plies).is_none()
-            {
+        // The threat test: a pass (a null move, only when not in check) and a mate search
+        // of the opponent.
+        if plies > every_move_plies && !pos.is_in_check() {
+            let undo = pos.do_null_move();
+            let threat = MateSearch::new(budget * 4).mate(pos, plies).is_some();
+            pos.undo_null_move(undo);
+            if !threat {
                 break;
             }
         }
@@ -295,41 +171,4 @@ pub fn guard_root_until(
         }
     }
     RootGuard::Moves(kept, safe_plies)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn checks_are_exactly_the_checking_legal_moves() {
-        for sfen in [
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            "4k4/9/4P4/9/9/9/9/9/4K4 b RBGSNLP 1",
-            "8k/9/7PP/9/9/9/9/9/K8 b GSN2L 1",
-            "k8/9/1P7/9/4b4/9/9/9/4K3R w rbgsnlp 1",
-        ] {
-            let pos = Position::from_sfen(sfen).unwrap();
-            let mut got = Vec::new();
-            checks(&pos, &mut got);
-            let mut want: Vec<Move> = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|&m| pos.gives_check(m))
-                .collect();
-            got.sort_by_key(|m| m.to_usi());
-            want.sort_by_key(|m| m.to_usi());
-            assert_eq!(got, want, "{sfen}");
-        }
-    }
-
-    #[test]
-    fn budget_exhaustion_is_reported() {
-        // Black has checks (the gold drops), so a 3-ply proof needs more than one node.
-        let mut pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2G 1").unwrap();
-        let mut s = MateSearch::new(1);
-        assert_eq!(s.mate(&mut pos, 3), None);
-        assert!(s.exhausted());
-    }
 }

@@ -186,6 +186,53 @@ impl Position {
         }
     }
 
+    /// Append every legal move of the side to move that gives check, each once: in check,
+    /// the legal evasions that give check (in generation order); otherwise the checking
+    /// drops (by hand kind, on the squares from which the dropped piece attacks the enemy
+    /// king), then the checking board moves (the check candidates
+    /// filtered by [`Position::gives_check`]). The order is fixed: the mate searches try
+    /// the checks in it.
+    pub fn generate_checks(&self, list: &mut MoveList) {
+        let start = list.len();
+        if self.checkers != 0 {
+            self.generate_legal(list);
+            list.retain_from(start, |m| self.gives_check(m));
+            return;
+        }
+        let us = self.side;
+        let them = !us;
+        let Some(king) = self.king_square(them) else {
+            return;
+        };
+        let occ = self.occ();
+        let hand = self.hands[us as usize];
+        if !hand.is_empty() {
+            let empty = !occ & FULL;
+            for kind in PieceKind::HAND_KINDS {
+                if hand.count(kind) == 0 {
+                    continue;
+                }
+                // A piece of ours attacks the king from exactly the squares that the same
+                // piece of theirs would attack from the king's square.
+                let mut t = attacks::piece_attacks(kind, them, king.index(), occ)
+                    & empty
+                    & attacks::movable_area(kind, us);
+                while t != 0 {
+                    let to = lsb(t);
+                    t &= t - 1;
+                    let m = Move::Drop { kind, to: sq(to) };
+                    // Not in check, a drop is legal but for the two pawn rules.
+                    if self.is_legal(m) {
+                        list.push(m);
+                    }
+                }
+            }
+        }
+        let board = list.len();
+        self.generate_check_candidates(list);
+        list.retain_from(board, |m| self.gives_check(m));
+    }
+
     /// Append legal board moves (no drops) of a side not in check that may give check: a
     /// superset of the checking board moves (moves of a piece that uncovers a slider on
     /// the enemy king, and moves to a square from which the piece, promoted or not,

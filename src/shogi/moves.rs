@@ -260,6 +260,19 @@ impl MoveList {
         unsafe { &mut *(init as *mut [MaybeUninit<Move>] as *mut [Move]) }
     }
 
+    /// Keep the first `start` moves, and of the others only those for which `f` is true.
+    pub fn retain_from(&mut self, start: usize, mut f: impl FnMut(Move) -> bool) {
+        let mut j = start;
+        for i in start..self.len {
+            let m = self.as_slice()[i];
+            if f(m) {
+                self.moves[j] = MaybeUninit::new(m);
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+
     /// Keep only the moves for which `f` is true.
     pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
         let mut j = 0;

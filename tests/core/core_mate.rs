@@ -11,8 +11,8 @@ use crate::core_support::{
     SplitMix64, bench_sfens, pos, random_playout, random_playout_with_checks,
 };
 use floodgate_scan::shogi::{
-    Color, IllegalMoveKind, Move, Piece, PieceKind, Position, Setup, is_mated, solve_mate_in_one,
-    solve_mate_in_one_by_play, solve_mate_in_one_in_place,
+    Color, IllegalMoveKind, Move, MoveList, Piece, PieceKind, Position, Setup, is_mated,
+    solve_mate_in_one, solve_mate_in_one_by_play, solve_mate_in_one_in_place,
 };
 
 /// Every legal move that leaves the opponent without a legal reply.
@@ -185,9 +185,9 @@ fn passed(p: &Position) -> Option<Position> {
     if p.is_in_check() {
         return None;
     }
-    let mut s = p.to_setup();
-    s.side_to_move = !s.side_to_move;
-    Position::from_setup(s).ok()
+    let mut q = p.clone();
+    q.do_null_move();
+    Some(q)
 }
 
 /// Tallies of one comparison run.
@@ -424,4 +424,75 @@ fn pawn_interposition_in_front_of_the_king_is_left_to_the_exact_test() {
         check(sfen);
         same_as_by_play(&p);
     }
+}
+
+/// `generate_checks` against the definition: the legal moves that give check, each once,
+/// and the moves already in the list kept.
+fn checks_are_the_checking_legal_moves(p: &Position) -> usize {
+    let sentinel = Move::from_usi("1a1b").unwrap();
+    let mut got = MoveList::new();
+    got.push(sentinel);
+    p.generate_checks(&mut got);
+    assert_eq!(
+        got[0],
+        sentinel,
+        "{}: the list's moves are kept",
+        p.to_sfen()
+    );
+    let mut got: Vec<String> = got[1..].iter().map(|m| m.to_usi()).collect();
+    let n = got.len();
+    got.sort();
+    got.dedup();
+    assert_eq!(got.len(), n, "{}: a check generated twice", p.to_sfen());
+    let mut want: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|&&m| p.gives_check(m))
+        .map(|m| m.to_usi())
+        .collect();
+    want.sort();
+    assert_eq!(got, want, "{}", p.to_sfen());
+    n
+}
+
+#[test]
+fn generated_checks_are_exactly_the_checking_legal_moves() {
+    let (mut positions, mut in_check, mut checks) = (0, 0, 0);
+    let mut one = |p: &Position| {
+        positions += 1;
+        in_check += usize::from(p.is_in_check());
+        checks += checks_are_the_checking_legal_moves(p);
+        // And with the side to move passing (a null move), when not in check.
+        if !p.is_in_check() {
+            let mut q = p.clone();
+            q.do_null_move();
+            checks += checks_are_the_checking_legal_moves(&q);
+        }
+    };
+    for sfen in [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "4k4/9/4P4/9/9/9/9/9/4K4 b RBGSNLP 1",
+        "8k/9/7PP/9/9/9/9/9/K8 b GSN2L 1",
+        "k8/9/1P7/9/4b4/9/9/9/4K3R w rbgsnlp 1",
+        // A pawn drop in front of the king that would mate is no check to generate.
+        "3lkl3/9/3G1G3/9/9/9/9/9/4K4 b P 1",
+    ] {
+        one(&pos(sfen));
+    }
+    for s in bench_sfens() {
+        one(&pos(&s));
+    }
+    let mut rng = SplitMix64::new(23);
+    let start = Position::startpos().to_sfen();
+    for game in 0..120 {
+        let check_every = if game % 2 == 0 { 0 } else { 2 };
+        let (sfens, _) = random_playout_with_checks(&start, 200, &mut rng, check_every);
+        for s in sfens.iter().skip(10).step_by(3) {
+            one(&pos(s));
+        }
+    }
+    eprintln!("{positions} positions, {in_check} in check, {checks} checks");
+    assert!(positions > 5_000, "{positions}");
+    assert!(in_check > 300, "{in_check} of {positions}");
+    assert!(checks > 20_000, "{checks}");
 }
