@@ -288,7 +288,7 @@ pub fn past_move_500(pos: &Position, settings: &GameSettings) -> bool {
 
 /// [`past_move_500`] for a rule.
 pub fn past_move_500_under(pos: &Position, rule: crate::shogi::EnteringKingRule) -> bool {
-    rule.is_24() && pos.move_number() > 500
+    crate::shogi::past_last_declaration_move(pos, rule)
 }
 
 /// The record of a position not played because no declaration is possible from it.
@@ -297,7 +297,7 @@ fn not_played(p: &Position) -> GameRecord {
         SideStats::of(p, Color::Black),
         SideStats::of(p, Color::White),
     ];
-    let ten = |c: Color| (p.zone_count(c) >= 10).then_some(0);
+    let ten = |c: Color| (p.zone_count(c) >= crate::shogi::DECLARATION_ZONE_PIECES).then_some(0);
     GameRecord {
         start: stats,
         end: stats,

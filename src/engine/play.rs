@@ -194,7 +194,9 @@ pub fn play_game_with(
     let mut answers = [0u32; 2];
     let note_ten = |pos: &Position, ply: u32, first_ten: &mut [Option<u32>; 2]| {
         for c in Color::ALL {
-            if first_ten[c.index()].is_none() && pos.zone_count(c) >= 10 {
+            if first_ten[c.index()].is_none()
+                && pos.zone_count(c) >= crate::shogi::DECLARATION_ZONE_PIECES
+            {
                 first_ten[c.index()] = Some(ply);
             }
         }

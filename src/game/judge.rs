@@ -14,7 +14,10 @@
 use super::playthrough::{Playthrough, parse_move, server_word};
 use super::server_repetition::ServerRepetition;
 use crate::csa::{Record, SpecialKind, is_move_text};
-use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};
+use crate::shogi::{
+    Color, DECLARATION_ZONE_PIECES, EnteringKingRule, IllegalMoveKind, Move, PieceKind, Position,
+    RULE27_BLACK_POINTS, Square,
+};
 
 /// A game's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,10 +111,12 @@ pub fn server_kachi(pos: &Position) -> Result<(), KachiFault> {
         return Err(KachiFault::KingOutsideCamp);
     }
     let zone = pos.zone_count(side);
-    if zone < 10 {
+    if zone < DECLARATION_ZONE_PIECES {
         return Err(KachiFault::FewPieces { zone });
     }
-    let need = if side == Color::Black { 28 } else { 27 };
+    let need = EnteringKingRule::CSARule27
+        .base_threshold(side)
+        .unwrap_or(RULE27_BLACK_POINTS);
     let points = pos.declaration_points(side);
     if points < need {
         return Err(KachiFault::FewPoints { points, need });

@@ -21,7 +21,8 @@ use super::columns::*;
 use super::positions;
 use super::stats::{holm_ln, score_test, wilson, with_intervals};
 use crate::shogi::{
-    Color, EnteringKingRule, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
+    Color, DECLARATION_ZONE_PIECES, EnteringKingRule, RULE24_DRAW_POINTS,
+    RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER, RULE24_WIN_POINTS,
 };
 
 /// One report table: its file name, title, caption and computation.
@@ -1076,10 +1077,17 @@ pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
 pub const RULE24_LAST_MOVE: i64 = RULE24_LAST_MOVE_NUMBER as i64;
 
 /// Declaration points that win under the 24-point rule (either side).
-pub const RULE24_WIN: i64 = match EnteringKingRule::CSARule24.base_threshold(Color::Black) {
-    Some(t) => t as i64,
-    None => 0,
-};
+pub const RULE24_WIN: i64 = RULE24_WIN_POINTS as i64;
+
+/// Own non-king pieces in the enemy camp a declaration needs.
+pub const ZONE_PIECES: i64 = DECLARATION_ZONE_PIECES as i64;
+
+/// Declaration points `side` needs to win under the 27-point rule.
+fn rule27_win(side: Color) -> i64 {
+    EnteringKingRule::CSARule27
+        .base_threshold(side)
+        .map_or(0, i64::from)
+}
 
 /// Owned points for a 24-point draw (and in an impasse under the 24-point rule).
 pub const RULE24_DRAW: i64 = RULE24_DRAW_POINTS as i64;
@@ -1109,8 +1117,8 @@ pub fn cut_games(lf: LazyFrame) -> LazyFrame {
         in_check.alias("in_check"),
         (col(PLIES) + lit(1i64)).alias("move_number"),
         col(ZONE_BLACK)
-            .gt_eq(lit(10i64))
-            .or(col(ZONE_WHITE).gt_eq(lit(10i64)))
+            .gt_eq(lit(ZONE_PIECES))
+            .or(col(ZONE_WHITE).gt_eq(lit(ZONE_PIECES)))
             .fill_null(lit(false))
             .alias("zone10_any"),
     ])
@@ -1121,7 +1129,7 @@ fn funnel(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let half = TOTAL_POINTS / 2;
     let owned31 = col("owned").gt_eq(lit(RULE24_WIN));
     let decl31 = owned31.clone().and(col("decl").gt_eq(lit(RULE24_WIN)));
-    let zone10 = decl31.clone().and(col("zone").gt_eq(lit(10i64)));
+    let zone10 = decl31.clone().and(col("zone").gt_eq(lit(ZONE_PIECES)));
     let board = zone10
         .clone()
         .and(col("king_in_camp"))
@@ -1207,7 +1215,7 @@ fn can_declare(black: bool, min_points: i64) -> Expr {
     let in_check = col(IN_CHECK_FINAL).and(to_move);
     col(k)
         .and(in_check.not())
-        .and(col(z).gt_eq(lit(10i64)))
+        .and(col(z).gt_eq(lit(ZONE_PIECES)))
         .and(col(d).gt_eq(lit(min_points)))
 }
 
@@ -1221,8 +1229,8 @@ fn counterfactual(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
     let rules: Vec<(&str, Expr, Expr, Expr)> = vec![
         (
             "27-point",
-            can_declare(true, 28),
-            can_declare(false, 27),
+            can_declare(true, rule27_win(Color::Black)),
+            can_declare(false, rule27_win(Color::White)),
             lit(false),
         ),
         (
