@@ -20,6 +20,7 @@ use super::ReportConfig;
 use super::columns::*;
 use super::positions;
 use super::stats::{holm_ln, score_test, wilson, with_intervals};
+use crate::game::{Entering, FinalBoard, ServerReason, Status};
 use crate::shogi::{
     Color, DECLARATION_ZONE_PIECES, EnteringKingRule, RULE24_DRAW_POINTS,
     RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER, RULE24_WIN_POINTS,
@@ -356,10 +357,10 @@ pub const ERAS: &[(&str, i64, i64)] = &[
 
 // ---------------------------------------------------------------- expression helpers
 
-/// `name` equals one of `values` (null is false).
-fn is_one_of(name: &str, values: &[&str]) -> Expr {
-    values.iter().fold(lit(false), |acc, v| {
-        acc.or(col(name).eq(lit(*v)).fill_null(lit(false)))
+/// `name` equals the word of one of `values` (null is false).
+fn is_one_of<W: Copy + Into<&'static str>>(name: &str, values: &[W]) -> Expr {
+    values.iter().fold(lit(false), |acc, &v| {
+        acc.or(col(name).eq(lit(v.into())).fill_null(lit(false)))
     })
 }
 
@@ -381,11 +382,11 @@ fn games_count() -> Expr {
 }
 
 fn declaration_win() -> Expr {
-    is_one_of(SUMMARY_REASON, &["kachi"])
+    is_one_of(SUMMARY_REASON, &[ServerReason::Kachi])
 }
 
 fn move_limit() -> Expr {
-    is_one_of(SUMMARY_REASON, &["max_moves", "max_moves_draw"])
+    is_one_of(SUMMARY_REASON, &ServerReason::MOVE_LIMIT)
 }
 
 /// The record was replayed to its end (`status` `ok`, `illegal_move` or `no_summary`), so
@@ -393,24 +394,21 @@ fn move_limit() -> Expr {
 /// replayed to its end is counted apart (table 1's `not_replayed`), never by the last
 /// position reached.
 fn replayed() -> Expr {
-    is_one_of(STATUS, &["ok", "illegal_move", "no_summary"])
+    is_one_of(STATUS, &Status::REPLAYED)
 }
 
 fn mutual() -> Expr {
-    col(ENTERING)
-        .eq(lit("mutual"))
-        .fill_null(lit(false))
-        .and(replayed())
+    is_one_of(ENTERING, &[Entering::Mutual]).and(replayed())
 }
 
 /// A one-sided entering-king game: exactly one king in the enemy camp at the end.
 fn one_sided() -> Expr {
-    is_one_of(ENTERING, &["black_only", "white_only"]).and(replayed())
+    is_one_of(ENTERING, &Entering::ONE_SIDED).and(replayed())
 }
 
 /// An entering-king game: the final position is mutual or one-sided.
 fn entering_king() -> Expr {
-    is_one_of(ENTERING, &["mutual", "black_only", "white_only"]).and(replayed())
+    is_one_of(ENTERING, &Entering::ENTERING_KING).and(replayed())
 }
 
 /// Black is to move in the final position.
@@ -463,12 +461,13 @@ fn years(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFrame> {
         count_if(col(ILLEGAL_PLY).is_not_null()).alias("illegal_move"),
         count_if(mutual()).alias("mutual"),
         count_if(one_sided()).alias("one_sided"),
-        count_if(is_one_of(ENTERING, &["none"]).and(replayed.clone())).alias("no_entering"),
-        count_if(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])).alias("board_compared"),
-        count_if(is_one_of(FINAL_BOARD, &["match", "prelast"])).alias("board_matched"),
-        count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "mismatch", "prelast"])))
+        count_if(is_one_of(ENTERING, &[Entering::Neither]).and(replayed.clone()))
+            .alias("no_entering"),
+        count_if(is_one_of(FINAL_BOARD, &FinalBoard::COMPARED)).alias("board_compared"),
+        count_if(is_one_of(FINAL_BOARD, &FinalBoard::AGREED)).alias("board_matched"),
+        count_if(entering_king().and(is_one_of(FINAL_BOARD, &FinalBoard::COMPARED)))
             .alias("entering_board_compared"),
-        count_if(entering_king().and(is_one_of(FINAL_BOARD, &["match", "prelast"])))
+        count_if(entering_king().and(is_one_of(FINAL_BOARD, &FinalBoard::AGREED)))
             .alias("entering_board_matched"),
         count_if(has_final.clone()).alias("points_checked"),
         count_if(has_final.and((col(OWNED_BLACK) + col(OWNED_WHITE)).neq(lit(54i64))))
@@ -544,10 +543,10 @@ fn endings(lf: LazyFrame, pop: Population, key: Expr, key_name: &str) -> PolarsR
         Population::OneSided => one_sided(),
     };
     let valid = declaration_win();
-    let invalid = is_one_of(SUMMARY_REASON, &["illegal kachi"]);
+    let invalid = is_one_of(SUMMARY_REASON, &[ServerReason::IllegalKachi]);
     let limit = move_limit();
-    let resign = is_one_of(SUMMARY_REASON, &["toryo"]);
-    let repetition = is_one_of(SUMMARY_REASON, &["sennichite", "oute_sennichite"]);
+    let resign = is_one_of(SUMMARY_REASON, &[ServerReason::Toryo]);
+    let repetition = is_one_of(SUMMARY_REASON, &ServerReason::REPETITION);
     let known = valid
         .clone()
         .or(invalid.clone())
