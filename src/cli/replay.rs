@@ -306,7 +306,12 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         (None, Some(p)) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read positions {}", p.display()))?;
-            let (starts, bad) = endings::read_positions(&text, &file_name(p));
+            let name = file_name(p);
+            let (starts, bad) = endings::read_positions(&text, &name);
+            let bad: Vec<String> = bad
+                .iter()
+                .map(|b| format!("{name}:{}: {}", b.line, b.error))
+                .collect();
             refuse_bad(p, &bad)?;
             starts
         }

@@ -19,6 +19,7 @@ use super::play::{Ending, GameRecord, GameSettings, ReplayEnding, SideStats, pla
 use super::search::Config;
 use crate::referee::usi::EngineFailure;
 use crate::referee::{self, EngineSpec, Player as _, RefereeGame, RefereeSettings, UsiPlayer};
+use crate::shogi::positions_file::{BadLine, read_positions_file};
 use crate::shogi::{Color, Position};
 
 /// A start position read from a positions file.
@@ -30,28 +31,22 @@ pub struct StartPosition {
     pub sfen: String,
 }
 
-/// Read a positions file: SFEN in the first tab-separated column, `#` comments, blank
-/// lines skipped. Returns the positions and the lines that could not be read.
-pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut bad = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let sfen = t.split('\t').next().unwrap_or("").trim();
-        match Position::from_sfen(sfen) {
-            Ok(p) => out.push((
+/// Read a positions file ([`crate::shogi::positions_file`]): the positions, each with the
+/// id `NAME:LINE`, and the lines that could not be read.
+pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>, Vec<BadLine>) {
+    let (lines, bad) = read_positions_file(text);
+    let out = lines
+        .into_iter()
+        .map(|l| {
+            (
                 StartPosition {
-                    id: format!("{name}:{}", i + 1),
-                    sfen: sfen.to_string(),
+                    id: format!("{name}:{}", l.line),
+                    sfen: l.sfen,
                 },
-                p,
-            )),
-            Err(e) => bad.push(format!("{name}:{}: {e}", i + 1)),
-        }
-    }
+                l.position,
+            )
+        })
+        .collect();
     (out, bad)
 }
 

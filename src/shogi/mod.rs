@@ -16,6 +16,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+pub mod positions_file;
 mod repetition;
 mod rules;
 pub mod sets;
