@@ -1,8 +1,9 @@
 //! The shogi position core: vocabulary (sides, squares, pieces, hands, bitboards), the
 //! unvalidated [`Setup`] with SFEN and CSA position blocks, the validated [`Position`]
 //! with legal move generation, play and undo, the entering-king and repetition rules,
-//! mate in one and perft; [`sets`] reads the piece sets in place for evaluations. No I/O,
-//! no threads.
+//! mate in one and perft; [`sets`] reads the piece sets in place for evaluations,
+//! [`notation`] writes and reads CSA moves, [`positions_file`] reads a file of SFENs. No
+//! I/O, no threads.
 
 #![warn(missing_docs)]
 
@@ -13,6 +14,7 @@ mod hand;
 mod mate;
 mod movegen;
 mod moves;
+pub mod notation;
 mod perft;
 mod piece;
 mod position;
@@ -33,10 +35,11 @@ pub use mate::{
 };
 pub use movegen::IllegalMoveKind;
 pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
+pub use notation::CsaMoveError;
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Piece, PieceKind};
 pub use position::{
-    CsaMoveError, NullUndo, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
+    NullUndo, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
 };
 pub use repetition::{History, RepetitionStatus};
 pub use rules::{
