@@ -2,7 +2,7 @@
 //! class, the server's reason, the final-board comparison, a replay's ending) is an enum
 //! with one name table, from which the words are written and against which they are read.
 //!
-//! [`word_enum!`] defines such an enum: its variants with their words, `ALL`, `name`,
+//! `word_enum!` (crate-internal) defines such an enum: its variants with their words, `ALL`, `name`,
 //! [`std::fmt::Display`], [`std::str::FromStr`] (an unknown word is an [`UnknownWord`])
 //! and serde as the word.
 
