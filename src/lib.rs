@@ -13,6 +13,7 @@
 //! - `report` (the default `report` feature): paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
 //! - [`referee`]: games of outside USI engines, judged with the core's rules.
+//! - [`words`]: the tables' closed vocabularies as enums, one name table each.
 //!
 //! The command line (flags, messages, progress bars, exit codes) is the binary's, not the
 //! library's: the library never prints, parses arguments or exits.
@@ -28,3 +29,4 @@ pub mod report;
 pub mod scan;
 pub mod shogi;
 pub mod source;
+pub mod words;

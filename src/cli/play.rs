@@ -80,9 +80,10 @@ pub fn load_weights(path: Option<&Path>) -> anyhow::Result<Weights> {
 pub fn load_positions(path: &Path) -> anyhow::Result<(Starts, usize)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read positions {}", path.display()))?;
-    let (ok, bad) = endings::read_positions(&text, &file_name(path));
+    let name = file_name(path);
+    let (ok, bad) = endings::read_positions(&text, &name);
     for b in &bad {
-        eprintln!("floodgate-scan: warning: {b}");
+        eprintln!("floodgate-scan: warning: {name}:{}: {}", b.line, b.error);
     }
     Ok((ok, bad.len()))
 }

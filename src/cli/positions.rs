@@ -21,12 +21,7 @@ pub fn run(a: PositionsArgs) -> anyhow::Result<ExitCode> {
     let text = String::from_utf8_lossy(&bytes);
     let (counts, bad) = read_positions(&text);
     for b in &bad {
-        eprintln!(
-            "floodgate-scan: {}: line {}: {}",
-            a.file.display(),
-            b.line,
-            b.reason
-        );
+        eprintln!("floodgate-scan: {}: {b}", a.file.display());
     }
     let [summary, sides, shortfall] = tables(&counts)?;
     if a.json {

@@ -13,6 +13,7 @@ use floodgate_scan::engine::endings::{
     self, RefereeRunError, ReplayRow, RowLabels, RunTimes, StartPosition,
 };
 use floodgate_scan::engine::search::{Config, Mode};
+use floodgate_scan::game::words::is_cut_mutual;
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::referee::usi::GoLimit;
 use floodgate_scan::referee::{AutoDeclare, EngineSpec, RefereeSettings};
@@ -178,10 +179,6 @@ fn load_games(path: &Path) -> anyhow::Result<(Starts, Vec<String>)> {
     Ok((out, bad))
 }
 
-fn is_cut_mutual(entering: &str, reason: &str) -> bool {
-    entering == "mutual" && matches!(reason, "max_moves" | "max_moves_draw")
-}
-
 fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
     let mut rdr =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -192,8 +189,9 @@ fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             .position(|h| h == name)
             .with_context(|| format!("{}: no column `{name}`", path.display()))
     };
-    let (gi, ei, ri, si) = (
+    let (gi, sti, ei, ri, si) = (
         col("game_id")?,
+        col("status")?,
         col("entering")?,
         col("summary_reason")?,
         col("final_sfen")?,
@@ -202,21 +200,30 @@ fn games_from_csv(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
     for rec in rdr.records() {
         let rec = rec.with_context(|| format!("{}", path.display()))?;
         let get = |i: usize| rec.get(i).unwrap_or("");
-        if is_cut_mutual(get(ei), get(ri)) && !get(si).is_empty() {
+        // The CSV table has no null: an empty reason is no summary.
+        let reason = Some(get(ri)).filter(|r| !r.is_empty());
+        if is_cut_mutual(get(sti), get(ei), reason) && !get(si).is_empty() {
             out.push((get(gi).to_string(), get(si).to_string()));
         }
     }
     Ok(out)
 }
 
+/// The cut mutual games of a Parquet games table, selected by the report's own expression
+/// ([`floodgate_scan::report::tables::cut_mutual_games`]).
 #[cfg(feature = "report")]
 fn games_from_parquet(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    use polars::prelude::{ParquetReader, SerReader};
+    use floodgate_scan::report::tables::cut_mutual_games;
+    use polars::prelude::{IntoLazy, ParquetReader, SerReader, col};
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let df = ParquetReader::new(file)
         .finish()
         .with_context(|| format!("cannot read {}", path.display()))?;
+    let df = cut_mutual_games(df.lazy())
+        .select([col("game_id"), col("final_sfen")])
+        .collect()
+        .with_context(|| format!("{}: selecting the cut mutual games", path.display()))?;
     let text = |name: &str| -> anyhow::Result<Vec<Option<String>>> {
         let c = df
             .column(name)
@@ -227,17 +234,11 @@ fn games_from_parquet(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         Ok(s.iter().map(|v| v.map(str::to_string)).collect())
     };
     let ids = text("game_id")?;
-    let entering = text("entering")?;
-    let reasons = text("summary_reason")?;
     let sfens = text("final_sfen")?;
     let mut out = Vec::new();
-    for i in 0..ids.len() {
-        let e = entering[i].as_deref().unwrap_or("");
-        let r = reasons[i].as_deref().unwrap_or("");
-        if let Some(s) = &sfens[i]
-            && is_cut_mutual(e, r)
-        {
-            out.push((ids[i].clone().unwrap_or_default(), s.clone()));
+    for (id, sfen) in ids.into_iter().zip(sfens) {
+        if let Some(s) = sfen {
+            out.push((id.unwrap_or_default(), s));
         }
     }
     Ok(out)
@@ -305,7 +306,12 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         (None, Some(p)) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read positions {}", p.display()))?;
-            let (starts, bad) = endings::read_positions(&text, &file_name(p));
+            let name = file_name(p);
+            let (starts, bad) = endings::read_positions(&text, &name);
+            let bad: Vec<String> = bad
+                .iter()
+                .map(|b| format!("{name}:{}: {}", b.line, b.error))
+                .collect();
             refuse_bad(p, &bad)?;
             starts
         }

@@ -15,10 +15,11 @@ use serde::{Deserialize, Serialize};
 
 use std::time::Duration;
 
-use super::play::{Ending, GameRecord, GameSettings, SideStats, play_game};
+use super::play::{Ending, GameRecord, GameSettings, ReplayEnding, SideStats, play_game};
 use super::search::Config;
 use crate::referee::usi::EngineFailure;
 use crate::referee::{self, EngineSpec, Player as _, RefereeGame, RefereeSettings, UsiPlayer};
+use crate::shogi::positions_file::{BadLine, read_positions_file};
 use crate::shogi::{Color, Position};
 
 /// A start position read from a positions file.
@@ -30,28 +31,22 @@ pub struct StartPosition {
     pub sfen: String,
 }
 
-/// Read a positions file: SFEN in the first tab-separated column, `#` comments, blank
-/// lines skipped. Returns the positions and the lines that could not be read.
-pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut bad = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let sfen = t.split('\t').next().unwrap_or("").trim();
-        match Position::from_sfen(sfen) {
-            Ok(p) => out.push((
+/// Read a positions file ([`crate::shogi::positions_file`]): the positions, each with the
+/// id `NAME:LINE`, and the lines that could not be read.
+pub fn read_positions(text: &str, name: &str) -> (Vec<(StartPosition, Position)>, Vec<BadLine>) {
+    let (lines, bad) = read_positions_file(text);
+    let out = lines
+        .into_iter()
+        .map(|l| {
+            (
                 StartPosition {
-                    id: format!("{name}:{}", i + 1),
-                    sfen: sfen.to_string(),
+                    id: format!("{name}:{}", l.line),
+                    sfen: l.sfen,
                 },
-                p,
-            )),
-            Err(e) => bad.push(format!("{name}:{}: {e}", i + 1)),
-        }
-    }
+                l.position,
+            )
+        })
+        .collect();
     (out, bad)
 }
 
@@ -84,7 +79,7 @@ pub struct ReplayRow {
     /// after move 500); with outside engines also `resign`, and the failures `illegal`
     /// (an illegal or unreadable move, or an illegal declaration), `timeout` and
     /// `engine_crash`, each a loss of the side that failed.
-    pub ending: String,
+    pub ending: ReplayEnding,
     /// `black`, `white` or `draw`.
     pub winner: String,
     /// Who declared (a win or a draw; empty otherwise).
@@ -173,7 +168,7 @@ pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabe
         start_points_white: g.start[1].points,
         start_owned_white: g.start[1].owned,
         better: better.to_string(),
-        ending: ending_name(g).to_string(),
+        ending: ending_kind(g),
         winner: g
             .ending
             .winner()
@@ -231,7 +226,7 @@ pub fn referee_row(
         start_points_white: g.start[1].points,
         start_owned_white: g.start[1].owned,
         better: better_side(&g.start).to_string(),
-        ending: g.ending.name().to_string(),
+        ending: g.ending.kind(),
         winner: g
             .ending
             .winner()
@@ -272,11 +267,11 @@ pub fn referee_row(
     }
 }
 
-fn ending_name(g: &GameRecord) -> &'static str {
+fn ending_kind(g: &GameRecord) -> ReplayEnding {
     if g.past_move_limit {
-        "past_move_500"
+        ReplayEnding::PastMove500
     } else {
-        g.ending.name()
+        g.ending.kind()
     }
 }
 
@@ -288,7 +283,7 @@ pub fn past_move_500(pos: &Position, settings: &GameSettings) -> bool {
 
 /// [`past_move_500`] for a rule.
 pub fn past_move_500_under(pos: &Position, rule: crate::shogi::EnteringKingRule) -> bool {
-    rule.is_24() && pos.move_number() > 500
+    crate::shogi::past_last_declaration_move(pos, rule)
 }
 
 /// The record of a position not played because no declaration is possible from it.
@@ -297,7 +292,7 @@ fn not_played(p: &Position) -> GameRecord {
         SideStats::of(p, Color::Black),
         SideStats::of(p, Color::White),
     ];
-    let ten = |c: Color| (p.zone_count(c) >= 10).then_some(0);
+    let ten = |c: Color| (p.zone_count(c) >= crate::shogi::DECLARATION_ZONE_PIECES).then_some(0);
     GameRecord {
         start: stats,
         end: stats,
@@ -588,7 +583,10 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 
 /// Summarise a replay table.
 pub fn summarize(rows: &[ReplayRow]) -> Summary {
-    let decl: Vec<&ReplayRow> = rows.iter().filter(|r| r.ending == "declaration").collect();
+    let decl: Vec<&ReplayRow> = rows
+        .iter()
+        .filter(|r| r.ending == ReplayEnding::Declaration)
+        .collect();
     let mut to_ten = Vec::new();
     for r in rows {
         if let Some(p) = r.first_ten_black
@@ -603,7 +601,7 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
         }
     }
     let with_better: Vec<&ReplayRow> = rows.iter().filter(|r| !r.better.is_empty()).collect();
-    let count = |e: &str| rows.iter().filter(|r| r.ending == e).count();
+    let count = |e: ReplayEnding| rows.iter().filter(|r| r.ending == e).count();
     Summary {
         positions: rows.len(),
         declarations: decl.len(),
@@ -614,14 +612,11 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
         } else {
             decl.len() as f64 / rows.len() as f64
         },
-        declared_draws: rows.iter().filter(|r| r.ending == "declared_draw").count(),
-        mates: rows.iter().filter(|r| r.ending == "mate").count(),
-        repetitions: rows
-            .iter()
-            .filter(|r| r.ending == "repetition" || r.ending == "perpetual_check")
-            .count(),
-        limits: rows.iter().filter(|r| r.ending == "limit").count(),
-        past_move_500: rows.iter().filter(|r| r.ending == "past_move_500").count(),
+        declared_draws: count(ReplayEnding::DeclaredDraw),
+        mates: count(ReplayEnding::Mate),
+        repetitions: count(ReplayEnding::Repetition) + count(ReplayEnding::PerpetualCheck),
+        limits: count(ReplayEnding::Limit),
+        past_move_500: count(ReplayEnding::PastMove500),
         median_plies_to_ten: median(to_ten),
         median_plies_to_declaration: median(decl.iter().map(|r| r.plies as f64).collect()),
         with_better_side: with_better.len(),
@@ -630,11 +625,11 @@ pub fn summarize(rows: &[ReplayRow]) -> Summary {
             .iter()
             .filter(|r| r.winner != r.better && r.winner != "draw")
             .count(),
-        resigns: count("resign"),
-        tries: count("try"),
-        illegal: count("illegal"),
-        timeouts: count("timeout"),
-        engine_crashes: count("engine_crash"),
+        resigns: count(ReplayEnding::Resign),
+        tries: count(ReplayEnding::Try),
+        illegal: count(ReplayEnding::Illegal),
+        timeouts: count(ReplayEnding::Timeout),
+        engine_crashes: count(ReplayEnding::EngineCrash),
         referee_declarations: rows.iter().filter(|r| r.declarer == "referee").count(),
         engine_black: common_name(rows.iter().map(|r| r.engine_black.clone())),
         engine_white: common_name(rows.iter().map(|r| r.engine_white.clone())),

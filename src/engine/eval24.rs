@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::shogi::EnteringKingRule;
 use crate::shogi::sets::*;
+use crate::shogi::{Color, EnteringKingRule};
 
 /// Number of weights.
 pub const N_WEIGHTS: usize = 14;
@@ -153,17 +153,16 @@ impl Weights {
 
 /// The point target of a rule for a side: what a declaration win needs (31 under the
 /// 24-point rule; 28 for Black and 27 for White under the 27-point rule).
+/// From [`EnteringKingRule::base_threshold`]; the 24-point target for the rules without
+/// declaration.
 pub fn point_target(rule: EnteringKingRule, color: usize) -> i32 {
-    match rule {
-        EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => {
-            if color == 0 {
-                28
-            } else {
-                27
-            }
-        }
-        _ => 31,
-    }
+    let side = if color == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    rule.base_threshold(side)
+        .unwrap_or(crate::shogi::RULE24_WIN_POINTS)
 }
 
 /// The raw features of one side.

@@ -61,17 +61,54 @@ impl Ending {
         }
     }
 
-    /// Short name for tables.
-    pub fn name(self) -> &'static str {
+    /// The ending's word in the tables.
+    pub fn kind(self) -> ReplayEnding {
         match self {
-            Ending::Declaration(_) => "declaration",
-            Ending::DeclaredDraw(_) => "declared_draw",
-            Ending::Mate(_) => "mate",
-            Ending::Repetition => "repetition",
-            Ending::PerpetualCheck(_) => "perpetual_check",
-            Ending::Try(_) => "try",
-            Ending::Limit => "limit",
+            Ending::Declaration(_) => ReplayEnding::Declaration,
+            Ending::DeclaredDraw(_) => ReplayEnding::DeclaredDraw,
+            Ending::Mate(_) => ReplayEnding::Mate,
+            Ending::Repetition => ReplayEnding::Repetition,
+            Ending::PerpetualCheck(_) => ReplayEnding::PerpetualCheck,
+            Ending::Try(_) => ReplayEnding::Try,
+            Ending::Limit => ReplayEnding::Limit,
         }
+    }
+
+    /// Short name for tables ([`ReplayEnding::name`] of [`Ending::kind`]).
+    pub fn name(self) -> &'static str {
+        self.kind().name()
+    }
+}
+
+crate::words::word_enum! {
+    /// How a replayed game ended, as the replay table (`ending`) names it: the endings of
+    /// the built-in engine's games ([`Ending`]), of refereed games
+    /// ([`crate::referee::Ending`]), and a start position not played.
+    pub enum ReplayEnding("replay ending") {
+        /// A declaration win.
+        Declaration => "declaration",
+        /// A declaration with the points of a draw (24-point rules).
+        DeclaredDraw => "declared_draw",
+        /// No legal move.
+        Mate => "mate",
+        /// A resignation (outside engines).
+        Resign => "resign",
+        /// Fourfold repetition, drawn.
+        Repetition => "repetition",
+        /// Fourfold repetition with continuous checks.
+        PerpetualCheck => "perpetual_check",
+        /// The try rule.
+        Try => "try",
+        /// The replay's ply limit.
+        Limit => "limit",
+        /// An illegal or unreadable move, or an illegal declaration (outside engines).
+        Illegal => "illegal",
+        /// An outside engine did not answer in time.
+        Timeout => "timeout",
+        /// An outside engine ended or could not be started.
+        EngineCrash => "engine_crash",
+        /// Not played: a 24-point rule allows no declaration past move 500.
+        PastMove500 => "past_move_500",
     }
 }
 
@@ -194,7 +231,9 @@ pub fn play_game_with(
     let mut answers = [0u32; 2];
     let note_ten = |pos: &Position, ply: u32, first_ten: &mut [Option<u32>; 2]| {
         for c in Color::ALL {
-            if first_ten[c.index()].is_none() && pos.zone_count(c) >= 10 {
+            if first_ten[c.index()].is_none()
+                && pos.zone_count(c) >= crate::shogi::DECLARATION_ZONE_PIECES
+            {
                 first_ten[c.index()] = Some(ply);
             }
         }
@@ -261,12 +300,37 @@ pub fn play_game_with(
 /// Progress towards a declaration at the end of a game, in [0, 1] (zone count towards 10
 /// and declaration points towards the target, averaged).
 pub fn progress(s: &SideStats, target: i32) -> f64 {
-    (s.zone.min(10) as f64 / 10.0 + s.points.min(target) as f64 / target as f64) / 2.0
+    let ten = crate::shogi::DECLARATION_ZONE_PIECES;
+    (s.zone.min(ten) as f64 / ten as f64 + s.points.min(target) as f64 / target as f64) / 2.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replay_endings_round_trip_and_reject_unknown_words() {
+        for &e in ReplayEnding::ALL {
+            assert_eq!(e.name().parse::<ReplayEnding>(), Ok(e));
+        }
+        let mut names = ReplayEnding::NAMES.to_vec();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), ReplayEnding::ALL.len());
+        let e = "declared".parse::<ReplayEnding>().unwrap_err();
+        assert_eq!((e.what, e.word.as_str()), ("replay ending", "declared"));
+        // Both kinds of game name their endings through the one table.
+        assert_eq!(Ending::Declaration(Color::Black).name(), "declaration");
+        assert_eq!(Ending::Limit.kind(), ReplayEnding::Limit);
+        assert_eq!(
+            crate::referee::Ending::Crash(Color::White).name(),
+            "engine_crash"
+        );
+        assert_eq!(
+            crate::referee::Ending::PerpetualCheck(Color::Black).kind(),
+            ReplayEnding::PerpetualCheck
+        );
+    }
 
     #[test]
     fn fourfold_repetition_and_perpetual_check() {

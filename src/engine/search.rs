@@ -21,7 +21,7 @@ use super::time::{Limits, TimePlan, plan};
 use super::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crate::shogi::sets::{captures, pawn_promotions};
 use crate::shogi::{
-    Color, DeclarationOutcome, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
+    Color, EnteringKingRule, Move, MoveList, Position, evaluate_declaration,
     solve_mate_in_one_in_place, try_rule_reached,
 };
 
@@ -425,22 +425,8 @@ pub struct Searcher {
     scratch: Vec<PlyScratch>,
 }
 
-/// Whether the side to move can declare a win now.
-pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
-    rule.has_declaration()
-        && pos.king_in_camp(pos.side_to_move())
-        && pos.zone_count(pos.side_to_move()) >= 10
-        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
-}
-
-/// Whether the side to move (not in check) can declare a draw now: a 24-point rule, every
-/// condition met, 24-30 points.
-pub fn can_declare_draw(pos: &Position, rule: EnteringKingRule) -> bool {
-    rule.is_24()
-        && pos.king_in_camp(pos.side_to_move())
-        && pos.zone_count(pos.side_to_move()) >= 10
-        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Draw
-}
+// The declaration predicates live with the rest of the rule facts in `shogi::rules`.
+pub use crate::shogi::{can_declare_draw, can_declare_win};
 
 /// Whether playing `pv` from `pos` brings the side to move's owned points to `target`
 /// (captures are the only way owned points grow).

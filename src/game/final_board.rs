@@ -8,33 +8,29 @@
 use crate::csa::{Record, Trailer};
 use crate::shogi::{Color, PieceKind, Position, Setup};
 
-/// The outcome of the comparison, with the table's vocabulary in [`FinalBoard::name`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FinalBoard {
-    /// Equals the replayed final position.
-    Match,
-    /// Equals the position before the last move (repetitions).
-    Prelast,
-    /// Differs from both.
-    Mismatch,
-    /// The record has no trailer board.
-    Missing,
-    /// No replay to compare with (bad starting position).
-    Unchecked,
+crate::words::word_enum! {
+    /// The outcome of the comparison (`final_board`), with the table's vocabulary in
+    /// [`FinalBoard::name`].
+    pub enum FinalBoard("final board") {
+        /// Equals the replayed final position.
+        Match => "match",
+        /// Equals the position before the last move (repetitions).
+        Prelast => "prelast",
+        /// Differs from both.
+        Mismatch => "mismatch",
+        /// The record has no trailer board.
+        Missing => "missing",
+        /// No replay to compare with (bad starting position).
+        Unchecked => "unchecked",
+    }
 }
 
 impl FinalBoard {
-    /// The value's word in the per-game table: `match`, `prelast`, `mismatch`,
-    /// `missing` or `unchecked`.
-    pub fn name(self) -> &'static str {
-        match self {
-            FinalBoard::Match => "match",
-            FinalBoard::Prelast => "prelast",
-            FinalBoard::Mismatch => "mismatch",
-            FinalBoard::Missing => "missing",
-            FinalBoard::Unchecked => "unchecked",
-        }
-    }
+    /// The outcomes that compared a board: `match`, `mismatch`, `prelast`.
+    pub const COMPARED: [FinalBoard; 3] =
+        [FinalBoard::Match, FinalBoard::Mismatch, FinalBoard::Prelast];
+    /// The outcomes where the trailer agrees with the replay: `match`, `prelast`.
+    pub const AGREED: [FinalBoard; 2] = [FinalBoard::Match, FinalBoard::Prelast];
 }
 
 /// Whether the trailer's side-to-move line can be trusted for this record: not a `'+`

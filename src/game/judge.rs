@@ -13,8 +13,12 @@
 
 use super::playthrough::{Playthrough, parse_move, server_word};
 use super::server_repetition::ServerRepetition;
+use super::words::ServerReason;
 use crate::csa::{Record, SpecialKind, is_move_text};
-use crate::shogi::{Color, IllegalMoveKind, Move, PieceKind, Position, Square};
+use crate::shogi::{
+    Color, DECLARATION_ZONE_PIECES, EnteringKingRule, IllegalMoveKind, Move, PieceKind, Position,
+    RULE27_BLACK_POINTS, Square,
+};
 
 /// A game's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +44,7 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judgement {
     /// Our reason in the server's vocabulary, `None` when the record shows no ending.
-    pub reason: Option<&'static str>,
+    pub reason: Option<ServerReason>,
     /// Our result.
     pub outcome: Option<Outcome>,
     /// `None` without a summary.
@@ -108,10 +112,12 @@ pub fn server_kachi(pos: &Position) -> Result<(), KachiFault> {
         return Err(KachiFault::KingOutsideCamp);
     }
     let zone = pos.zone_count(side);
-    if zone < 10 {
+    if zone < DECLARATION_ZONE_PIECES {
         return Err(KachiFault::FewPieces { zone });
     }
-    let need = if side == Color::Black { 28 } else { 27 };
+    let need = EnteringKingRule::CSARule27
+        .base_threshold(side)
+        .unwrap_or(RULE27_BLACK_POINTS);
     let points = pos.declaration_points(side);
     if points < need {
         return Err(KachiFault::FewPoints { points, need });
@@ -136,14 +142,14 @@ fn pawn_drop_mate(pos: &Position) -> Option<Move> {
 /// Classify the client's rejected line against the final position. A line that starts
 /// with a move is judged by that move (servers before 2020 ignored text after it); a legal
 /// move with text after it was rejected for its syntax (the strict regex of 2020).
-fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, LegalRejected> {
+fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<ServerReason, LegalRejected> {
     if !is_move_text(raw) {
-        return Ok("illegal move");
+        return Ok(ServerReason::IllegalMove);
     }
     let legal = parse_move(pos, &raw[..7]).and_then(|m| pos.legality(m).map_err(|k| k.name()));
     match legal {
         Err(kind) => Ok(server_word(kind)),
-        Ok(()) if raw.len() > 7 => Ok("illegal move"),
+        Ok(()) if raw.len() > 7 => Ok(ServerReason::IllegalMove),
         Ok(()) => Err(LegalRejected(String::from_utf8_lossy(raw).into_owned())),
     }
 }
@@ -154,10 +160,12 @@ fn rejected_reason(pos: &Position, raw: &[u8]) -> Result<&'static str, LegalReje
 #[error("the rejected {0} is a legal move")]
 struct LegalRejected(String);
 
-fn repetition_verdict(v: ServerRepetition) -> (&'static str, Outcome) {
+fn repetition_verdict(v: ServerRepetition) -> (ServerReason, Outcome) {
     match v {
-        ServerRepetition::Draw => ("sennichite", Outcome::Draw),
-        ServerRepetition::PerpetualCheckLoss(c) => ("oute_sennichite", Outcome::Win(c.opposite())),
+        ServerRepetition::Draw => (ServerReason::Sennichite, Outcome::Draw),
+        ServerRepetition::PerpetualCheckLoss(c) => {
+            (ServerReason::OuteSennichite, Outcome::Win(c.opposite()))
+        }
     }
 }
 
@@ -167,15 +175,15 @@ fn verdict(
     r: &Playthrough,
     notes: &mut Vec<String>,
     early: &mut bool,
-) -> Option<(&'static str, Outcome)> {
+) -> Option<(ServerReason, Outcome)> {
     let plies = rec.moves.len();
     let line_of = |ply: usize| rec.moves.get(ply - 1).map_or(0, |m| m.line);
     // 1. Endings inside the moves, earliest first (repetition before the move limit).
     let limit = effective_max_moves(rec).filter(|&n| n <= r.played);
     let inside = match (r.repetition, limit) {
-        (Some(rep), Some(n)) if n < rep.ply => Some((n, ("max_moves", Outcome::Draw))),
+        (Some(rep), Some(n)) if n < rep.ply => Some((n, (ServerReason::MaxMoves, Outcome::Draw))),
         (Some(rep), _) => Some((rep.ply, repetition_verdict(rep.verdict))),
-        (None, Some(n)) => Some((n, ("max_moves", Outcome::Draw))),
+        (None, Some(n)) => Some((n, (ServerReason::MaxMoves, Outcome::Draw))),
         (None, None) => None,
     };
     if let Some((ply, v)) = inside {
@@ -203,10 +211,10 @@ fn verdict(
     let stm = pos.side_to_move();
     let loses = Outcome::Win(stm.opposite());
     let kachi = |notes: &mut Vec<String>| match server_kachi(pos) {
-        Ok(()) => Some(("kachi", Outcome::Win(stm))),
+        Ok(()) => Some((ServerReason::Kachi, Outcome::Win(stm))),
         Err(why) => {
             notes.push(format!("declaration fails: {why}"));
-            Some(("illegal kachi", loses))
+            Some((ServerReason::IllegalKachi, loses))
         }
     };
     if let Some(rej) = rec.rejected {
@@ -225,12 +233,15 @@ fn verdict(
         };
     }
     let summary = rec.summary.as_ref().map(|s| s.reason.as_str());
+    let summary_reason = summary.map(str::parse::<ServerReason>);
     if let Some(sp) = rec.end_marker() {
         return match sp.kind {
             SpecialKind::Kachi => kachi(notes),
-            SpecialKind::Toryo if summary == Some("abnormal") => Some(("abnormal", loses)),
-            SpecialKind::Toryo => Some(("toryo", loses)),
-            SpecialKind::TimeUp => Some(("time up", loses)),
+            SpecialKind::Toryo if summary_reason == Some(Ok(ServerReason::Abnormal)) => {
+                Some((ServerReason::Abnormal, loses))
+            }
+            SpecialKind::Toryo => Some((ServerReason::Toryo, loses)),
+            SpecialKind::TimeUp => Some((ServerReason::TimeUp, loses)),
             SpecialKind::Sennichite => {
                 notes.push(format!(
                     "line {}: %SENNICHITE without a 4th occurrence",
@@ -249,25 +260,31 @@ fn verdict(
         };
     }
     // 3. No marker: endings the server wrote none for.
-    match summary? {
-        "toryo" => Some(("toryo", loses)),
-        "abnormal" => Some(("abnormal", loses)),
-        "time up" => Some(("time up", loses)),
-        "kachi" | "illegal kachi" => kachi(notes),
-        "uchifuzume" => match pawn_drop_mate(pos) {
+    use ServerReason as S;
+    let reason = match summary_reason? {
+        Ok(r) => r,
+        Err(e) => {
+            notes.push(format!("no evidence in the record for '{}'", e.word));
+            return None;
+        }
+    };
+    match reason {
+        S::Toryo | S::Abnormal | S::TimeUp => Some((reason, loses)),
+        S::Kachi | S::IllegalKachi => kachi(notes),
+        S::Uchifuzume => match pawn_drop_mate(pos) {
             Some(m) => {
                 notes.push(format!(
                     "no 'ILLEGAL_MOVE line; the side to move has the pawn-drop mate {}",
                     m.to_usi()
                 ));
-                Some(("uchifuzume", loses))
+                Some((S::Uchifuzume, loses))
             }
             None => {
                 notes.push("no 'ILLEGAL_MOVE line and no pawn-drop mate available".into());
                 None
             }
         },
-        "sennichite" | "oute_sennichite" => {
+        S::Sennichite | S::OuteSennichite => {
             let mut s = format!("no 4th occurrence of a position in {plies} plies");
             if let Some(rep) = r.repetition_sideless {
                 s.push_str(&format!(
@@ -278,15 +295,15 @@ fn verdict(
             notes.push(s);
             None
         }
-        "max_moves" | "max_moves_draw" => {
+        S::MaxMoves | S::MaxMovesDraw => {
             notes.push(format!(
                 "the game ends on ply {plies}, the move limit is {}",
                 effective_max_moves(rec).map_or("absent".to_string(), |n| n.to_string())
             ));
             None
         }
-        other => {
-            notes.push(format!("no evidence in the record for '{other}'"));
+        S::OuteKaihimore | S::IllegalMove => {
+            notes.push(format!("no evidence in the record for '{reason}'"));
             None
         }
     }
@@ -305,7 +322,8 @@ pub fn judge(rec: &Record<'_>, r: &Playthrough) -> Judgement {
         let Some(ours) = reason else {
             return false;
         };
-        let same_reason = ours == s.reason || (ours == "max_moves" && s.reason == "max_moves_draw");
+        let same_reason = ours.name() == s.reason
+            || (ours == ServerReason::MaxMoves && s.reason == ServerReason::MaxMovesDraw.name());
         let theirs = summary_outcome(rec);
         if !same_reason {
             notes.push(format!(

@@ -12,10 +12,12 @@ pub mod judge;
 pub mod playthrough;
 pub mod row;
 pub mod server_repetition;
+pub mod words;
 
 pub use final_board::FinalBoard;
 pub use judge::{Judgement, Outcome};
 pub use row::{COLUMN_COUNT, COLUMNS, Cell, Column, ColumnKind, GameRow, Text};
+pub use words::{Entering, ServerReason, Status};
 
 use crate::csa::{GameId, Record, RecordBuffers, read_record_reusing};
 use crate::shogi::{Color, Position};
@@ -93,13 +95,9 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
     row.king_in_camp_black = pos.king_in_camp(b);
     row.king_in_camp_white = pos.king_in_camp(w);
     row.in_check_final = pos.is_in_check();
-    row.entering = match (row.king_in_camp_black, row.king_in_camp_white) {
-        (true, true) => "mutual",
-        (true, false) => "black_only",
-        (false, true) => "white_only",
-        (false, false) => "none",
-    }
-    .into();
+    row.entering = Entering::of(row.king_in_camp_black, row.king_in_camp_white)
+        .name()
+        .into();
     row.final_sfen = Some(pos.to_sfen());
 }
 
@@ -154,17 +152,17 @@ fn analyse_read(
     let start = match playthrough::start_position(rec) {
         Ok(p) => p,
         Err(why) => {
-            row.status = "bad_position".into();
+            row.status = Status::BadPosition.name().into();
             row.detail = why.to_string();
             row.final_board = FinalBoard::Unchecked.name().into();
-            row.entering = "none".into();
+            row.entering = Entering::Neither.name().into();
             return row;
         }
     };
     let claims_repetition = rec
         .summary
         .as_ref()
-        .is_some_and(|s| s.reason.contains("sennichite"));
+        .is_some_and(|s| s.reason.contains(ServerReason::Sennichite.name()));
     let r = playthrough::play_through_with(start, &rec.moves, claims_repetition, seen);
     position_columns(&mut row, &r.last);
     if let Some(ill) = &r.illegal {
@@ -192,7 +190,7 @@ fn analyse_read(
     }
 
     let j = judge::judge(rec, &r);
-    row.judge_reason = j.reason.map(Into::into);
+    row.judge_reason = j.reason.map(|r| r.name().into());
     row.judge_agrees = j.agrees;
     row.judge_detail = j.detail;
 
@@ -201,7 +199,7 @@ fn analyse_read(
         details.push(format!("owned points sum to {sum}, not 54"));
     }
     row.status = if r.illegal.is_some() {
-        "illegal_move"
+        Status::IllegalMove
     } else if rec.truncated {
         details.push(if rec.ends_mid_line {
             format!("line {}: the record ends mid-line", rec.line_count)
@@ -211,14 +209,15 @@ fn analyse_read(
                 rec.line_count
             )
         });
-        "truncated"
+        Status::Truncated
     } else if rec.moves.is_empty() {
-        "no_moves"
+        Status::NoMoves
     } else if rec.summary.is_none() {
-        "no_summary"
+        Status::NoSummary
     } else {
-        "ok"
+        Status::Ok
     }
+    .name()
     .into();
     row.detail = details.join("; ");
     row

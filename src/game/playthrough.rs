@@ -6,6 +6,7 @@
 //! could declare a win, and the server's repetition count.
 
 use super::server_repetition::{ServerRepetition, ServerRepetitionCounter};
+use super::words::ServerReason;
 use crate::csa::{MoveLine, Record};
 use crate::shogi::{
     Color, CsaPositionError, DeclarationOutcome, EnteringKingRule, Move, Position, PositionErrors,
@@ -25,7 +26,7 @@ pub struct IllegalAt {
     /// the core cannot even represent as the mover's move.
     pub kind: String,
     /// The server's word for such a move (`illegal move`, `uchifuzume`, `oute_kaihimore`).
-    pub server_reason: &'static str,
+    pub server_reason: ServerReason,
 }
 
 /// A repetition the server would have ended the game with.
@@ -82,12 +83,12 @@ fn side_key() -> u64 {
     }
 }
 
-/// The server's word for an illegal move of this kind.
-pub fn server_word(kind: &str) -> &'static str {
+/// The server's reason for an illegal move of this kind.
+pub fn server_word(kind: &str) -> ServerReason {
     match kind {
-        "drop_pawn_mate" => "uchifuzume",
-        "ignored_check" => "oute_kaihimore",
-        _ => "illegal move",
+        "drop_pawn_mate" => ServerReason::Uchifuzume,
+        "ignored_check" => ServerReason::OuteKaihimore,
+        _ => ServerReason::IllegalMove,
     }
 }
 

@@ -17,7 +17,7 @@ pub mod usi;
 
 use std::time::Duration;
 
-use crate::engine::play::SideStats;
+use crate::engine::play::{ReplayEnding, SideStats};
 use crate::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, History, Move, Position, RepetitionStatus,
     evaluate_declaration, try_rule_reached,
@@ -240,21 +240,26 @@ impl Ending {
         }
     }
 
-    /// The name in the tables.
-    pub fn name(self) -> &'static str {
+    /// The ending's word in the tables.
+    pub fn kind(self) -> ReplayEnding {
         match self {
-            Ending::Declaration(_) => "declaration",
-            Ending::DeclaredDraw(_) => "declared_draw",
-            Ending::Mate(_) => "mate",
-            Ending::Resign(_) => "resign",
-            Ending::Repetition => "repetition",
-            Ending::PerpetualCheck(_) => "perpetual_check",
-            Ending::Try(_) => "try",
-            Ending::Limit => "limit",
-            Ending::Illegal(_) => "illegal",
-            Ending::Timeout(_) => "timeout",
-            Ending::Crash(_) => "engine_crash",
+            Ending::Declaration(_) => ReplayEnding::Declaration,
+            Ending::DeclaredDraw(_) => ReplayEnding::DeclaredDraw,
+            Ending::Mate(_) => ReplayEnding::Mate,
+            Ending::Resign(_) => ReplayEnding::Resign,
+            Ending::Repetition => ReplayEnding::Repetition,
+            Ending::PerpetualCheck(_) => ReplayEnding::PerpetualCheck,
+            Ending::Try(_) => ReplayEnding::Try,
+            Ending::Limit => ReplayEnding::Limit,
+            Ending::Illegal(_) => ReplayEnding::Illegal,
+            Ending::Timeout(_) => ReplayEnding::Timeout,
+            Ending::Crash(_) => ReplayEnding::EngineCrash,
         }
+    }
+
+    /// The name in the tables ([`ReplayEnding::name`] of [`Ending::kind`]).
+    pub fn name(self) -> &'static str {
+        self.kind().name()
     }
 }
 

@@ -58,6 +58,16 @@ pub enum ReportError {
         /// that is not a column of the per-game table.
         problem: String,
     },
+    /// A table read back (a replay table) holds a word its column does not allow.
+    #[error("{}:{line}: {cause}", path.display())]
+    BadWord {
+        /// The file read.
+        path: PathBuf,
+        /// Its 1-based line.
+        line: u64,
+        /// The word and the column's vocabulary.
+        cause: crate::words::UnknownWord,
+    },
     /// A configuration value is out of range.
     #[error("{0}")]
     Config(String),

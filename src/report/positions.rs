@@ -9,6 +9,8 @@
 //! 20-slot input encoding of the shortfall (such as dlshogi's entering-king feature planes)
 //! cannot represent a shortfall of 20 or more.
 
+pub use crate::shogi::positions_file::BadLine;
+use crate::shogi::positions_file::read_positions_file;
 use polars::prelude::*;
 
 use crate::shogi::{
@@ -272,36 +274,11 @@ pub fn shortfall_distribution(sides: &DataFrame) -> PolarsResult<DataFrame> {
     )
 }
 
-/// A line of a positions file that could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadLine {
-    /// 1-based line number in the positions file.
-    pub line: usize,
-    /// Why the SFEN of that line was refused (unreadable or an illegal position).
-    pub reason: String,
-}
-
-/// Read a positions file: the SFEN is the first tab-separated column; empty lines and
-/// lines starting with `#` are skipped. Returns the counts of every readable position and
-/// the lines that could not be read.
+/// Read a positions file ([`crate::shogi::positions_file`]): the counts of every readable
+/// position and the lines that could not be read.
 pub fn read_positions(text: &str) -> (Vec<PositionCounts>, Vec<BadLine>) {
-    let mut out = Vec::new();
-    let mut bad = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let sfen = line.split('\t').next().unwrap_or("").trim();
-        match Position::from_sfen(sfen) {
-            Ok(pos) => out.push(counts(&pos)),
-            Err(e) => bad.push(BadLine {
-                line: i + 1,
-                reason: format!("{e}"),
-            }),
-        }
-    }
-    (out, bad)
+    let (lines, bad) = read_positions_file(text);
+    (lines.iter().map(|l| counts(&l.position)).collect(), bad)
 }
 
 /// The three tables of a set of positions: [`summary`], [`sides_summary`] and

@@ -14,8 +14,9 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::stats::wilson;
-use super::tables::ERAS;
+use super::tables::{ERAS, cut_mutual_games};
 use super::{ReportError, columns};
+use crate::engine::play::ReplayEnding;
 
 /// The ending classes, in table order.
 pub const CLASSES: [&str; 8] = [
@@ -53,16 +54,19 @@ pub struct Replay {
 }
 
 /// The ending class of a replay row.
-pub fn class(ending: &str, declared_by: &str) -> &'static str {
+pub fn class(ending: ReplayEnding, declared_by: &str) -> &'static str {
+    use ReplayEnding as E;
     match ending {
-        "declaration" if declared_by == "black" => "declared_black",
-        "declaration" if declared_by == "white" => "declared_white",
-        "declared_draw" => "declared_draw",
-        "mate" => "mate",
-        "resign" => "resign",
-        "repetition" | "perpetual_check" => "repetition",
-        "limit" => "limit",
-        _ => "other",
+        E::Declaration if declared_by == "black" => "declared_black",
+        E::Declaration if declared_by == "white" => "declared_white",
+        E::DeclaredDraw => "declared_draw",
+        E::Mate => "mate",
+        E::Resign => "resign",
+        E::Repetition | E::PerpetualCheck => "repetition",
+        E::Limit => "limit",
+        E::Declaration | E::Try | E::Illegal | E::Timeout | E::EngineCrash | E::PastMove500 => {
+            "other"
+        }
     }
 }
 
@@ -93,7 +97,14 @@ pub fn read_replay(path: &Path) -> Result<Replay, ReportError> {
     for rec in rdr.records() {
         let rec = rec.map_err(err)?;
         let get = |i: usize| rec.get(i).unwrap_or("").to_string();
-        rows.push((get(id), class(&get(ending), &get(by)), get(winner)));
+        let kind = get(ending)
+            .parse::<ReplayEnding>()
+            .map_err(|cause| ReportError::BadWord {
+                path: path.to_path_buf(),
+                line: rec.position().map_or(0, |p| p.line()),
+                cause,
+            })?;
+        rows.push((get(id), class(kind, &get(by)), get(winner)));
         names.get_or_insert((get(eb), get(ew)));
     }
     let label = match names {
@@ -125,10 +136,14 @@ pub fn read_replays(paths: &[std::path::PathBuf]) -> Result<Vec<Replay>, ReportE
     Ok(out)
 }
 
-/// The era and `'Max_Moves` of every cut mutual game, by game id.
+/// The era and `'Max_Moves` of every cut mutual game ([`cut_mutual_games`]), by game id.
 fn cut_games(games: &DataFrame) -> Result<HashMap<String, (Option<String>, String)>, ReportError> {
+    let cut = cut_mutual_games(games.clone().lazy())
+        .select([col("game_id"), col(columns::YEAR), col(columns::MAX_MOVES)])
+        .collect()
+        .map_err(ReportError::polars("cut mutual games"))?;
     let text = |name: &str| -> Result<Vec<Option<String>>, ReportError> {
-        let c = games
+        let c = cut
             .column(name)
             .and_then(|c| c.cast(&DataType::String))
             .map_err(ReportError::polars(name.to_string()))?;
@@ -136,21 +151,11 @@ fn cut_games(games: &DataFrame) -> Result<HashMap<String, (Option<String>, Strin
         Ok(s.iter().map(|v| v.map(str::to_string)).collect())
     };
     let ids = text("game_id")?;
-    let entering = text(columns::ENTERING)?;
-    let reasons = text(columns::SUMMARY_REASON)?;
     let years = text(columns::YEAR)?;
     let max_moves = text(columns::MAX_MOVES)?;
     let mut out = HashMap::new();
     for i in 0..ids.len() {
-        let cut = entering[i].as_deref() == Some("mutual")
-            && matches!(
-                reasons[i].as_deref(),
-                Some("max_moves") | Some("max_moves_draw")
-            );
         let Some(id) = &ids[i] else { continue };
-        if !cut {
-            continue;
-        }
         let era = years[i]
             .as_deref()
             .and_then(|y| y.parse::<i64>().ok())

@@ -187,9 +187,10 @@ impl Stats {
     /// (`match`, or `prelast`: the position before the last move, which the server writes
     /// on purpose after a repetition).
     pub fn final_board_match_rate(&self) -> Option<f64> {
-        let get = |k: &str| self.final_board.get(k).copied().unwrap_or(0);
-        let agree = get("match") + get("prelast");
-        let compared = agree + get("mismatch");
+        use crate::game::FinalBoard;
+        let get = |k: FinalBoard| self.final_board.get(k.name()).copied().unwrap_or(0);
+        let agree = get(FinalBoard::Match) + get(FinalBoard::Prelast);
+        let compared = agree + get(FinalBoard::Mismatch);
         ratio(agree, compared)
     }
 

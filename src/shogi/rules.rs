@@ -17,6 +17,22 @@ pub const RULE24_LAST_MOVE: u32 = 500;
 /// in an impasse under them.
 pub const RULE24_DRAW_POINTS: i32 = 24;
 
+/// Declaration points that win under the 24-point rules (either side, before any handicap
+/// adjustment).
+pub const RULE24_WIN_POINTS: i32 = 31;
+
+/// Declaration points Black needs to win under the 27-point rules (and owned points in an
+/// impasse under them).
+pub const RULE27_BLACK_POINTS: i32 = 28;
+
+/// Declaration points White needs to win under the 27-point rules (and owned points in an
+/// impasse under them), before any handicap adjustment.
+pub const RULE27_WHITE_POINTS: i32 = 27;
+
+/// Own non-king pieces a declarer needs in the enemy camp (the zone count), under every
+/// declaration rule.
+pub const DECLARATION_ZONE_PIECES: i32 = 10;
+
 /// Entering-king rule variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EnteringKingRule {
@@ -85,15 +101,40 @@ impl EnteringKingRule {
     }
 
     /// Points `side` needs to win by declaration (`None` without declaration), before any
-    /// handicap adjustment.
+    /// handicap adjustment: [`RULE24_WIN_POINTS`], or [`RULE27_BLACK_POINTS`] /
+    /// [`RULE27_WHITE_POINTS`].
     pub const fn base_threshold(self, side: Color) -> Option<i32> {
         match self {
-            EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => Some(31),
-            EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => {
-                Some(if matches!(side, Color::Black) { 28 } else { 27 })
-            }
+            EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => Some(RULE24_WIN_POINTS),
+            EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => Some(rule27_points(side)),
             _ => None,
         }
+    }
+
+    /// Owned points `side` needs in an impasse (`None` without impasse adjudication),
+    /// before any handicap adjustment: [`RULE24_DRAW_POINTS`], or the 27-point rules'
+    /// declaration thresholds.
+    pub const fn impasse_base(self, side: Color) -> Option<i32> {
+        match self {
+            EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => Some(RULE24_DRAW_POINTS),
+            EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => Some(rule27_points(side)),
+            _ => None,
+        }
+    }
+
+    /// Whether the rule's move-number clause allows a declaration at SFEN move number
+    /// `move_number` (plies + 1): under the 24-point rules at most [`RULE24_LAST_MOVE`],
+    /// under the others always.
+    pub const fn move_number_allows_declaration(self, move_number: u32) -> bool {
+        !self.is_24() || move_number <= RULE24_LAST_MOVE
+    }
+}
+
+const fn rule27_points(side: Color) -> i32 {
+    if matches!(side, Color::Black) {
+        RULE27_BLACK_POINTS
+    } else {
+        RULE27_WHITE_POINTS
     }
 }
 
@@ -202,7 +243,7 @@ pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> Declarati
     let in_check = pos.is_in_check();
     let zone_count = pos.zone_count(side);
     let points = pos.declaration_points(side);
-    let move_number_ok = !rule.is_24() || pos.move_number() <= RULE24_LAST_MOVE;
+    let move_number_ok = rule.move_number_allows_declaration(pos.move_number());
     let Some(base) = rule.base_threshold(side) else {
         return DeclarationEvaluation {
             rule,
@@ -220,7 +261,8 @@ pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> Declarati
     let adj = adjustment(pos, rule, side);
     let threshold = base - adj;
     let draw_threshold = rule.is_24().then_some(RULE24_DRAW_POINTS - adj);
-    let conditions = king_in_camp && !in_check && zone_count >= 10 && move_number_ok;
+    let conditions =
+        king_in_camp && !in_check && zone_count >= DECLARATION_ZONE_PIECES && move_number_ok;
     let outcome = if !conditions {
         DeclarationOutcome::Illegal
     } else if points >= threshold {
@@ -244,6 +286,34 @@ pub fn evaluate_declaration(pos: &Position, rule: EnteringKingRule) -> Declarati
     }
 }
 
+/// Whether the side to move can declare a win now: [`evaluate_declaration`] gives
+/// [`DeclarationOutcome::Win`]. The king-in-camp and zone-count conditions are tested
+/// first, so the usual position (no entering king) costs two look-ups.
+#[inline]
+pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
+    rule.has_declaration()
+        && pos.king_in_camp(pos.side_to_move())
+        && pos.zone_count(pos.side_to_move()) >= DECLARATION_ZONE_PIECES
+        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Win
+}
+
+/// Whether the side to move can declare a draw now: a 24-point rule, every condition met,
+/// the points reaching only the draw band (24-30 before any handicap adjustment).
+#[inline]
+pub fn can_declare_draw(pos: &Position, rule: EnteringKingRule) -> bool {
+    rule.is_24()
+        && pos.king_in_camp(pos.side_to_move())
+        && pos.zone_count(pos.side_to_move()) >= DECLARATION_ZONE_PIECES
+        && evaluate_declaration(pos, rule).outcome == DeclarationOutcome::Draw
+}
+
+/// Whether no declaration is possible from `pos` on under `rule` because of the move-number
+/// clause: a 24-point rule and an SFEN move number past [`RULE24_LAST_MOVE`]. Moves only
+/// raise the move number, so the clause never holds again.
+pub fn past_last_declaration_move(pos: &Position, rule: EnteringKingRule) -> bool {
+    !rule.move_number_allows_declaration(pos.move_number())
+}
+
 /// Impasse adjudication (both kings in the enemy camp).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImpasseVerdict {
@@ -262,17 +332,7 @@ pub enum ImpasseVerdict {
 /// Owned points `side` needs in an impasse: 24 (24-point rules) or 28/27 (27-point rules),
 /// lowered for White under the handicap variants.
 pub fn impasse_threshold(pos: &Position, rule: EnteringKingRule, side: Color) -> Option<i32> {
-    let base = match rule {
-        EnteringKingRule::CSARule24 | EnteringKingRule::CSARule24H => RULE24_DRAW_POINTS,
-        EnteringKingRule::CSARule27 | EnteringKingRule::CSARule27H => {
-            if side == Color::Black {
-                28
-            } else {
-                27
-            }
-        }
-        _ => return None,
-    };
+    let base = rule.impasse_base(side)?;
     Some(base - adjustment(pos, rule, side))
 }
 
@@ -502,6 +562,73 @@ mod tests {
                 DeclarationOutcome::NotApplicable
             );
         }
+    }
+
+    #[test]
+    fn rule_facts_at_their_thresholds() {
+        use EnteringKingRule as R;
+        // The thresholds by rule and side.
+        assert_eq!(R::CSARule27.base_threshold(Color::Black), Some(28));
+        assert_eq!(R::CSARule27H.base_threshold(Color::White), Some(27));
+        assert_eq!(R::CSARule24.base_threshold(Color::White), Some(31));
+        assert_eq!(R::TryRule.base_threshold(Color::Black), None);
+        assert_eq!(R::CSARule24H.impasse_base(Color::Black), Some(24));
+        assert_eq!(R::CSARule27.impasse_base(Color::Black), Some(28));
+        assert_eq!(R::CSARule27.impasse_base(Color::White), Some(27));
+        assert_eq!(R::NoEnteringKing.impasse_base(Color::White), None);
+        // The last declaration move: 500 under the 24-point rules, none under the others.
+        assert!(R::CSARule24.move_number_allows_declaration(500));
+        assert!(!R::CSARule24H.move_number_allows_declaration(501));
+        assert!(R::CSARule27.move_number_allows_declaration(10_000));
+
+        // Black, ten pieces in the enemy camp (10 points): 27-point rule, 28 wins, 27 not.
+        const TEN: &str = "4K4/P8/GGGGSSSSN/LL7/9/9/9/9/4k4 b";
+        let p = pos(&format!("{TEN} R2B3P 1"));
+        assert_eq!(p.declaration_points(Color::Black), 28);
+        assert!(can_declare_win(&p, R::CSARule27));
+        assert!(!can_declare_win(&p, R::CSARule24));
+        let p = pos(&format!("{TEN} R2B2P 1"));
+        assert!(!can_declare_win(&p, R::CSARule27));
+        // White, ten pieces in Black's camp: 27 wins, 26 not.
+        const TEN_W: &str = "4K4/9/9/9/9/7ll/nssssgggg/8p/4k4 w";
+        let p = pos(&format!("{TEN_W} r2b2p 1"));
+        assert_eq!(
+            (
+                p.zone_count(Color::White),
+                p.declaration_points(Color::White)
+            ),
+            (10, 27)
+        );
+        assert!(can_declare_win(&p, R::CSARule27));
+        let p = pos(&format!("{TEN_W} r2bp 1"));
+        assert!(!can_declare_win(&p, R::CSARule27));
+        // 24-point rule: 31 wins, 30 draws, up to move 500 and not after.
+        let p = pos(&format!("{TEN} 2R2BL 1"));
+        assert!(can_declare_win(&p, R::CSARule24) && !can_declare_draw(&p, R::CSARule24));
+        let p = pos(&format!("{TEN} 2R2B 500"));
+        assert_eq!(p.declaration_points(Color::Black), 30);
+        assert!(!can_declare_win(&p, R::CSARule24) && can_declare_draw(&p, R::CSARule24));
+        assert!(!past_last_declaration_move(&p, R::CSARule24));
+        assert!(
+            !can_declare_draw(&p, R::CSARule27),
+            "no declared draw under 27"
+        );
+        let p = pos(&format!("{TEN} 2R2B 501"));
+        assert!(!can_declare_draw(&p, R::CSARule24));
+        assert!(past_last_declaration_move(&p, R::CSARule24));
+        assert!(!past_last_declaration_move(&p, R::CSARule27));
+        // Nine pieces in the camp: no declaration whatever the points.
+        let p = pos("4K4/9/GGGGSSSSN/LL7/9/9/9/9/4k4 b 2R2BLP 1");
+        assert_eq!(
+            (
+                p.zone_count(Color::Black),
+                p.declaration_points(Color::Black)
+            ),
+            (9, 31)
+        );
+        assert!(!can_declare_win(&p, R::CSARule24));
+        assert!(!can_declare_win(&p, R::CSARule27));
+        assert!(!can_declare_draw(&p, R::CSARule24));
     }
 
     #[test]

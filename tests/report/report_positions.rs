@@ -177,3 +177,19 @@ fn table_6_reads_mutual_sfen_from_the_games_table() {
     assert_eq!(n("sides_27_point", 27), Some(2), "both Whites");
     assert_eq!(n("sides_24_point", 31), Some(3));
 }
+
+/// `positions` and `replay --positions` read one format: an indented `# comment` is a
+/// comment for both (it used to be a bad line for `positions`), and both name the same
+/// bad lines.
+#[test]
+fn an_indented_comment_is_a_comment_for_both_commands() {
+    use floodgate_scan::engine::endings;
+    let text = "  # indented\n4k4/9/9/9/9/9/9/9/4K4 b - 1\n\t#tab\nnot-a-sfen\n";
+    let (counted, bad) = read_positions(text);
+    let (starts, bad_replay) = endings::read_positions(text, "f.tsv");
+    assert_eq!(counted.len(), 1);
+    assert_eq!(starts.len(), 1);
+    assert_eq!(starts[0].0.id, "f.tsv:2");
+    assert_eq!(bad, bad_replay);
+    assert_eq!(bad.iter().map(|b| b.line).collect::<Vec<_>>(), [4]);
+}

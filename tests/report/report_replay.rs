@@ -182,3 +182,42 @@ fn two_replays_counted_by_era_and_max_moves_and_crossed() {
     assert!(md.contains("Replay `A`: 2 of 7 rows are not cut mutual games"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_unknown_ending_word_is_an_error_naming_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("fs-report-replay-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut df = frame_from_rows(&[game("g1", 2010, Some(256), "max_moves")]).unwrap();
+    ParquetWriter::new(std::fs::File::create(dir.join("games.parquet")).unwrap())
+        .finish(&mut df)
+        .unwrap();
+    let bad = dir.join("bad.csv");
+    write_replay(
+        &bad,
+        "A",
+        &[
+            ("g1", "declaration", "black", "black"),
+            ("g1", "declared", "black", "black"),
+        ],
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+        .arg("report")
+        .arg(dir.join("games.parquet"))
+        .arg("-o")
+        .arg(dir.join("report"))
+        .arg("--replay")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}:3: unknown replay ending `declared`",
+            bad.display()
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1198,3 +1198,44 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
     let changes = floodgate_scan::report::plots::max_moves_changes(&df).unwrap();
     assert_eq!(changes, vec![(2022, Some(256), Some(512))]);
 }
+
+/// `replay --games` reads a games CSV with [`is_cut_mutual`] and a Parquet table with the
+/// report's [`cut_mutual_games`]: both select the same games, for every combination of
+/// the words (and a few words of no vocabulary).
+#[test]
+fn the_cut_mutual_selection_is_the_same_in_rust_and_in_the_report() {
+    use floodgate_scan::game::words::{Entering, ServerReason, Status, is_cut_mutual};
+    use floodgate_scan::report::tables::cut_mutual_games;
+    let statuses: Vec<&str> = Status::NAMES.iter().copied().chain(["", "OK"]).collect();
+    let enterings: Vec<&str> = Entering::NAMES.iter().copied().chain(["both"]).collect();
+    let reasons: Vec<Option<&str>> = ServerReason::NAMES
+        .iter()
+        .map(|&r| Some(r))
+        .chain([None, Some(""), Some("max_moves ")])
+        .collect();
+    let mut rows = Vec::new();
+    let mut want = Vec::new();
+    for &s in &statuses {
+        for &e in &enterings {
+            for &r in &reasons {
+                let id = format!("g{}", rows.len());
+                if is_cut_mutual(s, e, r) {
+                    want.push(id.clone());
+                }
+                rows.push(GameRow {
+                    game_id: id,
+                    status: s.to_string().into(),
+                    entering: e.to_string().into(),
+                    summary_reason: r.map(str::to_string),
+                    ..GameRow::default()
+                });
+            }
+        }
+    }
+    // Three replayed statuses, mutual, two move-limit reasons.
+    assert_eq!(want.len(), 6);
+    let df = cut_mutual_games(frame_from_rows(&rows).unwrap().lazy())
+        .collect()
+        .unwrap();
+    assert_eq!(strings(&df, "game_id"), want);
+}

@@ -1,0 +1,377 @@
+//! The table registry: every report table defined once, with its caption and the polars
+//! query that computes it.
+//!
+//! Vocabulary used by every caption (the server's verdict, never the end marker):
+//! - *declaration win*: `summary_reason` is `kachi`;
+//! - *invalid declaration*: `summary_reason` is `illegal kachi`;
+//! - *move limit*: `summary_reason` is `max_moves` or `max_moves_draw`;
+//! - *entering-king game*: `entering` is `mutual` (both kings in the enemy camp in the final
+//!   position), `black_only` or `white_only` (one-sided);
+//! - *Max_Moves*: the `'Max_Moves` value read from each record; a record without the line
+//!   is `unknown`, never a guessed value.
+//!
+//! Group keys are written as text: a year or a Max_Moves value, `unknown` for a missing
+//! value, and `all` for the total row.
+
+//!
+//! Each table family has its file, its columns made from one list of counts and rates
+//! (`expr::Family`): `years` (table 1), `endings` (2a-2d), `strength` (3a-3e), `cut` (the
+//! cut mutual games and table 4), `counterfactual` (5), `positions` (6a-6c).
+
+use polars::prelude::*;
+
+use super::RatingPool;
+use super::ReportConfig;
+use super::columns::*;
+
+mod counterfactual;
+mod cut;
+mod endings;
+mod expr;
+mod positions;
+mod strength;
+mod years;
+
+use counterfactual::counterfactual;
+use cut::funnel;
+pub use cut::{
+    RULE24_DRAW, RULE24_LAST_MOVE, RULE24_WIN, TOTAL_POINTS, ZONE_PIECES, cut_games,
+    cut_mutual_games,
+};
+use endings::{Population, endings};
+use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
+pub use strength::{COMPARISON_CELLS, PRIMARY_COMPARISON, per_game_strength, thresholds};
+use strength::{
+    era_comparison, strength_by_era, strength_by_era_max_moves, strength_by_max_moves,
+    strength_by_year,
+};
+use years::years;
+
+/// One report table: its file name, title, caption and computation.
+pub struct TableSpec {
+    /// Number in `report.md` (e.g. `3b`).
+    pub number: &'static str,
+    /// File stem of the CSV and Parquet outputs.
+    pub name: &'static str,
+    /// Heading of the table in `report.md` (after `Table <number>.`).
+    pub title: &'static str,
+    /// What exactly is counted. `{percentile}`, `{pool}` and `{min_games}` are replaced by
+    /// the report's settings.
+    pub caption: &'static str,
+    compute: fn(LazyFrame, &ReportConfig) -> PolarsResult<DataFrame>,
+}
+
+impl std::fmt::Debug for TableSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableSpec")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl TableSpec {
+    /// The caption with the settings filled in.
+    pub fn caption_for(&self, config: &ReportConfig) -> String {
+        let pool = format!(
+            "the `{}` pool ({})",
+            config.pool.name(),
+            pool_sentence(config.pool)
+        );
+        let mut caption = self
+            .caption
+            .replace("{percentile}", &ordinal(config.percentile))
+            .replace("{pool}", &pool)
+            .replace("{min_games}", &config.min_games.to_string());
+        caption.push(' ');
+        caption.push_str(&population(config));
+        caption
+    }
+}
+
+/// The sentence every caption ends with: which games the tables count.
+pub fn population(config: &ReportConfig) -> String {
+    match &config.game_name {
+        None => {
+            "Population: every game of the games table (all rooms and time controls).".to_string()
+        }
+        Some(re) => format!(
+            "Population: the games whose `game_name` matches the regular expression `{re}` (a game without a name is left out); \
+the rating pools are taken from these games only."
+        ),
+    }
+}
+
+/// A percentile as an English ordinal: `1st`, `2nd`, `3rd`, `11th`, `75th`, `22.5th`.
+pub fn ordinal(x: f64) -> String {
+    if x.fract() != 0.0 {
+        return format!("{x}th");
+    }
+    let n = x as i64;
+    let suffix = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Which ratings a pool holds, in a few words.
+pub fn pool_sentence(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Year => {
+            "both pre-game ratings of every rated game of the year, a player counted once per game"
+        }
+        RatingPool::Entering => {
+            "both pre-game ratings of the year's mutual entering-king games only, the reference study's pool"
+        }
+        RatingPool::Players => {
+            "every rated player of the year counted once, at the mean of their pre-game ratings that year"
+        }
+    }
+}
+
+/// How a pool differs from the reference study's (`entering`).
+pub fn pool_difference(pool: RatingPool) -> &'static str {
+    match pool {
+        RatingPool::Entering => "This is the reference study's pool.",
+        RatingPool::Year => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`year` pool takes the whole rated field, so its threshold does not move with who reaches entering-king endings."
+        }
+        RatingPool::Players => {
+            "The reference study took the ratings of the year's mutual entering-king games only (`--pool entering` reproduces it); the \
+`players` pool takes the whole rated field with each player once, so frequent players do not weigh more."
+        }
+    }
+}
+
+/// Compute one table from the games table.
+pub fn compute(
+    spec: &TableSpec,
+    games: &DataFrame,
+    config: &ReportConfig,
+) -> PolarsResult<DataFrame> {
+    (spec.compute)(prepared(games)?, config)
+}
+
+/// The games table with every used column typed and the derived side-to-move column.
+pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
+    let mut games = games.clone();
+    let stm = side_to_move_column(&games)?;
+    games.with_column(stm)?;
+    Ok(games.lazy().with_columns(typed()))
+}
+
+/// Name of the derived column: Black is to move in the final position.
+pub(crate) const BLACK_TO_MOVE: &str = "black_to_move_final";
+
+/// Black to move in the final position: the side-to-move field of `final_sfen`, else
+/// (no final position) Black after an even number of plies.
+fn side_to_move_column(games: &DataFrame) -> PolarsResult<Column> {
+    let sfen = games.column(FINAL_SFEN)?.cast(&DataType::String)?;
+    let plies = games.column(PLIES)?.cast(&DataType::Int64)?;
+    let (s, p) = (sfen.str()?, plies.i64()?);
+    let v: Vec<Option<bool>> = (0..games.height())
+        .map(
+            |i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
+                Some("b") => Some(true),
+                Some("w") => Some(false),
+                _ => p.get(i).map(|n| n % 2 == 0),
+            },
+        )
+        .collect();
+    Ok(Column::new(BLACK_TO_MOVE.into(), v))
+}
+
+/// Every table of the report, in order.
+pub const TABLES: &[TableSpec] = &[
+    TableSpec {
+        number: "1",
+        name: "years",
+        title: "Games by year",
+        caption: "One row per `year` of the record's start time. `games`: rows of the per-game table. \
+`not_replayed`: games whose `status` is not `ok`, `illegal_move` or `no_summary` (the record could not be replayed to its end). \
+`illegal_move`: games with an illegal ply by our replay. `mutual` / `one_sided` / `no_entering`: the `entering` class of the final position \
+of the games replayed to their end (both kings in the enemy camp / exactly one / neither), with shares of `games`; a game not replayed to its \
+end is counted apart, in `not_replayed` only (never by the last position reached), so `not_replayed`, `mutual`, `one_sided` and `no_entering` \
+add up to `games`, and no other table counts it as an entering-king game. `board_matched` / `board_match_rate`: games whose replayed final \
+position equals the server's trailer (`final_board` `match`, or `prelast` where the server writes the position before the last move), over \
+games with a trailer (`board_compared`). `entering_board_compared`, `entering_board_matched` and `entering_board_match_rate`: the same over \
+entering-king games only (final position mutual or one-sided; the reference study's denominator). Match rates have two decimals and their 95% \
+Wilson interval (`*_lo`, `*_hi`); a rate below 100% never prints as 100%. `points_checked`: games with a replayed final position \
+(`final_sfen`), whose owned points are checked; `points_violations`: those whose two sides' owned points do not total 54 (a handicap game, or \
+an error). `judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+        compute: years,
+    },
+    TableSpec {
+        number: "2a",
+        name: "endings_mutual_by_year",
+        title: "Endings of mutual entering-king games, by year",
+        caption: ENDINGS_CAPTION_MUTUAL,
+        compute: |lf, _| endings(lf, Population::Mutual, col(YEAR), "year"),
+    },
+    TableSpec {
+        number: "2b",
+        name: "endings_mutual_by_max_moves",
+        title: "Endings of mutual entering-king games, by Max_Moves",
+        caption: ENDINGS_CAPTION_MUTUAL,
+        compute: |lf, _| endings(lf, Population::Mutual, col(MAX_MOVES), "max_moves"),
+    },
+    TableSpec {
+        number: "2c",
+        name: "endings_one_sided_by_year",
+        title: "Endings of one-sided entering-king games, by year",
+        caption: ENDINGS_CAPTION_ONE_SIDED,
+        compute: |lf, _| endings(lf, Population::OneSided, col(YEAR), "year"),
+    },
+    TableSpec {
+        number: "2d",
+        name: "endings_one_sided_by_max_moves",
+        title: "Endings of one-sided entering-king games, by Max_Moves",
+        caption: ENDINGS_CAPTION_ONE_SIDED,
+        compute: |lf, _| endings(lf, Population::OneSided, col(MAX_MOVES), "max_moves"),
+    },
+    TableSpec {
+        number: "3a",
+        name: "strength_by_year",
+        title: "Strength-controlled declaration rates, by year",
+        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
+(linear interpolation, as numpy's default) of the year's ratings in {pool}; missing ratings are left out of the pool, and a game with a missing \
+rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. \
+`pool_at_or_above` / `pool_at_or_above_share`: ratings of the pool at or above `threshold`, over `pool_ratings`; ties at the threshold count as \
+strong (>=), so where many ratings equal it this share is far above 100% minus the percentile (and a pool of a few ratings gives an \
+unstable threshold). `pool_ties`: ratings equal to `threshold`. A controlled rate is a restriction to the games whose both players are strong, \
+not an adjustment for strength. `games`: controlled games; `decl_wins` / `decl_win_rate`: \
+those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
+`low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
+`move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
+of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
+        compute: strength_by_year,
+    },
+    TableSpec {
+        number: "3b",
+        name: "strength_by_era",
+        title: "Strength-controlled declaration rates, by period",
+        caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
+2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
+of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
+        compute: strength_by_era,
+    },
+    TableSpec {
+        number: "3c",
+        name: "strength_by_max_moves",
+        title: "Strength-controlled declaration rates, by Max_Moves",
+        caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
+`0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
+        compute: strength_by_max_moves,
+    },
+    TableSpec {
+        number: "3d",
+        name: "strength_by_era_max_moves",
+        title: "Strength-controlled declaration rates, by period and Max_Moves",
+        caption: "As table 3a, one row per period of table 3b and `'Max_Moves` value read from the records, controlled and raw columns side by \
+side (each game judged against its own year's threshold); combinations without a mutual entering-king game are left out. The reference \
+study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
+        compute: strength_by_era_max_moves,
+    },
+    TableSpec {
+        number: "3e",
+        name: "era_comparison",
+        title: "The 256 era against the 512 era",
+        caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
+cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
+above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
+declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
+games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
+minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
+`score_z` the statistic at no difference and `score_p` its two-sided p-value (the interval excludes 0 exactly when `score_p` < 0.05; \
+`score_p_log10`: its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison \
+is the declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones have \
+`holm_p`, Holm's adjustment over the three (`holm_p_log10` its logarithm). With few games the normal approximation of the test is rough: \
+read such rows as descriptive.",
+        compute: era_comparison,
+    },
+    TableSpec {
+        number: "4",
+        name: "funnel",
+        title: "Funnel of mutual games cut by the move limit",
+        caption: "Mutual entering-king games ended by the move limit (`max_moves`, `max_moves_draw`), counted per game, in the final \
+position. The two sides' owned points (all own pieces on the board and in hand; rook and bishop 5, others 1) sum to 54 in a game with every \
+piece (table 1's `points_violations` counts exceptions), so at most one side a game can own more than 27 or at least 31 points, have 31 \
+declaration points or be able to declare: each stage is a property of the game's *leading side* (the side owning more points). \
+`owned_over27`: the leading side owns more than 27 (every game but a 27-27 tie). `owned31`: it owns >= 31 points. `decl31`: of those, it has \
+>= 31 declaration points (pieces in the enemy camp + hand). `decl31_zone10`: of those, it also has >= 10 pieces in the enemy camp (the \
+reference study's third stage). `declarable_board`: of those, its king is in the enemy camp and it is not in check (only the side to move, \
+read from `final_sfen`, can be in check). `declarable`: of those, the move-number clause holds too (the SFEN move number, plies + 1, at most \
+500), so every condition of the 24-point rule: at `'Max_Moves:512` every game cut at the limit is at move 513 and no side can declare. \
+Shares are of `games`; `*_pass` rates are of the previous stage. `zone10`: games in which a side (either) has >= 10 pieces in the enemy camp, \
+whatever its points. `stranded_median`: median of owned minus declaration points of the leading side over games where it owns >= 31 but has \
+fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent. The \
+`all` row pools regimes that differ in the move clause (a game cut at 256 ends at move 257, within it; at 512, at move 513, past it): read \
+the rows per Max_Moves (the plot shows them only).",
+        compute: funnel,
+    },
+    TableSpec {
+        number: "5",
+        name: "counterfactual",
+        title: "Counterfactual re-scoring at the move limit",
+        caption: "The games of table 4, judged in their final position as if adjudicated there (both sides' standing counted). \
+`27-point`: a side wins if its king is in the enemy camp, it is not in check, it has >= 10 pieces there and >= 28 (Black) / 27 (White) \
+declaration points. `24-point`: the same with >= 31 points for a win and 24-30 for a declared draw, only while the SFEN move number \
+(plies + 1) is at most 500. `impasse`: both kings in camp and the side to move not in check, a side owning >= 24 points while the other owns \
+fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
+`decisive_share`: wins over games, with its 95% Wilson score interval. As in table 4, the `all` row pools Max_Moves regimes that differ in the \
+24-point rule's move clause.",
+        compute: counterfactual,
+    },
+    TableSpec {
+        number: "6a",
+        name: "mutual_positions",
+        title: "Positions at the first mutual entry",
+        caption: "One position per game that has a `mutual_sfen` (the position after the first ply at which both kings stood in the \
+enemy camp; the final position need not be mutual). `board_pieces` counts kings; `legal_moves` is the complete legal set of the side to \
+move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `legal_share` is their \
+total over all legal moves. Median, range and mean over positions.",
+        compute: mutual_positions,
+    },
+    TableSpec {
+        number: "6b",
+        name: "mutual_position_sides",
+        title: "Sides at the first mutual entry against the declaration thresholds",
+        caption: "The positions of table 6a, per side (two a position). `zone10_share`: >= 10 pieces in the enemy camp. \
+`points_share`: declaration points (pieces in the enemy camp + hand) at or above the rule's win threshold (27-point rule: 28 Black, 27 White; \
+24-point rule: 31), whatever else holds. `declarable_share`: sides that would win by declaring, every condition of the rule applied as in \
+tables 4 and 5: the king in the enemy camp, not in check (judged as if the side were to move), >= 10 pieces there, the points, and under the \
+24-point rule the SFEN move number at most 500 (a position first reached after move 500, possible only where the limit is 512, never counts). Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
+a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
+        compute: mutual_position_sides,
+    },
+    TableSpec {
+        number: "6c",
+        name: "mutual_shortfall",
+        title: "Distribution of the point shortfall at the first mutual entry",
+        caption: "Number of sides of table 6b at each shortfall to the declaration-win threshold, under the 27-point rule (28/27) and \
+the 24-point rule (31).",
+        compute: mutual_shortfall,
+    },
+];
+
+const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings in the enemy camp (`entering` = `mutual`), by the \
+server's `'summary` reason: `valid_decl` = `kachi`, `invalid_decl` = `illegal kachi`, `move_limit` = `max_moves` or `max_moves_draw`, \
+`resignation` = `toryo`, `repetition` = `sennichite` or `oute_sennichite`, `other` = anything else (time up, abnormal, illegal moves, \
+no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_lo`, `*_hi`). Max_Moves is read from each record; \
+`unknown` = the record has no `'Max_Moves` line; `0` = the record reads `'Max_Moves:0`, no move limit.";
+
+const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
+(`entering` = `black_only` or `white_only`).";
+
+/// The study periods of table 3b: label, first year, last year.
+pub const ERAS: &[(&str, i64, i64)] = &[
+    ("2008-2013", 2008, 2013),
+    ("2014-2017", 2014, 2017),
+    ("2018-2020", 2018, 2020),
+    ("2021-2023", 2021, 2023),
+    ("2024-2026", 2024, 2026),
+];

@@ -1,0 +1,467 @@
+//! Tables 3a-3e: the strength-controlled mutual entering-king games (both pre-game
+//! ratings at or above the year's threshold) by year, era and `'Max_Moves`, and the
+//! comparison of the two eras.
+
+use polars::prelude::*;
+
+use super::super::columns::*;
+use super::super::stats::{holm_ln, score_test, wilson};
+use super::super::{RatingPool, ReportConfig};
+use super::expr::*;
+use super::{ERAS, RULE24_DRAW, prepared};
+
+/// Each year's strength threshold: the configured percentile of its rating pool.
+/// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
+/// at or above the threshold) and `pool_ties` (ratings equal to it).
+pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
+    let pool = match config.pool {
+        RatingPool::Year | RatingPool::Players => lf,
+        RatingPool::Entering => lf.filter(mutual()),
+    };
+    let rates = concat(
+        [
+            pool.clone().select([
+                col(YEAR),
+                col(BLACK).alias("player"),
+                col(BLACK_RATE).alias("rate"),
+            ]),
+            pool.select([
+                col(YEAR),
+                col(WHITE).alias("player"),
+                col(WHITE_RATE).alias("rate"),
+            ]),
+        ],
+        UnionArgs::default(),
+    )?
+    .filter(col("rate").is_not_null().and(col(YEAR).is_not_null()));
+    // One rating per player and year: the mean of their pre-game ratings that year.
+    let rates = match config.pool {
+        RatingPool::Players => rates
+            .filter(col("player").is_not_null())
+            .group_by([col(YEAR), col("player")])
+            .agg([col("rate").mean()]),
+        _ => rates,
+    };
+    let t = rates.clone().group_by([col(YEAR)]).agg([
+        col("rate")
+            .quantile(lit(config.percentile / 100.0), QuantileMethod::Linear)
+            .alias("threshold"),
+        len().cast(DataType::Int64).alias("pool_ratings"),
+    ]);
+    // How many ratings of the pool are at or above the threshold (strong, ties included)
+    // and how many equal it.
+    let ties = rates
+        .join(
+            t.clone(),
+            [col(YEAR)],
+            [col(YEAR)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .group_by([col(YEAR)])
+        .agg([
+            count_if(col("rate").gt_eq(col("threshold"))).alias("pool_at_or_above"),
+            count_if(col("rate").eq(col("threshold"))).alias("pool_ties"),
+        ]);
+    Ok(t.left_join(ties, col(YEAR), col(YEAR)))
+}
+
+/// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
+/// above the threshold).
+fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
+    let t = thresholds(lf.clone(), config)?;
+    let strong = mutual()
+        .and(col(BLACK_RATE).gt_eq(col("threshold")))
+        .and(col(WHITE_RATE).gt_eq(col("threshold")))
+        .fill_null(lit(false));
+    Ok(lf
+        .left_join(t, col(YEAR), col(YEAR))
+        .with_column(strong.alias("strong")))
+}
+
+/// One row per game: `game_id` and `entry` where the games table has them, `year`,
+/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` and `strong` (a mutual
+/// entering-king game whose two pre-game ratings are both at or above the threshold: the
+/// games tables 3a-3e count as controlled).
+pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let mut select: Vec<Expr> = ["game_id", "entry"]
+        .iter()
+        .filter(|c| games.column(c).is_ok())
+        .map(|c| col(*c))
+        .collect();
+    select.extend([
+        col(YEAR),
+        col(BLACK_RATE),
+        col(WHITE_RATE),
+        col("threshold"),
+        mutual().alias("mutual"),
+        col("strong"),
+    ]);
+    with_strength(prepared(games)?, config)?
+        .select(select)
+        .collect()
+}
+
+/// The counts and rates of tables 3a-3d, for the controlled games (`strong`) and, with
+/// the prefix `raw_`, for every mutual game.
+fn family() -> Family {
+    let low_side = col(OWNED_BLACK)
+        .lt(lit(RULE24_DRAW))
+        .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
+    let mut columns = Vec::new();
+    let mut rates = Vec::new();
+    for (prefix, sel) in [("", col("strong")), ("raw_", mutual())] {
+        let n = |s: &str| format!("{prefix}{s}");
+        columns.push((n("games"), count_if(sel.clone())));
+        columns.push((n("decl_wins"), count_if(sel.clone().and(declaration_win()))));
+        columns.push((n("move_limit"), count_if(sel.clone().and(move_limit()))));
+        columns.push((
+            n("low_side"),
+            count_if(sel.and(move_limit()).and(low_side.clone())),
+        ));
+        rates.push(Rate::new(&n("decl_wins"), &n("games"), &n("decl_win_rate")));
+        rates.push(Rate::new(
+            &n("move_limit"),
+            &n("games"),
+            &n("move_limit_rate"),
+        ));
+        rates.push(Rate::new(
+            &n("low_side"),
+            &n("move_limit"),
+            &n("low_side_share"),
+        ));
+    }
+    Family { columns, rates }
+}
+
+/// `few_games`: fewer controlled games than `--min-games` (flagged, not dropped).
+fn few_games(config: &ReportConfig) -> Expr {
+    col("games")
+        .lt(lit(i64::from(config.min_games)))
+        .alias("few_games")
+}
+
+/// The rate columns and `few_games`.
+fn strength_finish(f: &Family, config: &ReportConfig) -> Vec<Expr> {
+    let mut out = f.finish();
+    out.push(few_games(config));
+    out
+}
+
+/// The family's column order with `few_games` after `games`.
+fn strength_order(f: &Family) -> Vec<&str> {
+    let mut order = f.order();
+    order.insert(1, "few_games");
+    order
+}
+
+/// The rating pool columns of table 3a.
+fn pool_family() -> Family {
+    Family {
+        columns: vec![
+            (
+                "pool_ratings".into(),
+                col("pool_ratings").first().fill_null(lit(0i64)),
+            ),
+            ("threshold".into(), col("threshold").first()),
+            (
+                "pool_at_or_above".into(),
+                col("pool_at_or_above").first().fill_null(lit(0i64)),
+            ),
+            (
+                "pool_ties".into(),
+                col("pool_ties").first().fill_null(lit(0i64)),
+            ),
+        ],
+        rates: vec![Rate::new(
+            "pool_at_or_above",
+            "pool_ratings",
+            "pool_at_or_above_share",
+        )],
+    }
+}
+
+pub(super) fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    let (f, pool) = (family(), pool_family());
+    let mut aggs = pool.aggs();
+    aggs.extend(f.aggs());
+    let mut finish = strength_finish(&f, config);
+    finish.extend(pool.finish());
+    let mut order = pool.order();
+    order.extend(strength_order(&f));
+    let df = keyed(lf, col(YEAR), "year", aggs, finish, &order)?;
+    // The total row has no single threshold or pool.
+    let df = df
+        .lazy()
+        .with_columns([
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Float64))
+                .otherwise(col("threshold"))
+                .alias("threshold"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_ratings"))
+                .alias("pool_ratings"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_at_or_above"))
+                .alias("pool_at_or_above"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Float64))
+                .otherwise(col("pool_at_or_above_share"))
+                .alias("pool_at_or_above_share"),
+            when(col("year").eq(lit("all")))
+                .then(lit(NULL).cast(DataType::Int64))
+                .otherwise(col("pool_ties"))
+                .alias("pool_ties"),
+        ])
+        .collect()?;
+    let df = f.with_intervals(df)?;
+    pool.with_intervals(df)
+}
+
+fn era_label() -> Expr {
+    ERAS.iter()
+        .rev()
+        .fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
+            when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
+                .then(lit(*label))
+                .otherwise(acc)
+        })
+}
+
+pub(super) fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?
+        .with_column(era_label().alias("era"))
+        .filter(col("era").is_not_null());
+    let f = family();
+    let df = keyed(
+        lf,
+        col("era"),
+        "era",
+        f.aggs(),
+        strength_finish(&f, config),
+        &strength_order(&f),
+    )?;
+    // Every period gets a row, with zero games when it has no data.
+    let mut labels: Vec<&str> = ERAS.iter().map(|e| e.0).collect();
+    labels.push("all");
+    let frame = DataFrame::new_infer_height(vec![Column::new("era".into(), labels)])?;
+    let mut fill: Vec<Expr> = f
+        .names()
+        .iter()
+        .map(|c| col(*c).fill_null(lit(0i64)))
+        .collect();
+    fill.push(
+        col("games")
+            .fill_null(lit(0i64))
+            .lt(lit(i64::from(config.min_games)))
+            .alias("few_games"),
+    );
+    let df = frame
+        .lazy()
+        .left_join(df.lazy(), col("era"), col("era"))
+        .with_columns(fill)
+        .collect()?;
+    f.with_intervals(df)
+}
+
+pub(super) fn strength_by_max_moves(
+    lf: LazyFrame,
+    config: &ReportConfig,
+) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    let f = family();
+    let df = keyed(
+        lf,
+        col(MAX_MOVES),
+        "max_moves",
+        f.aggs(),
+        strength_finish(&f, config),
+        &strength_order(&f),
+    )?;
+    f.with_intervals(df)
+}
+
+pub(super) fn strength_by_era_max_moves(
+    lf: LazyFrame,
+    config: &ReportConfig,
+) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?
+        .with_column(era_label().alias("era"))
+        .filter(col("era").is_not_null());
+    let f = family();
+    let mut select = vec![col("era"), col(MAX_MOVES)];
+    select.extend(strength_order(&f).iter().map(|c| col(*c)));
+    let df = lf
+        .group_by([col("era"), col(MAX_MOVES)])
+        .agg(f.aggs())
+        .filter(col("raw_games").gt(lit(0i64)))
+        .sort(
+            ["era", MAX_MOVES],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .with_column(
+            col(MAX_MOVES)
+                .cast(DataType::String)
+                .fill_null(lit("unknown")),
+        )
+        .with_columns(strength_finish(&f, config))
+        .select(select)
+        .collect()?;
+    f.with_intervals(df)
+}
+
+/// The cells of table 3e: label, first year, last year, `'Max_Moves` value.
+pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
+    ("Max_Moves 256, 2021-2023", 2021, 2023, 256),
+    ("Max_Moves 512, 2024-2026", 2024, 2026, 512),
+];
+
+pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config)?;
+    // Per cell and population: games, declaration wins, move-limit endings.
+    let mut counts = Vec::new();
+    for (_, first, last, mm) in COMPARISON_CELLS {
+        let cell = col(YEAR)
+            .gt_eq(lit(first))
+            .and(col(YEAR).lt_eq(lit(last)))
+            .and(col(MAX_MOVES).eq(lit(mm)))
+            .fill_null(lit(false));
+        let df = lf
+            .clone()
+            .select([
+                count_if(cell.clone().and(col("strong"))).alias("c_games"),
+                count_if(cell.clone().and(col("strong")).and(declaration_win())).alias("c_decl"),
+                count_if(cell.clone().and(col("strong")).and(move_limit())).alias("c_limit"),
+                count_if(cell.clone().and(mutual())).alias("r_games"),
+                count_if(cell.clone().and(mutual()).and(declaration_win())).alias("r_decl"),
+                count_if(cell.and(mutual()).and(move_limit())).alias("r_limit"),
+            ])
+            .collect()?;
+        let get = |c: &str| -> PolarsResult<u64> {
+            Ok(df.column(c)?.i64()?.get(0).unwrap_or(0).max(0) as u64)
+        };
+        counts.push([
+            get("c_games")?,
+            get("c_decl")?,
+            get("c_limit")?,
+            get("r_games")?,
+            get("r_decl")?,
+            get("r_limit")?,
+        ]);
+    }
+    let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
+    let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ints: [Vec<i64>; 4] = Default::default();
+    let mut few = Vec::new();
+    let mut floats: [Vec<Option<f64>>; 12] = Default::default();
+    let mut ln_ps: Vec<Option<f64>> = Vec::new();
+    for (population, base) in [("controlled", 0), ("raw", 3)] {
+        for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
+            let (na, ka) = (counts[0][base], counts[0][base + off]);
+            let (nb, kb) = (counts[1][base], counts[1][base + off]);
+            let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
+            let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
+            let t = score_test(ka, na, kb, nb);
+            measures.push(measure);
+            populations.push(population);
+            roles.push(if (population, measure) == PRIMARY_COMPARISON {
+                "primary"
+            } else {
+                "secondary"
+            });
+            few.push(na.min(nb) < u64::from(config.min_games));
+            for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
+                v.push(x as i64);
+            }
+            ln_ps.push(t.map(|t| t.ln_p));
+            let row = [
+                rate(ka, na),
+                wa.map(|w| w.0),
+                wa.map(|w| w.1),
+                rate(kb, nb),
+                wb.map(|w| w.0),
+                wb.map(|w| w.1),
+                diff,
+                t.map(|t| t.lo),
+                t.map(|t| t.hi),
+                t.map(|t| t.z),
+                t.map(|t| t.ln_p.exp()),
+                t.map(|t| t.ln_p / std::f64::consts::LN_10),
+            ];
+            for (v, x) in floats.iter_mut().zip(row) {
+                v.push(x);
+            }
+        }
+    }
+    // Holm's adjustment over the secondary comparisons that have a test.
+    let secondary: Vec<usize> = (0..roles.len())
+        .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
+        .collect();
+    let adjusted = holm_ln(
+        &secondary
+            .iter()
+            .filter_map(|&i| ln_ps[i])
+            .collect::<Vec<_>>(),
+    );
+    let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
+    for (&i, a) in secondary.iter().zip(adjusted) {
+        holm[i] = Some(a);
+    }
+    let n = measures.len();
+    let [na, ka, nb, kb] = ints;
+    let [
+        ra,
+        ra_lo,
+        ra_hi,
+        rb,
+        rb_lo,
+        rb_hi,
+        d,
+        d_lo,
+        d_hi,
+        z,
+        p,
+        p_log10,
+    ] = floats;
+    let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
+    DataFrame::new(
+        n,
+        vec![
+            Column::new("measure".into(), measures),
+            Column::new("population".into(), populations),
+            Column::new("role".into(), roles),
+            Column::new("a_cell".into(), vec![COMPARISON_CELLS[0].0; n]),
+            Column::new("a_games".into(), na),
+            Column::new("a_count".into(), ka),
+            f("a_rate", ra),
+            f("a_rate_lo", ra_lo),
+            f("a_rate_hi", ra_hi),
+            Column::new("b_cell".into(), vec![COMPARISON_CELLS[1].0; n]),
+            Column::new("b_games".into(), nb),
+            Column::new("b_count".into(), kb),
+            f("b_rate", rb),
+            f("b_rate_lo", rb_lo),
+            f("b_rate_hi", rb_hi),
+            Column::new("few_games".into(), few),
+            f("rate_diff", d),
+            f("rate_diff_lo", d_lo),
+            f("rate_diff_hi", d_hi),
+            f("score_z", z),
+            f("score_p", p),
+            f("score_p_log10", p_log10),
+            f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
+            f(
+                "holm_p_log10",
+                holm.iter()
+                    .map(|h| h.map(|l| l / std::f64::consts::LN_10))
+                    .collect(),
+            ),
+        ],
+    )
+}
+
+/// The comparison of table 3e that answers the study's question (population, measure);
+/// the other three are secondary, with Holm-adjusted p-values.
+pub const PRIMARY_COMPARISON: (&str, &str) = ("controlled", "decl_win_rate");
