@@ -9,7 +9,7 @@
 //! In check every evasion is generated at once and ordered as before (the table move,
 //! captures by exchange value, the rest).
 //!
-//! Each legal move is yielded exactly once (`tests/engine_picker.rs` checks this against
+//! Each legal move is yielded exactly once (`tests/engine/engine_search.rs` checks this against
 //! the core's legal moves).
 use super::eval;
 use super::ordering::{Heuristics, history_index, see};

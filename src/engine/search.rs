@@ -102,7 +102,7 @@ pub struct Tweaks {
     /// Reduce late quiet root moves (the `RootReductions` option).
     pub root_reductions: bool,
     /// Move-count pruning at nodes of depth <= this (the `LateMoveDepth` option): quiet
-    /// moves after the first [`late_move_limit`] are not searched.
+    /// moves after the first `late_move_limit` of them are not searched.
     pub late_move_depth: i32,
     /// Quiescence of the full search also tries pawn moves that promote without
     /// capturing, when the exchange on their square does not lose (the
