@@ -26,7 +26,9 @@ pub fn run(a: StandinArgs) -> anyhow::Result<ExitCode> {
             .create(true)
             .append(true)
             .open(p)?;
-        writeln!(f, "{}", std::process::id())?;
+        // One write of the whole line: engines started together append to the same
+        // file, and `writeln!` may split the number and its newline into two writes.
+        f.write_all(format!("{}\n", std::process::id()).as_bytes())?;
     }
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
