@@ -13,6 +13,8 @@
 //! - `report` (the default `report` feature): paper tables and plots from the per-game table.
 //! - [`engine`]: alpha-beta search, the 24-point declaration engine, USI.
 //! - [`referee`]: games of outside USI engines, judged with the core's rules.
+//! - [`lab`]: the research tooling over the engine and the referee: engine games, the
+//!   `replay` table, SPSA tuning and the SPRT match.
 //! - [`words`]: the tables' closed vocabularies as enums, one name table each.
 //!
 //! The command line (flags, messages, progress bars, exit codes) is the binary's, not the
@@ -22,6 +24,7 @@ pub mod csa;
 pub mod engine;
 pub mod game;
 pub mod interrupt;
+pub mod lab;
 pub mod outdir;
 pub mod referee;
 #[cfg(feature = "report")]

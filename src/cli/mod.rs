@@ -1,7 +1,8 @@
 //! The command line, part of the binary, not of the library: the only layer that knows
 //! flags, standard error, exit codes, progress bars and `anyhow`. Each subcommand lives in
 //! its own file with the same shape: arguments -> configuration -> library call ->
-//! summary (`play.rs` holds what the self-play subcommands share).
+//! summary (`play.rs` holds what the self-play subcommands share; the library side of
+//! those is [`floodgate_scan::lab`]).
 //!
 //! Exit codes: 0 success (every entry read), 1 partial failure (some input could not be
 //! read; the rest was processed and written), 2 usage or fatal error (bad flag, bad

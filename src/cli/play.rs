@@ -4,10 +4,10 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use floodgate_scan::engine::endings::{self, StartPosition};
 use floodgate_scan::engine::eval24::Weights;
-use floodgate_scan::engine::play::GameSettings;
 use floodgate_scan::engine::time::Limits;
+use floodgate_scan::lab::endings::{self, StartPosition};
+use floodgate_scan::lab::play::GameSettings;
 use floodgate_scan::shogi::{EnteringKingRule, Position};
 
 /// Options shared by the self-play subcommands.

@@ -9,11 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::time::Duration;
 
-use floodgate_scan::engine::endings::{
-    self, RefereeRunError, ReplayRow, RowLabels, RunTimes, StartPosition,
-};
 use floodgate_scan::engine::search::{Config, Mode};
 use floodgate_scan::game::words::is_cut_mutual;
+use floodgate_scan::lab::endings::{
+    self, RefereeRunError, ReplayRow, RowLabels, RunTimes, StartPosition,
+};
 use floodgate_scan::outdir::OutDir;
 use floodgate_scan::referee::usi::GoLimit;
 use floodgate_scan::referee::{AutoDeclare, EngineSpec, RefereeSettings};

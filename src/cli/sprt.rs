@@ -8,13 +8,13 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use floodgate_scan::engine::play::GameSettings;
-use floodgate_scan::engine::sprt::{
-    self, MatchReport, MatchSettings, Player, SprtParams, Tally, read_openings,
-};
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::engine::tt::TranspositionTable;
 use floodgate_scan::engine::usi::Options;
+use floodgate_scan::lab::play::GameSettings;
+use floodgate_scan::lab::sprt::{
+    self, MatchReport, MatchSettings, Player, SprtParams, Tally, read_openings,
+};
 use floodgate_scan::shogi::EnteringKingRule;
 
 use super::play::file_name;

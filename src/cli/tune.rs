@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
-use floodgate_scan::engine::tune;
+use floodgate_scan::lab::tune;
 use floodgate_scan::shogi::Position;
 
 use super::play::{PlayArgs, load_positions, load_weights};

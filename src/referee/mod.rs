@@ -12,16 +12,17 @@
 //! - With [`AutoDeclare`], the referee declares for the side to move at the first moment
 //!   its declaration would win (or draw), so that an engine that does not know the rule
 //!   still gets the ending the rule gives it; the game says who declared.
+mod outcome;
 pub mod standin;
 pub mod usi;
 
 use std::time::Duration;
 
-use crate::engine::play::{ReplayEnding, SideStats};
 use crate::shogi::{
     Color, DeclarationOutcome, EnteringKingRule, History, Move, Position, RepetitionStatus,
     evaluate_declaration, try_rule_reached,
 };
+pub use outcome::{ReplayEnding, SideStats};
 use usi::{Answer, BestMove, EngineFailure, GoLimit, UsiEngine};
 
 /// Something that answers positions: an outside engine, or a test's stand-in.

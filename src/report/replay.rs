@@ -16,7 +16,7 @@ use polars::prelude::*;
 use super::stats::wilson;
 use super::tables::{ERAS, cut_mutual_games};
 use super::{ReportError, columns};
-use crate::engine::play::ReplayEnding;
+use crate::referee::ReplayEnding;
 
 /// The ending classes, in table order.
 pub const CLASSES: [&str; 8] = [

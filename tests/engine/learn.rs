@@ -10,7 +10,7 @@ use floodgate_scan::engine::learn::generate::{
 use floodgate_scan::engine::learn::linear::{self, LinearWeights, N_FEATURES, STAGES};
 use floodgate_scan::engine::learn::record::{self, Outcome, RECORD_BYTES, Source};
 use floodgate_scan::engine::learn::teacher::TeacherSpec;
-use floodgate_scan::engine::tune::XorShift64Star;
+use floodgate_scan::engine::rng::XorShift64Star;
 use floodgate_scan::shogi::Position;
 
 fn fixture(p: &str) -> PathBuf {

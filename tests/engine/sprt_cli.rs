@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use floodgate_scan::engine::sprt::llr_pentanomial;
+use floodgate_scan::lab::sprt::llr_pentanomial;
 use floodgate_scan::shogi::{Move, Position};
 
 fn tmp(name: &str) -> PathBuf {

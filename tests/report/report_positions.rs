@@ -183,7 +183,7 @@ fn table_6_reads_mutual_sfen_from_the_games_table() {
 /// bad lines.
 #[test]
 fn an_indented_comment_is_a_comment_for_both_commands() {
-    use floodgate_scan::engine::endings;
+    use floodgate_scan::lab::endings;
     let text = "  # indented\n4k4/9/9/9/9/9/9/9/4K4 b - 1\n\t#tab\nnot-a-sfen\n";
     let (counted, bad) = read_positions(text);
     let (starts, bad_replay) = endings::read_positions(text, "f.tsv");

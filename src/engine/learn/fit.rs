@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::linear::{self, LinearWeights, N_FEATURES, PROGRESS_MAX, STAGES};
 use super::record::{Record, Source};
 use crate::engine::eval::{hand_bonus, piece_value};
-use crate::engine::tune::XorShift64Star;
+use crate::engine::rng::XorShift64Star;
 use crate::shogi::sets::*;
 use crate::shogi::{MoveList, Position};
 

@@ -24,9 +24,9 @@ use std::sync::mpsc::channel;
 
 use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
 use super::teacher::{Label, Teacher, TeacherSpec};
+use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Control, Decision, Searcher, can_declare_win};
 use crate::engine::time::Limits;
-use crate::engine::tune::XorShift64Star;
 use crate::shogi::{Color, Move, Position};
 
 /// The kind of a unit.

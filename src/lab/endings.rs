@@ -15,10 +15,12 @@ use serde::{Deserialize, Serialize};
 
 use std::time::Duration;
 
-use super::play::{Ending, GameRecord, GameSettings, ReplayEnding, SideStats, play_game};
-use super::search::Config;
+use super::play::{Ending, GameRecord, GameSettings, play_game};
+use crate::engine::search::Config;
 use crate::referee::usi::EngineFailure;
-use crate::referee::{self, EngineSpec, Player as _, RefereeGame, RefereeSettings, UsiPlayer};
+use crate::referee::{
+    self, EngineSpec, Player as _, RefereeGame, RefereeSettings, ReplayEnding, SideStats, UsiPlayer,
+};
 use crate::shogi::positions_file::{BadLine, read_positions_file};
 use crate::shogi::{Color, Position};
 

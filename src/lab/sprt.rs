@@ -24,9 +24,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::play::{GameSettings, play_game_with};
-use super::search::{Config, Searcher};
-use super::tune::XorShift64Star;
-use super::usi::{Command, Options, apply_position, parse_command};
+use crate::engine::rng::XorShift64Star;
+use crate::engine::search::{Config, Searcher};
+use crate::engine::usi::{Command, Options, apply_position, parse_command};
 use crate::shogi::{Color, Position};
 
 /// Weight given to an empty category of results (as in Fishtest).

@@ -8,30 +8,11 @@
 //! towards the declaration conditions, so drawn games still carry signal.
 use rayon::prelude::*;
 
-use super::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
 use super::play::{GameSettings, play_game, progress};
-use super::search::{Config, Mode};
+use crate::engine::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
+use crate::engine::rng::XorShift64Star;
+use crate::engine::search::{Config, Mode};
 use crate::shogi::{Color, Position};
-
-/// A tiny deterministic generator (xorshift64*), enough for perturbation signs.
-#[derive(Debug, Clone)]
-pub struct XorShift64Star(u64);
-
-impl XorShift64Star {
-    /// A generator seeded with `seed` (0, which would stay 0 forever, is taken as 1).
-    pub fn new(seed: u64) -> XorShift64Star {
-        XorShift64Star(seed.max(1))
-    }
-    /// The next 64-bit output.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
 
 /// Score of the player with `color` in one finished game, in [0, 1].
 fn game_score(g: &super::play::GameRecord, color: Color, settings: &GameSettings) -> f64 {
@@ -247,17 +228,6 @@ pub fn spsa(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rng_is_deterministic_and_balanced() {
-        let mut a = XorShift64Star::new(7);
-        let mut b = XorShift64Star::new(7);
-        let xs: Vec<u64> = (0..1000).map(|_| a.next_u64()).collect();
-        let ys: Vec<u64> = (0..1000).map(|_| b.next_u64()).collect();
-        assert_eq!(xs, ys);
-        let ones = xs.iter().filter(|x| *x & 1 == 1).count();
-        assert!((400..600).contains(&ones), "{ones}");
-    }
 
     #[test]
     fn score_interval_and_elo() {

@@ -1,0 +1,453 @@
+//! The searcher: its state kept from one search to the next (the table, the ordering
+//! heuristics), the per-search state, and the root: the declarations and the mate guard
+//! before any search, then iterative deepening with aspiration windows over the root moves.
+
+use std::sync::atomic::Ordering;
+
+use super::alphabeta::PlyScratch;
+use super::rules::{Path, PathEntry, draw_is_best};
+use super::{Config, Control, Decision, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Mode};
+use super::{SearchResult, can_declare_draw, can_declare_win};
+use crate::engine::eval;
+use crate::engine::eval24;
+use crate::engine::guard;
+use crate::engine::ordering::{Heuristics, history_index};
+use crate::engine::picker::is_capture;
+use crate::engine::time::{Limits, TimePlan, plan};
+use crate::engine::tt::TranspositionTable;
+use crate::shogi::{Color, Move, Position};
+
+/// The searcher: owns the transposition table and the ordering heuristics, which survive
+/// from one search to the next.
+#[derive(Debug)]
+pub struct Searcher {
+    /// The transposition table, kept between searches.
+    pub tt: TranspositionTable,
+    /// The rules and mode of the next search (may change between searches).
+    pub config: Config,
+    pub(super) heur: Heuristics,
+    /// The positions behind the node being searched (for the rules: repetitions).
+    pub(super) path: Path,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    node_limit: u64,
+    plan: TimePlan,
+    pub(super) aborted: bool,
+    pub(super) root_depth: i32,
+    /// The side to move at the root: the side whose king the 24-point evaluation guards.
+    root_side: Color,
+    pub(super) lmr: Vec<[u8; 64]>,
+    pub(super) scratch: Vec<PlyScratch>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize, config: Config) -> Searcher {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            config,
+            heur: Heuristics::new(MAX_PLY),
+            path: Path::new(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            plan: TimePlan {
+                soft: None,
+                hard: None,
+            },
+            aborted: false,
+            root_depth: 1,
+            root_side: Color::Black,
+            lmr,
+            scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
+        }
+    }
+
+    /// Forget everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heur.clear();
+    }
+
+    /// Resize the table.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// The static evaluation by the objective of the mode (both read the position in
+    /// place).
+    pub(super) fn evaluate(&self, pos: &Position) -> i32 {
+        match self.config.mode {
+            Mode::Search => match &self.config.linear {
+                Some(w) => crate::engine::learn::linear::evaluate(pos, w),
+                None => eval::evaluate(pos),
+            },
+            Mode::Decl24 => eval24::evaluate_for(
+                pos,
+                &self.config.weights,
+                self.config.rule,
+                Some(self.root_side.index()),
+            ),
+        }
+    }
+
+    /// Play `m` and record the new position on the search path (for repetitions).
+    #[inline]
+    pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
+        let moved = history_index(&*pos, m);
+        let undo = pos.play_unchecked(m);
+        self.path.push(PathEntry {
+            key: pos.key(),
+            in_check: pos.is_in_check(),
+            null: false,
+            moved: Some(moved),
+        });
+        undo
+    }
+
+    fn time_up(&self, control: &Control) -> bool {
+        Self::past(self.plan.hard, control)
+    }
+
+    fn soft_time_up(&self, control: &Control) -> bool {
+        Self::past(self.plan.soft, control)
+    }
+
+    /// Whether `limit` (counted from the start, or from `ponderhit` when pondering was
+    /// converted) has passed; never while pondering.
+    fn past(limit: Option<std::time::Duration>, control: &Control) -> bool {
+        if control.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        limit.is_some_and(|limit| {
+            let since = (control.elapsed().as_millis() as u64)
+                .saturating_sub(control.ponderhit_ms.load(Ordering::Relaxed));
+            since >= limit.as_millis() as u64
+        })
+    }
+
+    #[inline]
+    pub(super) fn check_abort(&mut self, control: &Control) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.node_limit
+            || (self.nodes & 1023 == 0
+                && (control.stop.load(Ordering::Relaxed) || self.time_up(control)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Search `root` (reached through the positions `history`: `(key, side to move in
+    /// check)` of every earlier position of the game, oldest first) under `limits`.
+    /// `on_info` is called after every completed iteration.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[(u64, bool)],
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut pos = root.clone();
+        self.start_search(&pos, history, limits);
+        let finish = |decision, score, depth, nodes, pv: Vec<Move>| SearchResult {
+            decision,
+            ponder: pv.get(1).copied(),
+            score,
+            depth,
+            nodes,
+            time: control.elapsed(),
+            pv,
+        };
+        let root_in_check = pos.is_in_check();
+        if !root_in_check && can_declare_win(&pos, self.config.rule) {
+            return finish(Decision::Win, MATE, 0, 0, Vec::new());
+        }
+        let root_draw = !root_in_check && can_declare_draw(&pos, self.config.rule);
+        let all = pos.legal_moves();
+        if all.is_empty() {
+            return finish(
+                if root_draw {
+                    Decision::DeclareDraw
+                } else {
+                    Decision::Resign
+                },
+                if root_draw { 0 } else { -MATE },
+                0,
+                0,
+                Vec::new(),
+            );
+        }
+        let all: Vec<Move> = all.iter().copied().collect();
+        let mut root_moves = match self.guard_root_moves(&mut pos, all, control) {
+            Ok(moves) => moves,
+            Err((m, plies)) => {
+                let score = MATE - plies as i32;
+                on_info(&Info {
+                    depth: plies,
+                    seldepth: plies,
+                    score,
+                    bound: None,
+                    nodes: 0,
+                    time: control.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: vec![m],
+                });
+                return finish(Decision::Move(m), score, plies, 0, vec![m]);
+            }
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let (best_move, best_score, mut best_pv, completed) =
+            self.iterate(&mut pos, &mut root_moves, max_depth, control, on_info);
+        if best_pv.first() != Some(&best_move) {
+            best_pv = vec![best_move];
+        }
+        if root_draw && completed > 0 && draw_is_best(&pos, self.config.rule, best_score, &best_pv)
+        {
+            return finish(Decision::DeclareDraw, 0, completed, self.nodes, Vec::new());
+        }
+        finish(
+            Decision::Move(best_move),
+            best_score,
+            completed,
+            self.nodes,
+            best_pv,
+        )
+    }
+
+    /// Reset the per-search state and put the game history and the root on the path.
+    pub(super) fn start_search(
+        &mut self,
+        pos: &Position,
+        history: &[(u64, bool)],
+        limits: &Limits,
+    ) {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.root_side = pos.side_to_move();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.plan = plan(
+            limits,
+            pos.side_to_move() == Color::Black,
+            pos.move_number(),
+        );
+        self.tt.new_search();
+        self.heur.age();
+        self.heur
+            .enable_continuation(self.config.tweaks.continuation_history);
+        self.path.start(history, pos);
+    }
+
+    /// The mate guard, in both modes: take a short mate (`Err((move, plies))`), never
+    /// allow one when it can be avoided (`Ok(the moves kept)`). The guard's time counts
+    /// against the move's hard limit like the search's; in the full search it may take
+    /// at most half of it, the rest is the search's.
+    fn guard_root_moves(
+        &self,
+        pos: &mut Position,
+        moves: Vec<Move>,
+        control: &Control,
+    ) -> Result<Vec<Move>, (Move, u32)> {
+        let hard = match self.config.mode {
+            Mode::Decl24 => self.plan.hard,
+            Mode::Search => self.plan.hard.map(|h| h / 2),
+        };
+        let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
+        match guard::guard_root_until(pos, &moves, guard::GuardLimits::default(), &out_of_time) {
+            guard::RootGuard::Mate(m, plies) => Err((m, plies)),
+            guard::RootGuard::Moves(safe, _) => Ok(safe),
+        }
+    }
+
+    /// Iterative deepening over `root_moves` up to `max_depth` or the time plan. Returns
+    /// the best move, its score, its principal variation and the last completed depth.
+    fn iterate(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [Move],
+        max_depth: u32,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> (Move, i32, Vec<Move>, u32) {
+        let mut best_move = root_moves[0];
+        let mut best_score = -MATE;
+        let mut best_pv = vec![best_move];
+        let mut completed = 0;
+        let mut prev_score: i32 = 0;
+        for depth in 1..=max_depth {
+            let (score, mv, pv) = self.aspiration(pos, root_moves, depth, prev_score, control);
+            if self.aborted {
+                // Keep a move of the unfinished iteration only if it beat the old best.
+                if let Some(m) = mv
+                    && score > best_score
+                    && completed > 0
+                {
+                    best_move = m;
+                    best_pv = pv;
+                }
+                break;
+            }
+            if let Some(m) = mv {
+                best_move = m;
+                best_pv = pv;
+            }
+            best_score = score;
+            prev_score = score;
+            completed = depth;
+            on_info(&Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                bound: None,
+                nodes: self.nodes,
+                time: control.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: best_pv.clone(),
+            });
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+            if self.soft_time_up(control) || control.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        (best_move, best_score, best_pv, completed)
+    }
+
+    /// One iteration at `depth` in an aspiration window around `prev_score` (from depth
+    /// 4, 40 wide, widened three times over on every failure).
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [Move],
+        depth: u32,
+        prev_score: i32,
+        control: &Control,
+    ) -> (i32, Option<Move>, Vec<Move>) {
+        let mut window = if depth >= 4 && prev_score.abs() < MATE_BOUND {
+            40
+        } else {
+            MATE * 2
+        };
+        let (mut alpha, mut beta) = (
+            (prev_score - window).max(-MATE - 1),
+            (prev_score + window).min(MATE + 1),
+        );
+        loop {
+            self.root_depth = depth as i32;
+            let (s, m, pv) = self.root(pos, root_moves, depth as i32, alpha, beta, control);
+            if self.aborted {
+                return (s, m, pv);
+            }
+            if s <= alpha && alpha > -MATE - 1 {
+                beta = (alpha + beta) / 2;
+                window *= 3;
+                alpha = (s - window).max(-MATE - 1);
+            } else if s >= beta && beta < MATE + 1 {
+                window *= 3;
+                beta = (s + window).min(MATE + 1);
+            } else {
+                return (s, m, pv);
+            }
+        }
+    }
+
+    /// One root iteration over `moves` (reordered: best first). Returns the score, the best
+    /// move (if one beat alpha) and its principal variation.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        control: &Control,
+    ) -> (i32, Option<Move>, Vec<Move>) {
+        self.nodes += 1;
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        let mut best_pv = Vec::new();
+        let mut best_index = 0;
+        let root_lmr = self.config.tweaks.root_reductions
+            && self.config.mode == Mode::Search
+            && depth >= 3
+            && !pos.is_in_check();
+        for (n, &m) in moves.iter().enumerate() {
+            // Late quiet root moves that do not check are searched shallower first (by
+            // one ply less than an interior node's reduction).
+            let reduction = if root_lmr
+                && n >= 4
+                && !is_capture(pos, m)
+                && !matches!(m, Move::Normal { promote: true, .. })
+                && !pos.gives_check(m)
+            {
+                (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, depth - 2)
+            } else {
+                0
+            };
+            let undo = self.play(pos, m);
+            let mut s;
+            if n == 0 {
+                s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+            } else {
+                s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    true,
+                    control,
+                );
+                if s > alpha && reduction > 0 && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true, control);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+                }
+            }
+            self.path.pop();
+            pos.undo(m, undo);
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+                best_move = Some(m);
+                best_index = n;
+                best_pv.clear();
+                best_pv.push(m);
+                best_pv.extend_from_slice(&self.pv[1]);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        if best_index > 0 {
+            moves[..=best_index].rotate_right(1);
+        }
+        (best, best_move, best_pv)
+    }
+
+    /// Nodes searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,369 @@
+//! The engine's options: their values ([`Options`]), `setoption` ([`Options::set`]), the
+//! option list the `usi` command answers ([`Options::usi_lines`]), and the search
+//! configuration they make ([`Options::config`]).
+
+use std::sync::Arc;
+
+use crate::engine::eval24::{Weights, WeightsError};
+use crate::engine::learn::linear::{LinearWeights, WeightsError as LinearWeightsError};
+use crate::engine::search::{Config, Mode, Threats, Tweaks, UnknownMode};
+use crate::shogi::EnteringKingRule;
+
+/// A `setoption` the options refuse; its text is the `info string` the session answers.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    /// A number option (`USI_Hash`, `Threads`, `MaxMovesToDraw`) given a non-integer.
+    #[error("option {name}: bad number `{value}`")]
+    BadNumber {
+        /// The option's name as written.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// `EnteringKingRule` given no rule's name.
+    #[error("option {name}: unknown rule `{value}`")]
+    UnknownRule {
+        /// The option's name as written.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// `Mode` given neither `search` nor `decl24`.
+    #[error(transparent)]
+    Mode(#[from] UnknownMode),
+    /// The `Weights` file cannot be read.
+    #[error("option Weights: cannot read `{path}`: {error}")]
+    WeightsUnreadable {
+        /// The file's path.
+        path: String,
+        /// Why it cannot be read.
+        error: std::io::Error,
+    },
+    /// The `Weights` file is read but is no weights file.
+    #[error("option Weights: `{path}`: {error}")]
+    WeightsInvalid {
+        /// The file's path.
+        path: String,
+        /// The line at fault and what is wrong with it.
+        error: WeightsError,
+    },
+    /// The `LinearWeights` file cannot be read.
+    #[error("option LinearWeights: cannot read `{path}`: {error}")]
+    LinearUnreadable {
+        /// The file's path.
+        path: String,
+        /// Why it cannot be read.
+        error: std::io::Error,
+    },
+    /// The `LinearWeights` file is read but is no linear weights file.
+    #[error("option LinearWeights: `{path}`: {error}")]
+    LinearInvalid {
+        /// The file's path.
+        path: String,
+        /// What is wrong with it.
+        error: LinearWeightsError,
+    },
+    /// No option of that name.
+    #[error("unknown option `{0}`")]
+    UnknownOption(String),
+}
+
+/// The largest `USI_Hash` (MB) offered: 32 GiB. A size the machine cannot give is refused
+/// when it is set (`info string`), and the table in use is kept.
+pub const MAX_HASH_MB: usize = 32_768;
+
+/// Engine options settable with `setoption`.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `USI_Hash`: transposition table size in MB (1 to [`MAX_HASH_MB`]).
+    pub hash_mb: usize,
+    /// `Threads` (1 to 256): accepted and kept; the search runs on one thread.
+    pub threads: usize,
+    /// `EnteringKingRule`: the rule of declarations and the try rule.
+    pub rule: EnteringKingRule,
+    /// `MaxMovesToDraw`: plies after which the game is a draw (0 = no limit).
+    pub max_moves_to_draw: i32,
+    /// `Mode`: the normal search or the 24-point engine.
+    pub mode: Mode,
+    /// Weights file (empty = compiled-in defaults).
+    pub weights_path: String,
+    /// The 24-point weights read from `weights_path` (or the defaults).
+    pub weights: Weights,
+    /// `Threats` and `ThreatPenalty`: how the search treats mate threats at the leaves.
+    pub threats: Threats,
+    /// `QuiescenceTT`: quiescence takes the table's score where its bound allows.
+    pub quiescence_tt: bool,
+    /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`); empty =
+    /// the hand-made evaluation.
+    pub linear_path: String,
+    /// The learned weights read from `linear_path`.
+    pub linear: Option<Arc<LinearWeights>>,
+    /// `ContinuationHistory`, `RootReductions`, `LateMoveDepth`: the search's choices
+    /// under trial.
+    pub tweaks: Tweaks,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 64,
+            threads: 1,
+            rule: EnteringKingRule::CSARule24,
+            max_moves_to_draw: 0,
+            mode: Mode::Search,
+            weights_path: String::new(),
+            weights: Weights::default(),
+            threats: Threats::default(),
+            quiescence_tt: Config::default().quiescence_tt,
+            linear_path: String::new(),
+            linear: None,
+            tweaks: Tweaks::default(),
+        }
+    }
+}
+
+impl Options {
+    /// The search configuration these options describe.
+    pub fn config(&self) -> Config {
+        Config {
+            rule: self.rule,
+            max_moves_to_draw: self.max_moves_to_draw,
+            mode: self.mode,
+            weights: self.weights.clone(),
+            threats: self.threats,
+            quiescence_tt: self.quiescence_tt,
+            linear: self.linear.clone(),
+            tweaks: self.tweaks,
+        }
+    }
+
+    /// The `option` lines of the `usi` answer.
+    pub fn usi_lines(&self) -> Vec<String> {
+        let rules: Vec<String> = EnteringKingRule::ALL
+            .iter()
+            .map(|r| format!(" var {r}"))
+            .collect();
+        vec![
+            format!("option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
+            "option name USI_Ponder type check default false".into(),
+            "option name Threads type spin default 1 min 1 max 256".into(),
+            format!(
+                "option name EnteringKingRule type combo default {}{}",
+                EnteringKingRule::CSARule24,
+                rules.concat()
+            ),
+            "option name MaxMovesToDraw type spin default 0 min 0 max 100000".into(),
+            "option name Mode type combo default search var search var decl24".into(),
+            "option name Weights type string default <empty>".into(),
+            "option name LinearWeights type string default <empty>".into(),
+            format!(
+                "option name QuiescenceTT type check default {}",
+                Config::default().quiescence_tt
+            ),
+            format!(
+                "option name Threats type check default {}",
+                Threats::default().enabled
+            ),
+            format!(
+                "option name ThreatPenalty type spin default {} min 0 max 5000",
+                Threats::default().penalty
+            ),
+            format!(
+                "option name ThreatQuiescencePlies type spin default {} min 0 max 64",
+                Threats::default().quiescence_plies
+            ),
+            format!(
+                "option name ContinuationHistory type check default {}",
+                Tweaks::default().continuation_history
+            ),
+            format!(
+                "option name RootReductions type check default {}",
+                Tweaks::default().root_reductions
+            ),
+            format!(
+                "option name LateMoveDepth type spin default {} min 0 max 64",
+                Tweaks::default().late_move_depth
+            ),
+            format!(
+                "option name QuiescencePromotions type check default {}",
+                Tweaks::default().quiescence_promotions
+            ),
+        ]
+    }
+
+    /// Apply one `setoption`. `Err` says why the value was refused.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let int = |v: &str| -> Result<i64, OptionError> {
+            v.trim().parse::<i64>().map_err(|_| OptionError::BadNumber {
+                name: name.to_string(),
+                value: v.to_string(),
+            })
+        };
+        let check = |v: &str| -> Result<bool, OptionError> {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(OptionError::BadNumber {
+                    name: name.to_string(),
+                    value: v.to_string(),
+                }),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize,
+            "threads" => self.threads = int(value)?.clamp(1, 256) as usize,
+            "usi_ponder" => {}
+            "enteringkingrule" => {
+                self.rule = value.trim().parse().map_err(|_| OptionError::UnknownRule {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })?;
+            }
+            "maxmovestodraw" => self.max_moves_to_draw = int(value)?.clamp(0, 1_000_000) as i32,
+            "mode" => self.mode = value.trim().parse()?,
+            "weights" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.weights_path.clear();
+                    self.weights = Weights::default();
+                } else {
+                    let text = std::fs::read_to_string(path).map_err(|error| {
+                        OptionError::WeightsUnreadable {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    self.weights =
+                        Weights::parse(&text).map_err(|error| OptionError::WeightsInvalid {
+                            path: path.to_string(),
+                            error,
+                        })?;
+                    self.weights_path = path.to_string();
+                }
+            }
+            "linearweights" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.linear_path.clear();
+                    self.linear = None;
+                } else {
+                    let text = std::fs::read_to_string(path).map_err(|error| {
+                        OptionError::LinearUnreadable {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    let w = LinearWeights::parse(&text).map_err(|error| {
+                        OptionError::LinearInvalid {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    self.linear = Some(Arc::new(w));
+                    self.linear_path = path.to_string();
+                }
+            }
+            "threats" => self.threats.enabled = check(value)?,
+            "quiescencett" => self.quiescence_tt = check(value)?,
+            "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
+            "threatquiescenceplies" => {
+                self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
+            }
+            "continuationhistory" => self.tweaks.continuation_history = check(value)?,
+            "rootreductions" => self.tweaks.root_reductions = check(value)?,
+            "quiescencepromotions" => self.tweaks.quiescence_promotions = check(value)?,
+            "latemovedepth" => self.tweaks.late_move_depth = int(value)?.clamp(0, 64) as i32,
+            _ => return Err(OptionError::UnknownOption(name.to_string())),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search's check options take `true` / `false` only and reach the configuration.
+    #[test]
+    fn search_feature_options() {
+        let mut o = Options::default();
+        let c = o.config();
+        assert!(c.threats.enabled && !c.quiescence_tt);
+        o.set("Threats", "false").unwrap();
+        o.set("QuiescenceTT", "TRUE").unwrap();
+        o.set("ThreatPenalty", "250").unwrap();
+        o.set("ThreatQuiescencePlies", "3").unwrap();
+        let c = o.config();
+        assert!(!c.threats.enabled && c.quiescence_tt);
+        assert_eq!((c.threats.penalty, c.threats.quiescence_plies), (250, 3));
+        assert!(o.set("QuiescenceTT", "yes").is_err());
+        assert!(o.config().quiescence_tt, "a refused value changes nothing");
+        let d = Tweaks::default();
+        assert_eq!(o.config().tweaks, d);
+        o.set("ContinuationHistory", "true").unwrap();
+        o.set("RootReductions", "true").unwrap();
+        o.set("LateMoveDepth", "6").unwrap();
+        o.set("QuiescencePromotions", "true").unwrap();
+        let t = o.config().tweaks;
+        assert!(t.continuation_history && t.root_reductions && t.late_move_depth == 6);
+        assert!(t.quiescence_promotions);
+        assert!(o.set("LateMoveDepth", "deep").is_err());
+        o.set("LateMoveDepth", "1000").unwrap();
+        assert_eq!(
+            o.config().tweaks.late_move_depth,
+            64,
+            "clamped to the advertised max"
+        );
+        for line in [
+            "Threats",
+            "ThreatPenalty",
+            "ThreatQuiescencePlies",
+            "QuiescenceTT",
+            "ContinuationHistory",
+            "RootReductions",
+            "LateMoveDepth",
+            "QuiescencePromotions",
+        ] {
+            let name = format!("option name {line} type");
+            assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");
+        }
+    }
+
+    /// `LinearWeights` loads the learned evaluation into the search configuration, and a
+    /// file that is missing or no weights file is refused with the old weights kept.
+    #[test]
+    fn linear_weights_option() {
+        let mut o = Options::default();
+        assert!(o.config().linear.is_none());
+        o.set("LinearWeights", "weights/linear.txt").unwrap();
+        let w = o.config().linear.expect("loaded");
+        let text = std::fs::read_to_string("weights/linear.txt").unwrap();
+        assert_eq!(*w, LinearWeights::parse(&text).unwrap());
+        let e = o.set("LinearWeights", "no/such/file.txt").unwrap_err();
+        assert!(matches!(e, OptionError::LinearUnreadable { .. }), "{e}");
+        let e = o.set("LinearWeights", "Cargo.toml").unwrap_err();
+        assert!(matches!(e, OptionError::LinearInvalid { .. }), "{e}");
+        assert!(o.config().linear.is_some(), "the loaded weights are kept");
+        o.set("LinearWeights", "<empty>").unwrap();
+        assert!(o.config().linear.is_none());
+    }
+
+    #[test]
+    fn options_apply_and_refuse() {
+        let mut o = Options::default();
+        o.set("USI_Hash", "16").unwrap();
+        assert_eq!(o.hash_mb, 16);
+        o.set("MaxMovesToDraw", "256").unwrap();
+        assert_eq!(o.max_moves_to_draw, 256);
+        o.set("Mode", "decl24").unwrap();
+        assert_eq!(o.mode, Mode::Decl24);
+        assert!(o.set("Mode", "chess").is_err());
+        assert!(o.set("USI_Hash", "lots").is_err());
+        assert!(o.set("Colour", "blue").is_err());
+        assert!(o.set("Weights", "/nonexistent/weights.txt").is_err());
+        o.set("Weights", "<empty>").unwrap();
+        assert_eq!(o.weights, Weights::default());
+        o.set("Threads", "0").unwrap();
+        assert_eq!(o.threads, 1);
+    }
+}
