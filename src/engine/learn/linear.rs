@@ -285,7 +285,18 @@ pub struct LinearWeights {
     /// same square (the distances and counts swapped). Padded to [`PAIR_LEN`] entries
     /// (zeros) so that a masked index needs no bounds check.
     ctrl_pair: Box<[i64; PAIR_LEN]>,
+    /// The terms around both kings from Black's point of view, per king (Black's, then
+    /// White's): for Black's offset `o` around that king, [`NEAR_CONTENTS`] entries
+    /// `o * 30 + content` (Black's feature less White's for the same square, which White
+    /// sees at offset `23 - o` with the colours swapped), then [`NEAR_CTRL`] entries
+    /// `o * 16 + 4 * Black's attackers + White's`.
+    near_pair: [Vec<i64>; 2],
 }
+
+/// Entries of the contents part of [`LinearWeights::near_pair`].
+const NEAR_CONTENTS: usize = 24 * CONTENTS;
+/// Entries of the attackers part of [`LinearWeights::near_pair`].
+const NEAR_CTRL: usize = 24 * 16;
 
 /// Length of [`LinearWeights::ctrl_pair`]: a power of two above the 1,296 control
 /// features.
@@ -335,11 +346,48 @@ impl LinearWeights {
                 }
             }
         }
+        // Around Black's king Black has its own-king features and White its their-king
+        // ones; around White's king the other way round.
+        let near_pair = [
+            (
+                OFF_OWN_KING,
+                OFF_OWN_KING_CTRL,
+                OFF_THEIR_KING,
+                OFF_THEIR_KING_CTRL,
+            ),
+            (
+                OFF_THEIR_KING,
+                OFF_THEIR_KING_CTRL,
+                OFF_OWN_KING,
+                OFF_OWN_KING_CTRL,
+            ),
+        ]
+        .map(|(black, black_ctrl, white, white_ctrl)| {
+            let mut t = vec![0i64; NEAR_CONTENTS + NEAR_CTRL];
+            for o in 0..24 {
+                for content in 0..CONTENTS {
+                    let swapped = match content {
+                        0 | 1 => content,
+                        2..16 => content + 14,
+                        _ => content - 14,
+                    };
+                    t[o * CONTENTS + content] = packed[black + o * CONTENTS + content]
+                        - packed[white + (23 - o) * CONTENTS + swapped];
+                }
+                for code in 0..16 {
+                    let swapped = (code % 4) * 4 + code / 4;
+                    t[NEAR_CONTENTS + o * 16 + code] = packed[black_ctrl + o * 16 + code]
+                        - packed[white_ctrl + (23 - o) * 16 + swapped];
+                }
+            }
+            t
+        });
         LinearWeights {
             values,
             quantised,
             packed,
             ctrl_pair,
+            near_pair,
         }
     }
 
@@ -559,8 +607,31 @@ fn side_counts<P: Pieces>(b: &P, c: usize) -> Counts {
 ///
 /// The per-square attacker counts are unpacked to bytes, 8 squares at a time; the
 /// control terms of both sides are summed in one pass over the board through
-/// [`LinearWeights::ctrl_pair`] (Black's feature less White's mirrored one).
+/// [`LinearWeights::ctrl_pair`] (Black's feature less White's mirrored one), and the
+/// terms around the kings in one pass around each king through
+/// [`LinearWeights::near_pair`]. Like the
+/// hand-made evaluation, it runs compiled for the bit-counting instructions where the
+/// processor has them.
+#[inline]
 pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::engine::eval::fast_bit_instructions() {
+        // SAFETY: the processor has every feature `evaluate_x86` is compiled for.
+        return unsafe { evaluate_x86(b, w) };
+    }
+    evaluate_body(b, w)
+}
+
+/// [`evaluate_body`] compiled for the bit-counting instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1")]
+unsafe fn evaluate_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    evaluate_body(b, w)
+}
+
+/// [`evaluate`] compiled for any processor.
+#[inline(always)]
+fn evaluate_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     let q = &w.packed[..N_FEATURES];
     let occ = b.occupancy();
     let counts = [side_counts(b, 0), side_counts(b, 1)];
@@ -568,28 +639,37 @@ pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     // Both stages in one sum: at most ~700 features of at most 2^20 each keep the
     // endgame part within 32 bits.
     let mut sum = 0i64;
-    // Per square, `4 * ours + theirs` (attackers, 0-3 each) for each side.
-    let mut code = [[0u8; 8 * GROUPS]; 2];
     if let [Some(k0), Some(k1)] = kings {
-        let mut g0 = [0u64; GROUPS];
-        let mut g1 = [0u64; GROUPS];
+        // Per square, `4 * Black's attackers + White's` (0-3 each), and with 16 x the
+        // distance to White's king added (at most 143).
+        let mut g = [0u64; GROUPS];
         let mut pair = [0u64; GROUPS];
         for j in 0..GROUPS {
-            let (n0, n1) = (counts[0].bytes(j), counts[1].bytes(j));
-            g0[j] = (n0 << 2) + n1;
-            g1[j] = (n1 << 2) + n0;
-            // Black's view: distance to White's king x 16 + the code (at most 143).
-            pair[j] = (DISTANCE_BYTES[k1][j] << 4) + g0[j];
+            g[j] = (counts[0].bytes(j) << 2) + counts[1].bytes(j);
+            pair[j] = (DISTANCE_BYTES[k1][j] << 4) + g[j];
         }
-        code = [unpack(g0), unpack(g1)];
-        let pair = unpack(pair);
+        let (code, pair) = (unpack(g), unpack(pair));
         let d0 = &DISTANCE[k0];
         let t = &*w.ctrl_pair;
-        let mut ctrl = 0i64;
+        let mut black = 0i64;
         for sq in 0..81 {
-            ctrl += t[(d0[sq] as usize * 144 + pair[sq] as usize) & (PAIR_LEN - 1)];
+            black += t[(d0[sq] as usize * 144 + pair[sq] as usize) & (PAIR_LEN - 1)];
         }
-        sum += if b.to_move() == 0 { ctrl } else { -ctrl };
+        let contents = &CONTENT_CODE[0];
+        for (t, k) in w.near_pair.iter().zip([k0, k1]) {
+            let (t_contents, t_ctrl) = t.split_at(NEAR_CONTENTS);
+            for (o, &s) in NEAR[0][k].iter().enumerate() {
+                if s == 81 {
+                    black += t_contents[o * CONTENTS + 1];
+                } else {
+                    let s = s as usize;
+                    black +=
+                        t_contents[o * CONTENTS + contents[b.piece_code_at(s) as usize] as usize];
+                    black += t_ctrl[o * 16 + code[s] as usize];
+                }
+            }
+        }
+        sum += if b.to_move() == 0 { black } else { -black };
     }
     for c in 0..2 {
         let mut acc = 0i64;
@@ -609,25 +689,7 @@ pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
             kinds_held[k] = n > 0;
             held += n;
         }
-        if let (Some(ku), Some(kt)) = (kings[c], kings[1 - c]) {
-            let code = &code[c];
-            let contents = &CONTENT_CODE[c];
-            for (base, ctrl, k) in [
-                (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
-                (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
-            ] {
-                for (off, &s) in NEAR[c][k].iter().enumerate() {
-                    if s == 81 {
-                        acc += q[base + off * CONTENTS + 1];
-                    } else {
-                        let s = s as usize;
-                        acc += q[base
-                            + off * CONTENTS
-                            + contents[b.piece_code_at(s) as usize] as usize];
-                        acc += q[ctrl + off * 16 + code[s] as usize];
-                    }
-                }
-            }
+        if let (Some(_), Some(kt)) = (kings[c], kings[1 - c]) {
             let them = &counts[1 - c];
             let exposure = (KING_ATTACKS[kt] & !occ & !them.guards).count_ones() as usize;
             for (k, &h) in kinds_held.iter().enumerate() {
