@@ -16,6 +16,7 @@ pub mod bench;
 pub mod endings;
 pub mod eval;
 pub mod eval24;
+pub mod eval_cache;
 pub mod guard;
 pub mod learn;
 pub mod mate;

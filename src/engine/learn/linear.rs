@@ -606,12 +606,11 @@ fn side_counts<P: Pieces>(b: &P, c: usize) -> Counts {
 /// the value of [`evaluate_reference`] without building the feature list.
 ///
 /// The per-square attacker counts are unpacked to bytes, 8 squares at a time; the
-/// control terms of both sides are summed in one pass over the board through
-/// [`LinearWeights::ctrl_pair`] (Black's feature less White's mirrored one), and the
-/// terms around the kings in one pass around each king through
-/// [`LinearWeights::near_pair`]. Like the
-/// hand-made evaluation, it runs compiled for the bit-counting instructions where the
-/// processor has them.
+/// control terms of both sides are summed in one pass over the board through a table
+/// built when the weights load (per entry, Black's weight less White's for the same
+/// square), and the terms around the kings in one pass around each king through a
+/// second such table. Like the hand-made evaluation, it runs compiled for the
+/// bit-counting instructions where the processor has them.
 #[inline]
 pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     #[cfg(target_arch = "x86_64")]
