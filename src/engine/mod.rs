@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod eval;
 pub mod eval24;
+pub mod eval_cache;
 pub mod guard;
 pub mod learn;
 pub mod mate;

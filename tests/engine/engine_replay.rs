@@ -183,17 +183,36 @@ fn replay_counts_declared_draws_and_skips_positions_past_move_500() {
 /// changes (then record the new value here and in `reports/engine.md`).
 const BENCH_SIGNATURE: u64 = 340_526;
 
+/// The same with the committed learned weights (`weights/linear.txt`): changes only when
+/// the search or those weights change (the learned evaluation's speed-ups, its cache
+/// among them, return the same values and leave it as it is).
+const BENCH_SIGNATURE_LEARNED: u64 = 491_996;
+
 #[test]
 fn bench_prints_the_recorded_signature() {
-    let o = bin().args(["bench"]).output().unwrap();
+    assert_eq!(bench_signature(&[]), BENCH_SIGNATURE);
+}
+
+#[test]
+fn bench_with_the_learned_weights_prints_its_recorded_signature() {
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/linear.txt");
+    let option = format!("LinearWeights={weights}");
+    assert_eq!(
+        bench_signature(&["--option", &option]),
+        BENCH_SIGNATURE_LEARNED
+    );
+}
+
+/// The signature `bench` prints with extra arguments `args`.
+fn bench_signature(args: &[&str]) -> u64 {
+    let o = bin().arg("bench").args(args).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    let sig: u64 = stdout
+    stdout
         .lines()
         .find_map(|l| l.strip_prefix("signature "))
-        .unwrap()
+        .unwrap_or_else(|| panic!("no signature line: {stdout}"))
         .trim()
         .parse()
-        .unwrap();
-    assert_eq!(sig, BENCH_SIGNATURE, "{stdout}");
+        .unwrap()
 }

@@ -279,7 +279,28 @@ pub struct LinearWeights {
     /// Per feature, the opening and endgame quantised weights in one integer,
     /// `opening * 2^32 + endgame`: one load and one add per feature in [`evaluate`].
     packed: Vec<i64>,
+    /// The control terms of both sides in one table, from Black's point of view:
+    /// entry [`ctrl_index`]` - OFF_CTRL` for Black (distances to Black's king and to
+    /// White's, Black's attackers, White's) is Black's packed weight less White's for the
+    /// same square (the distances and counts swapped). Padded to [`PAIR_LEN`] entries
+    /// (zeros) so that a masked index needs no bounds check.
+    ctrl_pair: Box<[i64; PAIR_LEN]>,
+    /// The terms around both kings from Black's point of view, per king (Black's, then
+    /// White's): for Black's offset `o` around that king, [`NEAR_CONTENTS`] entries
+    /// `o * 30 + content` (Black's feature less White's for the same square, which White
+    /// sees at offset `23 - o` with the colours swapped), then [`NEAR_CTRL`] entries
+    /// `o * 16 + 4 * Black's attackers + White's`.
+    near_pair: [Vec<i64>; 2],
 }
+
+/// Entries of the contents part of [`LinearWeights::near_pair`].
+const NEAR_CONTENTS: usize = 24 * CONTENTS;
+/// Entries of the attackers part of [`LinearWeights::near_pair`].
+const NEAR_CTRL: usize = 24 * 16;
+
+/// Length of [`LinearWeights::ctrl_pair`]: a power of two above the 1,296 control
+/// features.
+const PAIR_LEN: usize = 2048;
 
 /// A weights file that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -311,13 +332,62 @@ impl LinearWeights {
             .iter()
             .map(|&v| (v * WEIGHT_SCALE).round().clamp(-1_048_576.0, 1_048_576.0) as i32)
             .collect();
-        let packed = (0..N_FEATURES)
+        let packed: Vec<i64> = (0..N_FEATURES)
             .map(|f| ((quantised[f] as i64) << 32) + quantised[N_FEATURES + f] as i64)
             .collect();
+        let mut ctrl_pair = Box::new([0i64; PAIR_LEN]);
+        for du in 0..9 {
+            for dt in 0..9 {
+                for cu in 0..4 {
+                    for ct in 0..4 {
+                        ctrl_pair[ctrl_index(du, dt, cu, ct) - OFF_CTRL] =
+                            packed[ctrl_index(du, dt, cu, ct)] - packed[ctrl_index(dt, du, ct, cu)];
+                    }
+                }
+            }
+        }
+        // Around Black's king Black has its own-king features and White its their-king
+        // ones; around White's king the other way round.
+        let near_pair = [
+            (
+                OFF_OWN_KING,
+                OFF_OWN_KING_CTRL,
+                OFF_THEIR_KING,
+                OFF_THEIR_KING_CTRL,
+            ),
+            (
+                OFF_THEIR_KING,
+                OFF_THEIR_KING_CTRL,
+                OFF_OWN_KING,
+                OFF_OWN_KING_CTRL,
+            ),
+        ]
+        .map(|(black, black_ctrl, white, white_ctrl)| {
+            let mut t = vec![0i64; NEAR_CONTENTS + NEAR_CTRL];
+            for o in 0..24 {
+                for content in 0..CONTENTS {
+                    let swapped = match content {
+                        0 | 1 => content,
+                        2..16 => content + 14,
+                        _ => content - 14,
+                    };
+                    t[o * CONTENTS + content] = packed[black + o * CONTENTS + content]
+                        - packed[white + (23 - o) * CONTENTS + swapped];
+                }
+                for code in 0..16 {
+                    let swapped = (code % 4) * 4 + code / 4;
+                    t[NEAR_CONTENTS + o * 16 + code] = packed[black_ctrl + o * 16 + code]
+                        - packed[white_ctrl + (23 - o) * 16 + swapped];
+                }
+            }
+            t
+        });
         LinearWeights {
             values,
             quantised,
             packed,
+            ctrl_pair,
+            near_pair,
         }
     }
 
@@ -427,10 +497,82 @@ impl Counts {
         self.two |= self.one & a;
         self.one |= a;
     }
+
+    /// The attacker counts (0-3) of squares `8 * j..8 * j + 8`, one per byte (little
+    /// end first).
     #[inline(always)]
-    fn at(&self, sq: usize) -> usize {
-        ((self.one >> sq & 1) + (self.two >> sq & 1) + (self.three >> sq & 1)) as usize
+    fn bytes(&self, j: usize) -> u64 {
+        let byte = |b: u128| SPREAD[(b >> (8 * j)) as u8 as usize];
+        byte(self.one) + byte(self.two) + byte(self.three)
     }
+}
+
+/// Squares as 8-square groups (the last one holds squares 80-87, of which only 80 is on
+/// the board).
+const GROUPS: usize = 11;
+
+/// `SPREAD[x]` has byte `i` equal to bit `i` of `x`.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if x >> i & 1 != 0 {
+                t[x] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// [`DISTANCE`] in 8-square groups: `DISTANCE_BYTES[k][j]` has byte `i` equal to the
+/// distance from `k` to square `8 * j + i` (0 off the board).
+static DISTANCE_BYTES: [[u64; GROUPS]; 81] = {
+    let mut t = [[0u64; GROUPS]; 81];
+    let mut k = 0;
+    while k < 81 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[k][sq / 8] |= (DISTANCE[k][sq] as u64) << (8 * (sq % 8));
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `CONTENT_CODE[c][code]`: [`content`] of a square holding `code`, seen from side `c`.
+static CONTENT_CODE: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut code = 0;
+        while code < 256 {
+            t[c][code] = if code == EMPTY as usize {
+                0
+            } else if code >> 4 == c {
+                2 + (code & 0x0f) as u8
+            } else {
+                16 + (code & 0x0f) as u8
+            };
+            code += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// One byte per square of 8-square groups, as an array.
+#[inline(always)]
+fn unpack(groups: [u64; GROUPS]) -> [u8; 8 * GROUPS] {
+    let mut out = [0u8; 8 * GROUPS];
+    for (j, g) in groups.iter().enumerate() {
+        out[8 * j..8 * j + 8].copy_from_slice(&g.to_le_bytes());
+    }
+    out
 }
 
 #[inline(always)]
@@ -462,13 +604,72 @@ fn side_counts<P: Pieces>(b: &P, c: usize) -> Counts {
 
 /// The learned evaluation from the side to move's point of view (teacher centipawns):
 /// the value of [`evaluate_reference`] without building the feature list.
+///
+/// The per-square attacker counts are unpacked to bytes, 8 squares at a time; the
+/// control terms of both sides are summed in one pass over the board through a table
+/// built when the weights load (per entry, Black's weight less White's for the same
+/// square), and the terms around the kings in one pass around each king through a
+/// second such table. Like the hand-made evaluation, it runs compiled for the
+/// bit-counting instructions where the processor has them.
+#[inline]
 pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::engine::eval::fast_bit_instructions() {
+        // SAFETY: the processor has every feature `evaluate_x86` is compiled for.
+        return unsafe { evaluate_x86(b, w) };
+    }
+    evaluate_body(b, w)
+}
+
+/// [`evaluate_body`] compiled for the bit-counting instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1")]
+unsafe fn evaluate_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    evaluate_body(b, w)
+}
+
+/// [`evaluate`] compiled for any processor.
+#[inline(always)]
+fn evaluate_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     let q = &w.packed[..N_FEATURES];
     let occ = b.occupancy();
     let counts = [side_counts(b, 0), side_counts(b, 1)];
+    let kings = [b.king_of(0), b.king_of(1)];
     // Both stages in one sum: at most ~700 features of at most 2^20 each keep the
     // endgame part within 32 bits.
     let mut sum = 0i64;
+    if let [Some(k0), Some(k1)] = kings {
+        // Per square, `4 * Black's attackers + White's` (0-3 each), and with 16 x the
+        // distance to White's king added (at most 143).
+        let mut g = [0u64; GROUPS];
+        let mut pair = [0u64; GROUPS];
+        for j in 0..GROUPS {
+            g[j] = (counts[0].bytes(j) << 2) + counts[1].bytes(j);
+            pair[j] = (DISTANCE_BYTES[k1][j] << 4) + g[j];
+        }
+        let (code, pair) = (unpack(g), unpack(pair));
+        let d0 = &DISTANCE[k0];
+        let t = &*w.ctrl_pair;
+        let mut black = 0i64;
+        for sq in 0..81 {
+            black += t[(d0[sq] as usize * 144 + pair[sq] as usize) & (PAIR_LEN - 1)];
+        }
+        let contents = &CONTENT_CODE[0];
+        for (t, k) in w.near_pair.iter().zip([k0, k1]) {
+            let (t_contents, t_ctrl) = t.split_at(NEAR_CONTENTS);
+            for (o, &s) in NEAR[0][k].iter().enumerate() {
+                if s == 81 {
+                    black += t_contents[o * CONTENTS + 1];
+                } else {
+                    let s = s as usize;
+                    black +=
+                        t_contents[o * CONTENTS + contents[b.piece_code_at(s) as usize] as usize];
+                    black += t_ctrl[o * 16 + code[s] as usize];
+                }
+            }
+        }
+        sum += if b.to_move() == 0 { black } else { -black };
+    }
     for c in 0..2 {
         let mut acc = 0i64;
         for k in 0..KINDS {
@@ -487,32 +688,8 @@ pub fn evaluate<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
             kinds_held[k] = n > 0;
             held += n;
         }
-        if let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) {
-            let (us, them) = (&counts[c], &counts[1 - c]);
-            let (du_row, dt_row) = (&DISTANCE[ku], &DISTANCE[kt]);
-            for sq in 0..81 {
-                let f = ctrl_index(
-                    du_row[sq] as usize,
-                    dt_row[sq] as usize,
-                    us.at(sq),
-                    them.at(sq),
-                );
-                acc += q[f];
-            }
-            for (base, ctrl, k) in [
-                (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
-                (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
-            ] {
-                for (off, &s) in NEAR[c][k].iter().enumerate() {
-                    if s == 81 {
-                        acc += q[base + off * CONTENTS + 1];
-                    } else {
-                        let s = s as usize;
-                        acc += q[base + off * CONTENTS + content(b, c, s)];
-                        acc += q[ctrl + (off * 4 + us.at(s)) * 4 + them.at(s)];
-                    }
-                }
-            }
+        if let (Some(_), Some(kt)) = (kings[c], kings[1 - c]) {
+            let them = &counts[1 - c];
             let exposure = (KING_ATTACKS[kt] & !occ & !them.guards).count_ones() as usize;
             for (k, &h) in kinds_held.iter().enumerate() {
                 if h {

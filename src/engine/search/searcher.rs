@@ -39,6 +39,8 @@ pub struct Searcher {
     root_side: Color,
     pub(super) lmr: Vec<[u8; 64]>,
     pub(super) scratch: Vec<PlyScratch>,
+    /// Static evaluations of this search (see [`crate::engine::eval_cache`]).
+    eval_cache: crate::engine::eval_cache::EvalCache,
 }
 
 impl Searcher {
@@ -70,6 +72,7 @@ impl Searcher {
             root_side: Color::Black,
             lmr,
             scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
+            eval_cache: Default::default(),
         }
     }
 
@@ -85,11 +88,14 @@ impl Searcher {
     }
 
     /// The static evaluation by the objective of the mode (both read the position in
-    /// place).
-    pub(super) fn evaluate(&self, pos: &Position) -> i32 {
+    /// place). The learned evaluation goes through the evaluation cache, which made
+    /// `bench` about 5% faster with it; the hand-made one measured no faster with it.
+    pub(super) fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => match &self.config.linear {
-                Some(w) => crate::engine::learn::linear::evaluate(pos, w),
+                Some(w) => self
+                    .eval_cache
+                    .get_or(pos.key(), || crate::engine::learn::linear::evaluate(pos, w)),
                 None => eval::evaluate(pos),
             },
             Mode::Decl24 => eval24::evaluate_for(
@@ -238,6 +244,7 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
+        self.eval_cache.clear();
         self.root_side = pos.side_to_move();
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.plan = plan(
