@@ -264,6 +264,17 @@ pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
         report.llr, report.lower, report.upper, a.elo0, a.elo1, a.alpha, a.beta
     );
     println!("verdict: {}", report.verdict.describe());
+    let pairs = t.pairs.iter().sum::<u64>();
+    println!(
+        "same games: {} of {} pairs had the same moves in both games",
+        t.same_games, pairs
+    );
+    if pairs > 0 && t.same_games == pairs {
+        eprintln!(
+            "warning: A and B played the same games in every pair: the change does not act \
+             at these settings (more nodes a move may let it); the verdict says only that"
+        );
+    }
     if let Some(path) = &a.json {
         let out = JsonOut {
             settings: JsonSettings {

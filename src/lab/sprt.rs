@@ -404,6 +404,11 @@ pub struct Tally {
     pub losses: u64,
     /// Pairs by A's points out of 2: 0, 1/2, 1, 3/2, 2.
     pub pairs: [u64; 5],
+    /// Pairs whose two games have the same moves (A as Black played what B played as
+    /// Black, and so on): A and B did not play differently there. When every pair is
+    /// such a pair, the change does not act at these settings and the test can only
+    /// reject it.
+    pub same_games: u64,
 }
 
 impl Tally {
@@ -562,6 +567,9 @@ pub fn run_match(
             .collect();
         for two in played.chunks(2) {
             tally.add_pair([two[0].a_score, two[1].a_score]);
+            if two[0].moves == two[1].moves {
+                tally.same_games += 1;
+            }
             games.extend_from_slice(two);
             next += 1;
             if settings.stop_at_bound

@@ -169,6 +169,13 @@ fn the_engine_against_itself_is_never_accepted() {
         "{stdout}"
     );
     assert_eq!(doc["report"]["verdict"], "inconclusive");
+    // Both sides are the same engine: every pair is the same game twice, and the run
+    // says so.
+    assert!(
+        stdout.contains("same games: 20 of 20 pairs had the same moves in both games"),
+        "{stdout}"
+    );
+    assert_eq!(doc["report"]["tally"]["same_games"], 20);
 }
 
 #[test]
@@ -197,6 +204,8 @@ fn a_fixed_match_is_complete_and_the_same_on_any_number_of_threads() {
     assert_eq!(after(line(&one, "result:"), "result:"), 8.0);
     assert_eq!(doc1["report"]["games"], doc2["report"]["games"]);
     assert!(one.contains("A [Mode=decl24] vs B [defaults]"), "{one}");
+    // Different engines play different games.
+    assert!(one.contains("same games: 0 of 4 pairs"), "{one}");
     // The random moves make the pairs from one opening differ.
     let games = doc1["report"]["games"].as_array().unwrap();
     assert_eq!(games[0]["opening"], games[4]["opening"]);
