@@ -33,6 +33,8 @@ command -v 7zz >/dev/null || { echo "7zz missing: apt-get install -y 7zip" >&2; 
 cargo build --release --bin floodgate-scan >&2
 BIN=$TARGET/release/floodgate-scan
 mkdir -p "$WORK"
+# Absolute: the archives are made from inside the corpus folder (7zz's list files).
+WORK=$(cd "$WORK" && pwd)
 
 # 1. The corpus, its .tar and the yearly .7z files (as bench-scan.sh makes them).
 if [ ! -f "$WORK/corpus.$GAMES.done" ]; then

@@ -4,9 +4,11 @@
 //! total, with the first few named), and with `--dedupe` left out of the table and of the
 //! totals, counted apart.
 //!
-//! Ids are remembered as 128-bit hashes with the input they were first seen in (24 bytes
-//! each, about 70 MB for the three million games of the full download): two different ids
-//! are taken for the same with a chance of about 10^-26.
+//! Ids are remembered as hashes with the input they were first seen in: 102 bits of a
+//! 128-bit hash, 16 bytes an entry in tables at most seven eighths full, which double as
+//! they grow (measured by `benches/scan_ids.rs`: 36 MB for 1.8 million ids, 70-71 MB from
+//! 1.86 to 3.6 million, the three million games of the full download among them). Two
+//! different ids are taken for the same with a chance of about 10^-18 among three million.
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
@@ -32,14 +34,44 @@ pub struct Duplicates {
     /// Leave duplicates out of the table (`--dedupe`).
     pub drop: bool,
     id_column: usize,
-    /// Id hash -> the input it was first seen in.
-    seen: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
+    /// Id hash -> the input it was first seen in, in [`SHARDS`] tables.
+    seen: Vec<HashMap<Stored, u32, BuildHasherDefault<KeyHasher>>>,
     /// Duplicates per input.
     pub per_input: Vec<u64>,
     /// The first few duplicates, as `id (first in A, again in B)`.
     pub sample: Vec<String>,
     /// The counts of the games left out (with `drop`), to take off the totals.
     pub dropped: Stats,
+}
+
+/// The id table is cut in this many tables, chosen by six bits of the key: each doubles on
+/// its own when it fills, so that a table's growth holds its old and new storage at once
+/// for a sixty-fourth of the ids, not for all of them (one table of 1.86 million ids would
+/// hold 107 MB for a moment to keep 71).
+const SHARDS: usize = 64;
+
+/// A key as the table keeps it: 96 of its bits, as three 32-bit words, so that an entry (key
+/// and input) takes 16 bytes; a `u128`, aligned on 16 bytes, made it 32. Six more bits
+/// choose the table ([`SHARDS`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stored([u32; 3]);
+
+impl Stored {
+    /// The table of `key` and the key as that table keeps it.
+    fn of(key: u128) -> (usize, Stored) {
+        let shard = (key >> 122) as usize % SHARDS;
+        (
+            shard,
+            Stored([key as u32, (key >> 32) as u32, (key >> 64) as u32]),
+        )
+    }
+}
+
+impl Hash for Stored {
+    /// The first two words: bits of a hash already ([`key`]).
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.0[0]) | (u64::from(self.0[1]) << 32));
+    }
 }
 
 /// The table's hasher: its keys are already hashes (of 128 bits, from [`key`]), so the
@@ -54,14 +86,14 @@ impl Hasher for KeyHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        // Not used by `u128` keys; any other bytes are folded in.
+        // Not used by [`Stored`] keys; any other bytes are folded in.
         for &b in bytes {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
 
-    fn write_u128(&mut self, k: u128) {
-        self.0 = (k as u64) ^ ((k >> 64) as u64);
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
     }
 }
 
@@ -86,7 +118,7 @@ impl Duplicates {
         Duplicates {
             drop,
             id_column: game_id_column(),
-            seen: HashMap::default(),
+            seen: (0..SHARDS).map(|_| HashMap::default()).collect(),
             per_input: vec![0; inputs],
             sample: Vec::new(),
             dropped: Stats::default(),
@@ -129,8 +161,9 @@ impl Duplicates {
 
     /// The input the id of `key` was first seen in, or `None` (and the id noted as seen in
     /// `input`) when this is its first sighting.
-    fn first_seen(&mut self, input: usize, key: u128) -> Option<usize> {
-        match self.seen.entry(key) {
+    pub(super) fn first_seen(&mut self, input: usize, key: u128) -> Option<usize> {
+        let (shard, key) = Stored::of(key);
+        match self.seen[shard].entry(key) {
             std::collections::hash_map::Entry::Vacant(v) => {
                 v.insert(input as u32);
                 None
@@ -230,5 +263,37 @@ mod tests {
             assert_eq!(by_rows.dropped.games, if drop { 3 } else { 0 });
         }
         assert_eq!(id_key(""), None);
+    }
+
+    /// The table keeps 102 bits of the key: two keys differing in any of them are two ids
+    /// (the hashed words, the third word, the shard's bits), and an entry takes 16 bytes.
+    #[test]
+    fn every_kept_bit_tells_keys_apart() {
+        assert_eq!(std::mem::size_of::<(Stored, u32)>(), 16);
+        let base: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        for bit in (0..96).chain(122..128) {
+            let mut d = Duplicates::new(false, 2);
+            assert_eq!(d.first_seen(0, base), None);
+            assert_eq!(d.first_seen(1, base ^ (1 << bit)), None, "bit {bit}");
+            assert_eq!(d.first_seen(1, base), Some(0), "bit {bit}");
+            assert_eq!(d.first_seen(0, base ^ (1 << bit)), Some(1), "bit {bit}");
+        }
+    }
+
+    /// Many ids, spread over every shard: each new once, then each a duplicate of the input
+    /// it was first seen in.
+    #[test]
+    fn many_ids_are_each_seen_once() {
+        let mut d = Duplicates::new(false, 3);
+        let n = 50_000;
+        let id = |i: usize| format!("wdoor+floodgate-300-10F+a+b+{i}");
+        for i in 0..n {
+            assert_eq!(d.first_seen(i % 3, key(&id(i))), None, "{i}");
+        }
+        assert!(d.seen.iter().all(|t| t.len() > n / SHARDS / 2));
+        for i in (0..n).rev() {
+            assert_eq!(d.first_seen(0, key(&id(i))), Some(i % 3), "{i}");
+        }
+        assert_eq!(d.seen.iter().map(HashMap::len).sum::<usize>(), n);
     }
 }

@@ -539,6 +539,24 @@ pub mod output_stage {
         dir.commit(&[])?;
         Ok(())
     }
+
+    /// The table of game ids the ordered writer keeps to find duplicates, alone: what
+    /// `benches/scan_ids.rs` measures.
+    pub struct IdTable(dups::Duplicates);
+
+    impl IdTable {
+        /// An empty table, as a scan of one input starts with.
+        #[allow(clippy::new_without_default)]
+        pub fn new() -> IdTable {
+            IdTable(dups::Duplicates::new(false, 1))
+        }
+
+        /// Look `id` up as the ordered writer does; `true` when it was not seen before
+        /// (it is remembered from now on).
+        pub fn first_sighting(&mut self, id: &str) -> bool {
+            dups::id_key(id).is_none_or(|k| self.0.first_seen(0, k).is_none())
+        }
+    }
 }
 
 fn write_summary(dir: &OutDir, summary: &Summary) -> Result<(), ScanError> {
