@@ -123,6 +123,14 @@ pub struct FitArgs {
     /// L2 pull of each weight towards its start, per step.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Scale of the model's sigmoid (default: the teacher's; with --residual, the
+    /// hand-made evaluation's, calibrated on the data).
+    #[arg(long)]
+    pub model_scale: Option<f64>,
+    /// Fit a correction of the hand-made evaluation (value = hand-made + linear), from zero
+    /// weights unless --weights gives a correction to go on from.
+    #[arg(long)]
+    pub residual: bool,
 }
 
 pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
@@ -313,16 +321,31 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot read weights {}", p.display()))?;
             LinearWeights::parse(&text).with_context(|| format!("weights {}", p.display()))?
         }
+        None if a.residual => LinearWeights::zero_residual(),
         None => LinearWeights::material(),
+    };
+    if a.residual && !start.residual {
+        bail!("--residual: the starting weights are not a correction of the hand-made evaluation");
+    }
+    let model_scale = match (a.model_scale, start.residual) {
+        (Some(k), _) => k,
+        (None, false) => scale,
+        (None, true) => {
+            let k = fit::calibrate_base_scale(&samples).unwrap_or(scale);
+            println!("hand-made evaluation's scale = {k} (calibrated against the results)");
+            k
+        }
     };
     let set = FitSettings {
         lambda: a.lambda,
         scale,
+        model_scale,
         epochs: a.epochs,
         batch: a.batch,
         learning_rate: a.lr,
         seed: a.seed,
         l2: a.l2,
+        residual: start.residual,
     };
     let mut last = None;
     let w = fit::fit(&samples, &start, &set, &mut |e| {
@@ -339,12 +362,18 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     }
     let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
     let comment = format!(
-        "learn fit: {} positions ({}) from {}; lambda {}, K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
+        "learn fit: {}{} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
+        if start.residual {
+            "correction of the hand-made evaluation; "
+        } else {
+            ""
+        },
         records.len(),
         per.join(", "),
         files.join(" "),
         a.lambda,
         scale,
+        model_scale,
         a.epochs,
         a.batch,
         a.lr,

@@ -203,6 +203,23 @@ fn bench_with_the_learned_weights_prints_its_recorded_signature() {
     );
 }
 
+#[test]
+fn a_zero_correction_of_the_hand_made_evaluation_searches_as_the_hand_made_one() {
+    // `learn fit --residual --epochs 0` writes zero weights as a correction: the search
+    // through the learned path (its cache included) must then visit the same nodes.
+    let dir = std::env::temp_dir().join(format!("fs-zero-residual-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let weights = dir.join("zero.txt");
+    std::fs::write(
+        &weights,
+        floodgate_scan::engine::learn::linear::LinearWeights::zero_residual().to_text("zero"),
+    )
+    .unwrap();
+    let option = format!("LinearWeights={}", weights.display());
+    assert_eq!(bench_signature(&["--option", &option]), BENCH_SIGNATURE);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The signature `bench` prints with extra arguments `args`.
 fn bench_signature(args: &[&str]) -> u64 {
     let o = bin().arg("bench").args(args).output().unwrap();

@@ -268,6 +268,44 @@ fn the_fast_evaluation_equals_the_reference() {
 }
 
 #[test]
+fn a_correction_adds_to_the_hand_made_evaluation() {
+    // Zero weights as a correction give the hand-made evaluation itself; random weights
+    // as a correction give the hand-made evaluation plus the linear sum, fast path and
+    // reference alike.
+    let zero = LinearWeights::zero_residual();
+    let w = random_weights(5).with_residual(true);
+    let alone = random_weights(5);
+    for pos in aiiru(300) {
+        let hand = floodgate_scan::engine::eval::evaluate(&pos);
+        assert_eq!(
+            linear::evaluate_total(&pos, &zero),
+            hand,
+            "{}",
+            pos.to_sfen()
+        );
+        let total = linear::evaluate_total(&pos, &w);
+        assert_eq!(
+            total,
+            (hand + linear::evaluate(&pos, &alone)).clamp(-20_000, 20_000),
+            "{}",
+            pos.to_sfen()
+        );
+        assert_eq!(total, linear::evaluate_total_reference(&pos, &w));
+        assert_eq!(
+            linear::evaluate_total(&pos, &alone),
+            linear::evaluate(&pos, &alone)
+        );
+    }
+    // The flag survives the file.
+    let text = w.to_text("test");
+    assert!(text.starts_with(linear::RESIDUAL_FORMAT_LINE));
+    assert_eq!(LinearWeights::parse(&text).unwrap(), w);
+    let text = alone.to_text("test");
+    assert!(text.starts_with(linear::FORMAT_LINE));
+    assert!(!LinearWeights::parse(&text).unwrap().residual);
+}
+
+#[test]
 fn the_evaluation_is_colour_symmetric() {
     // The position turned around (colours swapped, board point-mirrored) scores the same
     // for its side to move.

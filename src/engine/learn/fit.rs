@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::linear::{self, LinearWeights, N_FEATURES, PROGRESS_MAX, STAGES};
 use super::record::{Record, Source};
-use crate::engine::eval::{hand_bonus, piece_value};
+use crate::engine::eval::{self, hand_bonus, piece_value};
 use crate::engine::rng::XorShift64Star;
 use crate::shogi::sets::*;
 use crate::shogi::{MoveList, Position};
@@ -28,6 +28,9 @@ pub struct Sample {
     pub features: Vec<i16>,
     /// Progress, 0..=256.
     pub progress: u16,
+    /// The hand-made evaluation of the leaf, for the side to move of the (root)
+    /// position: the part a correction ([`FitSettings::residual`]) is added to.
+    pub base: f32,
     /// Teacher's score for the side to move of the (root) position.
     pub teacher: f32,
     /// Game result for that side: 0, 0.5 or 1.
@@ -108,6 +111,7 @@ pub fn sample_of(r: &Record, validation: bool) -> Option<Sample> {
             .map(|&(f, s)| ((f as i32 + 1) * s * turn) as i16)
             .collect(),
         progress: p as u16,
+        base: (eval::evaluate(&leaf) * turn) as f32,
         teacher: r.score as f32,
         result: r.outcome.value() as f32,
         validation,
@@ -146,6 +150,10 @@ fn cross_entropy(t: f64, q: f64) -> f64 {
 /// `sigmoid(teacher / K)` best predicts the results (cross-entropy), over the training
 /// samples; `None` without samples.
 pub fn calibrate_scale(samples: &[Sample]) -> Option<f64> {
+    calibrate_by(samples, |s| s.teacher as f64)
+}
+
+fn calibrate_by(samples: &[Sample], score: impl Fn(&Sample) -> f64) -> Option<f64> {
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.validation).collect();
     if train.is_empty() {
         return None;
@@ -155,7 +163,7 @@ pub fn calibrate_scale(samples: &[Sample]) -> Option<f64> {
     while k <= 3000.0 {
         let loss: f64 = train
             .iter()
-            .map(|s| cross_entropy(s.result as f64, sigmoid(s.teacher as f64 / k)))
+            .map(|s| cross_entropy(s.result as f64, sigmoid(score(s) / k)))
             .sum();
         if loss < best.0 {
             best = (loss, k);
@@ -165,13 +173,23 @@ pub fn calibrate_scale(samples: &[Sample]) -> Option<f64> {
     Some(best.1)
 }
 
+/// The hand-made evaluation's scale: the `K` (50 to 3,000, steps of 10) whose
+/// `sigmoid(base / K)` best predicts the results over the training samples.
+pub fn calibrate_base_scale(samples: &[Sample]) -> Option<f64> {
+    calibrate_by(samples, |s| s.base as f64)
+}
+
 /// How the model is fitted.
 #[derive(Debug, Clone)]
 pub struct FitSettings {
     /// Weight of the teacher in the target (the game result has `1 - lambda`).
     pub lambda: f64,
-    /// The scale `K` of both sigmoids.
+    /// The scale `K` of the teacher's sigmoid.
     pub scale: f64,
+    /// The scale of the model's sigmoid: `scale` for a model on the teacher's scale; for a
+    /// correction of the hand-made evaluation, the hand-made evaluation's own scale
+    /// ([`calibrate_base_scale`]), so that the corrected values stay on it.
+    pub model_scale: f64,
     /// Passes over the training samples.
     pub epochs: u32,
     /// Samples per step.
@@ -182,6 +200,9 @@ pub struct FitSettings {
     pub seed: u64,
     /// L2 pull of every weight towards its starting value, per step (0: none).
     pub l2: f64,
+    /// Fit a correction of the hand-made evaluation: each value is the sample's
+    /// [`Sample::base`] plus the linear sum, and the weights written say so.
+    pub residual: bool,
 }
 
 /// Losses after one epoch.
@@ -199,7 +220,7 @@ pub struct EpochLoss {
 }
 
 #[inline]
-fn value(s: &Sample, w: &[f32]) -> f64 {
+fn value(s: &Sample, w: &[f32], residual: bool) -> f64 {
     let (mut o, mut e) = (0f64, 0f64);
     for &f in &s.features {
         let i = f.unsigned_abs() as usize - 1;
@@ -208,7 +229,8 @@ fn value(s: &Sample, w: &[f32]) -> f64 {
         e += sign * w[N_FEATURES + i] as f64;
     }
     let p = s.progress as f64 / PROGRESS_MAX as f64;
-    (1.0 - p) * o + p * e
+    let base = if residual { s.base as f64 } else { 0.0 };
+    base + (1.0 - p) * o + p * e
 }
 
 fn target(s: &Sample, set: &FitSettings) -> f64 {
@@ -227,8 +249,8 @@ pub fn losses(samples: &[Sample], w: &[f32], set: &FitSettings, validation: bool
     let (loss, mae, n_mae) = part
         .par_iter()
         .map(|s| {
-            let v = value(s, w);
-            let l = cross_entropy(target(s, set), sigmoid(v / set.scale));
+            let v = value(s, w, set.residual);
+            let l = cross_entropy(target(s, set), sigmoid(v / set.model_scale));
             if s.teacher.abs() < 20_000.0 {
                 (l, (v - s.teacher as f64).abs(), 1usize)
             } else {
@@ -280,8 +302,8 @@ pub fn fit(
         for batch in order.chunks(set.batch.max(1)) {
             for &i in batch {
                 let s = &samples[i];
-                let v = value(s, &w);
-                let dv = (sigmoid(v / set.scale) - target(s, set)) / set.scale;
+                let v = value(s, &w, set.residual);
+                let dv = (sigmoid(v / set.model_scale) - target(s, set)) / set.model_scale;
                 let p = s.progress as f64 / PROGRESS_MAX as f64;
                 for &f in &s.features {
                     let k = f.unsigned_abs() as usize - 1;
@@ -309,7 +331,7 @@ pub fn fit(
             best = (e.validation, w.clone());
         }
     }
-    LinearWeights::from_values(best.1)
+    LinearWeights::from_values(best.1).with_residual(set.residual)
 }
 
 /// Records per source.
@@ -340,6 +362,65 @@ mod tests {
     }
 
     #[test]
+    fn a_correction_is_fitted_on_top_of_the_base() {
+        // The teacher is the base (the hand-made evaluation's part) plus a known weighted
+        // sum: fitted as a correction from zero, the weights are the sum's; the model's
+        // own scale is used for its sigmoid.
+        let truth: Vec<f32> = (0..8).map(|i| (i as f32 - 3.5) * 30.0).collect();
+        let mut rng = XorShift64Star::new(17);
+        let mut samples = Vec::new();
+        for n in 0..4000 {
+            let base = (rng.next_u64() % 801) as f32 - 400.0;
+            let mut feats = Vec::new();
+            let mut v = base;
+            for (i, &t) in truth.iter().enumerate() {
+                if rng.next_u64().is_multiple_of(2) {
+                    feats.push(i as i16 + 1);
+                    v += t;
+                }
+            }
+            samples.push(Sample {
+                features: feats,
+                progress: 0,
+                base,
+                teacher: v,
+                result: 0.5,
+                validation: n % 10 == 0,
+            });
+        }
+        let set = FitSettings {
+            lambda: 1.0,
+            scale: 400.0,
+            model_scale: 400.0,
+            epochs: 30,
+            batch: 64,
+            learning_rate: 2.0,
+            seed: 1,
+            l2: 0.0,
+            residual: true,
+        };
+        let w = fit(&samples, &LinearWeights::zero_residual(), &set, &mut |_| {});
+        assert!(w.residual);
+        for (i, &t) in truth.iter().enumerate() {
+            assert!(
+                (w.values[i] - t).abs() < 6.0,
+                "weight {i}: {} vs {t}",
+                w.values[i]
+            );
+        }
+        // The base is the model's: a teacher equal to it leaves a zero correction.
+        let same: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample {
+                teacher: s.base,
+                ..s.clone()
+            })
+            .collect();
+        let w = fit(&same, &LinearWeights::zero_residual(), &set, &mut |_| {});
+        assert!(w.values.iter().all(|v| v.abs() < 3.0));
+    }
+
+    #[test]
     fn a_synthetic_linear_target_is_recovered() {
         // Twelve features, each present or not at random, in both colours' lists; the
         // teacher's score is their known weighted sum (in the opening stage, progress 0).
@@ -365,6 +446,7 @@ mod tests {
             samples.push(Sample {
                 features: feats,
                 progress: 0,
+                base: 0.0,
                 teacher: v,
                 result: 0.5,
                 validation: n % 10 == 0,
@@ -373,11 +455,13 @@ mod tests {
         let set = FitSettings {
             lambda: 1.0,
             scale: 400.0,
+            model_scale: 400.0,
             epochs: 30,
             batch: 64,
             learning_rate: 2.0,
             seed: 1,
             l2: 0.0,
+            residual: false,
         };
         let start = LinearWeights::from_values(vec![0.0; STAGES * N_FEATURES]);
         let mut history = Vec::new();

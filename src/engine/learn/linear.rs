@@ -21,6 +21,12 @@
 //! enemy camps, the promoted pieces and the kings away from their own camp (3 each), a
 //! sum of 24 being the end; the value is `((256 - p) * opening + p * endgame) / 256`.
 //!
+//! A weights file may also hold a **correction** of the hand-made evaluation
+//! ([`LinearWeights::residual`]): the value is then the hand-made evaluation
+//! ([`crate::engine::eval::evaluate`]) plus the linear sum ([`evaluate_total`]). Fitted from
+//! zero weights, such a model starts as the hand-made evaluation and moves from it only as
+//! far as the labels show, which is what a few tens of thousands of positions support.
+//!
 //! [`features_reference`] lists the features of a position the plain way (used by the
 //! fit and as the definition); [`evaluate`] computes the same value without the list, from
 //! bit-sliced attack counts, and is tested equal to it.
@@ -274,6 +280,9 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
 pub struct LinearWeights {
     /// Opening weights then endgame weights.
     pub values: Vec<f32>,
+    /// Whether the weights correct the hand-made evaluation (the value is the hand-made
+    /// evaluation plus the linear sum) instead of standing alone.
+    pub residual: bool,
     /// `values` times [`WEIGHT_SCALE`], rounded (within +-2^20).
     quantised: Vec<i32>,
     /// Per feature, the opening and endgame quantised weights in one integer,
@@ -306,7 +315,9 @@ const PAIR_LEN: usize = 2048;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsError {
     /// The first line is not the format line.
-    #[error("not a linear weights file (first line must be `{FORMAT_LINE}`)")]
+    #[error(
+        "not a linear weights file (first line must be `{FORMAT_LINE}` or `{RESIDUAL_FORMAT_LINE}`)"
+    )]
     Format,
     /// A line is not a number.
     #[error("line {0}: not a number")]
@@ -323,6 +334,11 @@ pub enum WeightsError {
 
 /// First line of a weights file.
 pub const FORMAT_LINE: &str = "floodgate-scan linear evaluation v1";
+
+/// First line of a weights file whose values correct the hand-made evaluation
+/// ([`LinearWeights::residual`]); the rest of the file is as in [`FORMAT_LINE`]'s.
+pub const RESIDUAL_FORMAT_LINE: &str =
+    "floodgate-scan linear evaluation v1, added to the hand-made evaluation";
 
 impl LinearWeights {
     /// Weights from values (opening then endgame).
@@ -384,11 +400,25 @@ impl LinearWeights {
         });
         LinearWeights {
             values,
+            residual: false,
             quantised,
             packed,
             ctrl_pair,
             near_pair,
         }
+    }
+
+    /// The same weights as a correction of the hand-made evaluation (`true`) or standing
+    /// alone (`false`).
+    pub fn with_residual(mut self, residual: bool) -> LinearWeights {
+        self.residual = residual;
+        self
+    }
+
+    /// The starting point of a correction: every weight zero, so that the value is the
+    /// hand-made evaluation's.
+    pub fn zero_residual() -> LinearWeights {
+        LinearWeights::from_values(vec![0.0; STAGES * N_FEATURES]).with_residual(true)
     }
 
     /// A starting point: material only (the hand-made evaluation's piece values, and
@@ -415,7 +445,14 @@ impl LinearWeights {
 
     /// The text form: the format line, `#` comment lines, then one value per line.
     pub fn to_text(&self, comment: &str) -> String {
-        let mut s = format!("{FORMAT_LINE}\n");
+        let mut s = format!(
+            "{}\n",
+            if self.residual {
+                RESIDUAL_FORMAT_LINE
+            } else {
+                FORMAT_LINE
+            }
+        );
         for l in comment.lines() {
             s.push_str(&format!("# {l}\n"));
         }
@@ -431,9 +468,11 @@ impl LinearWeights {
     /// Read the text form.
     pub fn parse(text: &str) -> Result<LinearWeights, WeightsError> {
         let mut lines = text.lines();
-        if lines.next().map(str::trim) != Some(FORMAT_LINE) {
-            return Err(WeightsError::Format);
-        }
+        let residual = match lines.next().map(str::trim) {
+            Some(FORMAT_LINE) => false,
+            Some(RESIDUAL_FORMAT_LINE) => true,
+            _ => return Err(WeightsError::Format),
+        };
         let mut values = Vec::with_capacity(STAGES * N_FEATURES);
         for (i, l) in lines.enumerate() {
             let l = l.trim();
@@ -452,7 +491,7 @@ impl LinearWeights {
                 expected: STAGES * N_FEATURES,
             });
         }
-        Ok(LinearWeights::from_values(values))
+        Ok(LinearWeights::from_values(values).with_residual(residual))
     }
 }
 
@@ -478,6 +517,29 @@ fn combine(open: i64, end: i64, p: i32) -> i32 {
 pub fn evaluate_reference(pos: &Position, w: &LinearWeights) -> i32 {
     let (f, p) = features_reference(pos);
     value_of(&f, p, w)
+}
+
+/// The value the search uses, from the side to move's point of view: [`evaluate`], plus
+/// the hand-made evaluation when the weights are a correction of it.
+#[inline]
+pub fn evaluate_total<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    let v = evaluate(b, w);
+    if w.residual {
+        (v + crate::engine::eval::evaluate(b)).clamp(-20_000, 20_000)
+    } else {
+        v
+    }
+}
+
+/// [`evaluate_total`] the plain way ([`evaluate_reference`] and the hand-made
+/// evaluation's own reference).
+pub fn evaluate_total_reference(pos: &Position, w: &LinearWeights) -> i32 {
+    let v = evaluate_reference(pos, w);
+    if w.residual {
+        (v + crate::engine::eval::evaluate_reference(pos)).clamp(-20_000, 20_000)
+    } else {
+        v
+    }
 }
 
 /// Bit-sliced attack counts of one side: squares attacked at least once, twice, three

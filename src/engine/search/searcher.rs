@@ -93,9 +93,9 @@ impl Searcher {
     pub(super) fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => match &self.config.linear {
-                Some(w) => self
-                    .eval_cache
-                    .get_or(pos.key(), || crate::engine::learn::linear::evaluate(pos, w)),
+                Some(w) => self.eval_cache.get_or(pos.key(), || {
+                    crate::engine::learn::linear::evaluate_total(pos, w)
+                }),
                 None => eval::evaluate(pos),
             },
             Mode::Decl24 => eval24::evaluate_for(
