@@ -361,6 +361,21 @@ mod tests {
         assert_eq!(leaf.to_sfen(), calm.to_sfen());
     }
 
+    /// The settings of the synthetic fits: the teacher alone, both scales 400.
+    fn synthetic_settings(residual: bool) -> FitSettings {
+        FitSettings {
+            lambda: 1.0,
+            scale: 400.0,
+            model_scale: 400.0,
+            epochs: 30,
+            batch: 64,
+            learning_rate: 2.0,
+            seed: 1,
+            l2: 0.0,
+            residual,
+        }
+    }
+
     #[test]
     fn a_correction_is_fitted_on_top_of_the_base() {
         // The teacher is the base (the hand-made evaluation's part) plus a known weighted
@@ -388,17 +403,7 @@ mod tests {
                 validation: n % 10 == 0,
             });
         }
-        let set = FitSettings {
-            lambda: 1.0,
-            scale: 400.0,
-            model_scale: 400.0,
-            epochs: 30,
-            batch: 64,
-            learning_rate: 2.0,
-            seed: 1,
-            l2: 0.0,
-            residual: true,
-        };
+        let set = synthetic_settings(true);
         let w = fit(&samples, &LinearWeights::zero_residual(), &set, &mut |_| {});
         assert!(w.residual);
         for (i, &t) in truth.iter().enumerate() {
@@ -452,17 +457,7 @@ mod tests {
                 validation: n % 10 == 0,
             });
         }
-        let set = FitSettings {
-            lambda: 1.0,
-            scale: 400.0,
-            model_scale: 400.0,
-            epochs: 30,
-            batch: 64,
-            learning_rate: 2.0,
-            seed: 1,
-            l2: 0.0,
-            residual: false,
-        };
+        let set = synthetic_settings(false);
         let start = LinearWeights::from_values(vec![0.0; STAGES * N_FEATURES]);
         let mut history = Vec::new();
         let w = fit(&samples, &start, &set, &mut |e| history.push(*e));
