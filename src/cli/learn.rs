@@ -83,6 +83,11 @@ pub struct GenArgs {
     /// Transposition table of the built-in engine, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The built-in engine's evaluation in the games: `hand` (the hand-made evaluation,
+    /// with which the committed weights' labels were played), `builtin` (the compiled-in
+    /// correction) or a weights file from `learn fit`.
+    #[arg(long, default_value = "hand")]
+    pub engine_weights: String,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -131,6 +136,14 @@ pub struct FitArgs {
     /// weights unless --weights gives a correction to go on from.
     #[arg(long)]
     pub residual: bool,
+    /// Fit a correction of the 24-point engine's evaluation instead (value = 24-point
+    /// evaluation + linear; implies --residual), for its `LinearWeights24` option.
+    #[arg(long)]
+    pub decl24: bool,
+    /// Fit on the positions of these sources only (comma-separated: selfplay, versus,
+    /// aiiru, aiiru_replay; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub sources: Vec<String>,
 }
 
 pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
@@ -203,6 +216,20 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
             timeout_s: a.timeout,
         },
         hash_mb: a.hash,
+        engine_linear: match a.engine_weights.as_str() {
+            "hand" => None,
+            "builtin" => Some((
+                "builtin".to_string(),
+                floodgate_scan::engine::learn::linear::builtin(),
+            )),
+            path => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("--engine-weights {path}"))?;
+                let w = LinearWeights::parse(&text)
+                    .with_context(|| format!("--engine-weights {path}"))?;
+                Some((path.to_string(), std::sync::Arc::new(w)))
+            }
+        },
     };
     floodgate_scan::interrupt::install();
     let bar = if a.quiet {
@@ -287,6 +314,18 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         }
         units_offset = units_offset.wrapping_add(max_unit + 1);
     }
+    if !a.sources.is_empty() {
+        let mut keep = Vec::new();
+        for name in &a.sources {
+            match Source::ALL.iter().find(|s| s.name() == name.trim()) {
+                Some(s) => keep.push(*s),
+                None => bail!(
+                    "--sources: unknown source `{name}` (selfplay, versus, aiiru, aiiru_replay)"
+                ),
+            }
+        }
+        records.retain(|r| keep.contains(&r.source));
+    }
     let counts = fit::count_sources(&records);
     let per: Vec<String> = Source::ALL
         .iter()
@@ -295,7 +334,12 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         .collect();
     println!("{} positions ({})", records.len(), per.join(", "));
     let t = Instant::now();
-    let (samples, bad) = fit::samples_of(&records, a.seed, a.validation);
+    let base = if a.decl24 {
+        fit::Base::Decl24
+    } else {
+        fit::Base::Hand
+    };
+    let (samples, bad) = fit::samples_of(&records, a.seed, a.validation, base);
     let n_val = samples.iter().filter(|s| s.validation).count();
     println!(
         "features of {} positions in {:.1} s ({bad} undecodable), {} training, {} validation",
@@ -321,9 +365,15 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot read weights {}", p.display()))?;
             LinearWeights::parse(&text).with_context(|| format!("weights {}", p.display()))?
         }
+        None if a.decl24 => LinearWeights::zero_residual().with_decl24(true),
         None if a.residual => LinearWeights::zero_residual(),
         None => LinearWeights::material(),
     };
+    if a.decl24 != start.decl24 {
+        bail!(
+            "--decl24 and the starting weights disagree: a correction of the 24-point evaluation goes on only from one"
+        );
+    }
     if a.residual && !start.residual {
         bail!("--residual: the starting weights are not a correction of the hand-made evaluation");
     }
@@ -332,7 +382,10 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         (None, false) => scale,
         (None, true) => {
             let k = fit::calibrate_base_scale(&samples).unwrap_or(scale);
-            println!("hand-made evaluation's scale = {k} (calibrated against the results)");
+            println!(
+                "{} evaluation's scale = {k} (calibrated against the results)",
+                if a.decl24 { "24-point" } else { "hand-made" }
+            );
             k
         }
     };
@@ -355,6 +408,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         );
         last = Some(*e);
     });
+    let w = w.with_decl24(start.decl24);
     if let Some(dir) = a.out.parent()
         && !dir.as_os_str().is_empty()
     {
@@ -363,7 +417,9 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
     let comment = format!(
         "learn fit: {}{} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
-        if start.residual {
+        if start.decl24 {
+            "correction of the 24-point evaluation; "
+        } else if start.residual {
             "correction of the hand-made evaluation; "
         } else {
             ""

@@ -47,6 +47,13 @@ pub struct ReplayArgs {
     /// Weights file of the 24-point engine (default: compiled-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Learned weights of the built-in engine: in `search` mode the full search's
+    /// evaluation (the `LinearWeights` option: `builtin`, the default, `none` for the
+    /// hand-made evaluation alone, or a file from `learn fit`); in `decl24` mode a
+    /// correction of the 24-point evaluation from `learn fit --decl24` (the
+    /// `LinearWeights24` option; default none).
+    #[arg(long, value_name = "WEIGHTS")]
+    pub linear_weights: Option<String>,
     /// An outside USI engine for both sides instead of the built-in one (its command line,
     /// split at spaces; one process a side).
     #[arg(long, value_name = "COMMAND", conflicts_with_all = ["black_usi", "white_usi"])]
@@ -277,6 +284,27 @@ fn parse_shard(s: &str) -> anyhow::Result<(usize, usize)> {
 }
 
 /// `NAME=VALUE` pairs.
+/// The default configuration with `--linear-weights` applied as the USI option of
+/// `mode` (`LinearWeights` or `LinearWeights24`), so that a file is checked as the engine
+/// checks it.
+fn linear_config(mode: Mode, value: Option<&str>) -> anyhow::Result<Config> {
+    let mut o = floodgate_scan::engine::usi::Options::default();
+    if let Some(v) = value {
+        let name = match mode {
+            Mode::Search => "LinearWeights",
+            Mode::Decl24 => "LinearWeights24",
+        };
+        o.set(name, v)
+            .map_err(|e| anyhow::anyhow!("--linear-weights: {e}"))?;
+    }
+    let c = o.config();
+    Ok(Config {
+        linear: c.linear,
+        linear24: c.linear24,
+        ..Config::default()
+    })
+}
+
 fn parse_options(opts: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     opts.iter()
         .map(|o| {
@@ -343,7 +371,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
                 max_moves_to_draw: 0,
                 mode: a.mode,
                 weights: load_weights(a.weights.as_deref())?,
-                ..Config::default()
+                ..linear_config(a.mode, a.linear_weights.as_deref())?
             };
             let name = format!("floodgate-scan {}", mode_name(a.mode));
             let labels = RowLabels {

@@ -179,9 +179,13 @@ fn replay_counts_declared_draws_and_skips_positions_past_move_500() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Total nodes of `bench` at its default depth: changes only when search behaviour
-/// changes (then record the new value here and in `reports/engine.md`).
-const BENCH_SIGNATURE: u64 = 340_526;
+/// Total nodes of `bench` at its default depth: changes only when search behaviour or
+/// the compiled-in correction (`weights/correction.txt`) changes (then record the new
+/// value here and in `reports/engine.md`).
+const BENCH_SIGNATURE: u64 = 374_194;
+
+/// The same with the hand-made evaluation alone (`LinearWeights=none`).
+const BENCH_SIGNATURE_HAND: u64 = 340_526;
 
 /// The same with the committed learned weights (`weights/linear.txt`): changes only when
 /// the search or those weights change (the learned evaluation's speed-ups, its cache
@@ -191,6 +195,23 @@ const BENCH_SIGNATURE_LEARNED: u64 = 491_996;
 #[test]
 fn bench_prints_the_recorded_signature() {
     assert_eq!(bench_signature(&[]), BENCH_SIGNATURE);
+}
+
+#[test]
+fn bench_with_the_hand_made_evaluation_prints_its_recorded_signature() {
+    assert_eq!(
+        bench_signature(&["--option", "LinearWeights=none"]),
+        BENCH_SIGNATURE_HAND
+    );
+}
+
+/// The compiled-in correction is the file `weights/correction.txt`: loading that file
+/// searches exactly as the default does.
+#[test]
+fn the_default_evaluation_is_the_committed_correction() {
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/correction.txt");
+    let option = format!("LinearWeights={weights}");
+    assert_eq!(bench_signature(&["--option", &option]), BENCH_SIGNATURE);
 }
 
 #[test]
@@ -216,7 +237,34 @@ fn a_zero_correction_of_the_hand_made_evaluation_searches_as_the_hand_made_one()
     )
     .unwrap();
     let option = format!("LinearWeights={}", weights.display());
-    assert_eq!(bench_signature(&["--option", &option]), BENCH_SIGNATURE);
+    assert_eq!(
+        bench_signature(&["--option", &option]),
+        BENCH_SIGNATURE_HAND
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A correction of the 24-point evaluation (`LinearWeights24`) is added to it in the
+/// 24-point mode: zero weights search exactly as without, a tempo weight does not.
+#[test]
+fn a_correction_of_the_24_point_evaluation_is_added_in_its_mode() {
+    use floodgate_scan::engine::learn::linear::{LinearWeights, OFF_TEMPO};
+    let dir = std::env::temp_dir().join(format!("fs-decl24-corr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zero = LinearWeights::zero_residual().with_decl24(true);
+    let mut values = zero.values.clone();
+    values[OFF_TEMPO] = 200.0;
+    let tempo = LinearWeights::from_values(values).with_decl24(true);
+    let (zero_path, tempo_path) = (dir.join("zero.txt"), dir.join("tempo.txt"));
+    std::fs::write(&zero_path, zero.to_text("zero")).unwrap();
+    std::fs::write(&tempo_path, tempo.to_text("tempo")).unwrap();
+    let with = |p: &std::path::Path| {
+        let option = format!("LinearWeights24={}", p.display());
+        bench_signature(&["--mode", "decl24", "--depth", "4", "--option", &option])
+    };
+    let without = bench_signature(&["--mode", "decl24", "--depth", "4"]);
+    assert_eq!(with(&zero_path), without);
+    assert_ne!(with(&tempo_path), without);
     std::fs::remove_dir_all(&dir).ok();
 }
 

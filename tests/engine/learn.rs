@@ -62,6 +62,7 @@ fn settings(units: u32) -> GenSettings {
             timeout_s: 10.0,
         },
         hash_mb: 1,
+        engine_linear: None,
     }
 }
 

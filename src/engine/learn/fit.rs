@@ -28,8 +28,9 @@ pub struct Sample {
     pub features: Vec<i16>,
     /// Progress, 0..=256.
     pub progress: u16,
-    /// The hand-made evaluation of the leaf, for the side to move of the (root)
-    /// position: the part a correction ([`FitSettings::residual`]) is added to.
+    /// The evaluation a correction ([`FitSettings::residual`]) is added to (the hand-made
+    /// one, or the 24-point one: [`Base`]) of the leaf, for the side to move of the
+    /// (root) position.
     pub base: f32,
     /// Teacher's score for the side to move of the (root) position.
     pub teacher: f32,
@@ -99,8 +100,32 @@ pub fn quiet_leaf(pos: &Position) -> (Position, bool) {
     (leaf, flipped)
 }
 
-/// The sample of a record (`None` if its position does not decode); `validation` as given.
-pub fn sample_of(r: &Record, validation: bool) -> Option<Sample> {
+/// The evaluation a correction is fitted on top of ([`Sample::base`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Base {
+    /// The hand-made evaluation of the full search ([`eval::evaluate`]).
+    #[default]
+    Hand,
+    /// The 24-point engine's evaluation under the 24-point rule, with its default weights
+    /// and without its own-king term (which depends on the side the engine plays).
+    Decl24,
+}
+
+/// The value of `base` for the side to move of `pos`.
+pub fn base_value(pos: &Position, base: Base) -> i32 {
+    match base {
+        Base::Hand => eval::evaluate(pos),
+        Base::Decl24 => crate::engine::eval24::evaluate(
+            pos,
+            &crate::engine::eval24::Weights::default(),
+            crate::shogi::EnteringKingRule::CSARule24,
+        ),
+    }
+}
+
+/// The sample of a record (`None` if its position does not decode); `validation` as given,
+/// [`Sample::base`] by `base`.
+pub fn sample_of(r: &Record, validation: bool, base: Base) -> Option<Sample> {
     let pos = r.position().ok()?;
     let (leaf, flipped) = quiet_leaf(&pos);
     let (feats, p) = linear::features_reference(&leaf);
@@ -111,7 +136,7 @@ pub fn sample_of(r: &Record, validation: bool) -> Option<Sample> {
             .map(|&(f, s)| ((f as i32 + 1) * s * turn) as i16)
             .collect(),
         progress: p as u16,
-        base: (eval::evaluate(&leaf) * turn) as f32,
+        base: (base_value(&leaf, base) * turn) as f32,
         teacher: r.score as f32,
         result: r.outcome.value() as f32,
         validation,
@@ -128,10 +153,15 @@ pub fn is_validation(unit: u32, seed: u64, percent: u32) -> bool {
 
 /// Samples of records, in parallel (records whose position does not decode are
 /// skipped; their count is returned).
-pub fn samples_of(records: &[Record], seed: u64, val_percent: u32) -> (Vec<Sample>, usize) {
+pub fn samples_of(
+    records: &[Record],
+    seed: u64,
+    val_percent: u32,
+    base: Base,
+) -> (Vec<Sample>, usize) {
     let v: Vec<Option<Sample>> = records
         .par_iter()
-        .map(|r| sample_of(r, is_validation(r.unit, seed, val_percent)))
+        .map(|r| sample_of(r, is_validation(r.unit, seed, val_percent), base))
         .collect();
     let bad = v.iter().filter(|s| s.is_none()).count();
     (v.into_iter().flatten().collect(), bad)
@@ -359,6 +389,48 @@ mod tests {
         let (leaf, flipped) = quiet_leaf(&calm);
         assert!(!flipped);
         assert_eq!(leaf.to_sfen(), calm.to_sfen());
+    }
+
+    /// A sample's base is the evaluation it is asked for, of the quiet leaf, for the root's
+    /// side to move: the hand-made one or the 24-point one.
+    #[test]
+    fn the_base_is_the_chosen_evaluation_of_the_leaf() {
+        use super::super::record::{Outcome, pack};
+        // An entering-king position (Black's king in White's camp, pieces in hand), Black
+        // to move with a capture on offer, and White to move.
+        for sfen in [
+            "1K7/1P5b1/9/9/9/9/9/9/4k4 b RGSN2P 1",
+            "1K7/1P5b1/9/9/9/9/9/9/4k4 w RGSN2P 1",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let r = Record {
+                position: pack(&pos),
+                score: 0,
+                mate: false,
+                outcome: Outcome::Draw,
+                source: Source::Aiiru,
+                ply: 0,
+                unit: 0,
+                last: true,
+            };
+            let (leaf, flipped) = quiet_leaf(&pos);
+            let turn = if flipped { -1 } else { 1 };
+            for base in [Base::Hand, Base::Decl24] {
+                let s = sample_of(&r, false, base).unwrap();
+                assert_eq!(s.base, (base_value(&leaf, base) * turn) as f32, "{base:?}");
+            }
+            let hand = sample_of(&r, false, Base::Hand).unwrap().base;
+            let decl24 = sample_of(&r, false, Base::Decl24).unwrap().base;
+            assert_ne!(hand, decl24, "two different evaluations");
+            assert_eq!(
+                base_value(&leaf, Base::Decl24),
+                crate::engine::eval24::evaluate(
+                    &leaf,
+                    &crate::engine::eval24::Weights::default(),
+                    crate::shogi::EnteringKingRule::CSARule24
+                )
+            );
+        }
     }
 
     /// The settings of the synthetic fits: the teacher alone, both scales 400.

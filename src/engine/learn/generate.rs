@@ -105,6 +105,13 @@ pub struct GenSettings {
     pub teacher: TeacherSpec,
     /// Transposition table of the built-in engine, MB.
     pub hash_mb: usize,
+    /// The built-in engine's evaluation: `None` the hand-made one (with which the
+    /// committed weights' labels were played), or learned weights and the name they
+    /// are written under in the header (`builtin` or the file's path).
+    pub engine_linear: Option<(
+        String,
+        std::sync::Arc<crate::engine::learn::linear::LinearWeights>,
+    )>,
 }
 
 fn fnv64(parts: &[String]) -> u64 {
@@ -121,6 +128,12 @@ fn fnv64(parts: &[String]) -> u64 {
 impl GenSettings {
     /// The header text: every setting but the unit count (a run may be extended).
     pub fn header(&self) -> String {
+        let engine = match &self.engine_linear {
+            // Files made with the hand-made evaluation keep the header they had before
+            // the engine's evaluation could be chosen, so that they can be resumed.
+            None => String::new(),
+            Some((name, _)) => format!("engine_linear_weights={name}\n"),
+        };
         let openings: Vec<String> = self.openings.iter().map(|p| p.to_sfen()).collect();
         let aiiru: Vec<String> = self.aiiru.iter().map(|p| p.to_sfen()).collect();
         let mix: Vec<&str> = self.mix.iter().map(|k| k.name()).collect();
@@ -131,7 +144,7 @@ impl GenSettings {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         format!(
-            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n",
+            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n{}",
             record::RECORD_BYTES,
             self.seed,
             self.nodes,
@@ -149,6 +162,7 @@ impl GenSettings {
             opts.join(" "),
             self.teacher.go,
             self.hash_mb,
+            engine,
         )
     }
 
@@ -225,7 +239,11 @@ pub fn play_unit(
             random_at.push(below(&mut rng, s.random_plies.max(1) as u64) as u32);
         }
     }
-    let mut searcher = Searcher::new(s.hash_mb, Config::default());
+    let config = Config {
+        linear: s.engine_linear.as_ref().map(|(_, w)| w.clone()),
+        ..Config::default()
+    };
+    let mut searcher = Searcher::new(s.hash_mb, config);
     let limits = Limits::nodes(s.nodes);
     let mut pos = start;
     let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];

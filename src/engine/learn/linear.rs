@@ -27,6 +27,13 @@
 //! zero weights, such a model starts as the hand-made evaluation and moves from it only as
 //! far as the labels show, which is what a few tens of thousands of positions support.
 //!
+//! A correction may also be of the 24-point engine's evaluation
+//! ([`LinearWeights::decl24`], the `LinearWeights24` option, [`evaluate_decl24`]).
+//!
+//! The full search's default evaluation is such a correction, compiled in
+//! ([`builtin`], from `weights/correction.txt`); the `LinearWeights` option set to
+//! `<empty>` or `none` turns it off (the hand-made evaluation alone).
+//!
 //! [`features_reference`] lists the features of a position the plain way (used by the
 //! fit and as the definition); [`evaluate`] computes the same value without the list, from
 //! bit-sliced attack counts, and is tested equal to it.
@@ -283,6 +290,9 @@ pub struct LinearWeights {
     /// Whether the weights correct the hand-made evaluation (the value is the hand-made
     /// evaluation plus the linear sum) instead of standing alone.
     pub residual: bool,
+    /// Whether the correction is of the 24-point engine's evaluation
+    /// ([`crate::engine::eval24`]) rather than the hand-made one (with `residual`).
+    pub decl24: bool,
     /// `values` times [`WEIGHT_SCALE`], rounded (within +-2^20).
     quantised: Vec<i32>,
     /// Per feature, the opening and endgame quantised weights in one integer,
@@ -311,12 +321,28 @@ const NEAR_CTRL: usize = 24 * 16;
 /// features.
 const PAIR_LEN: usize = 2048;
 
+/// The text of the correction compiled in as the full search's default evaluation
+/// (`weights/correction.txt`; how it was made: `reports/learn.md`).
+pub const BUILTIN_TEXT: &str = include_str!("../../../weights/correction.txt");
+
+/// The compiled-in weights ([`BUILTIN_TEXT`]), read once.
+pub fn builtin() -> std::sync::Arc<LinearWeights> {
+    static BUILTIN: std::sync::OnceLock<std::sync::Arc<LinearWeights>> = std::sync::OnceLock::new();
+    BUILTIN
+        .get_or_init(|| {
+            std::sync::Arc::new(
+                LinearWeights::parse(BUILTIN_TEXT).expect("the compiled-in weights are valid"),
+            )
+        })
+        .clone()
+}
+
 /// A weights file that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsError {
     /// The first line is not the format line.
     #[error(
-        "not a linear weights file (first line must be `{FORMAT_LINE}` or `{RESIDUAL_FORMAT_LINE}`)"
+        "not a linear weights file (first line must be `{FORMAT_LINE}`, `{RESIDUAL_FORMAT_LINE}` or `{DECL24_FORMAT_LINE}`)"
     )]
     Format,
     /// A line is not a number.
@@ -339,6 +365,11 @@ pub const FORMAT_LINE: &str = "floodgate-scan linear evaluation v1";
 /// ([`LinearWeights::residual`]); the rest of the file is as in [`FORMAT_LINE`]'s.
 pub const RESIDUAL_FORMAT_LINE: &str =
     "floodgate-scan linear evaluation v1, added to the hand-made evaluation";
+
+/// First line of a weights file whose values correct the 24-point engine's evaluation
+/// ([`LinearWeights::decl24`]).
+pub const DECL24_FORMAT_LINE: &str =
+    "floodgate-scan linear evaluation v1, added to the 24-point evaluation";
 
 impl LinearWeights {
     /// Weights from values (opening then endgame).
@@ -401,6 +432,7 @@ impl LinearWeights {
         LinearWeights {
             values,
             residual: false,
+            decl24: false,
             quantised,
             packed,
             ctrl_pair,
@@ -412,6 +444,14 @@ impl LinearWeights {
     /// alone (`false`).
     pub fn with_residual(mut self, residual: bool) -> LinearWeights {
         self.residual = residual;
+        self
+    }
+
+    /// The same weights as a correction of the 24-point evaluation (`true`; a correction
+    /// then) or not.
+    pub fn with_decl24(mut self, decl24: bool) -> LinearWeights {
+        self.decl24 = decl24;
+        self.residual |= decl24;
         self
     }
 
@@ -447,7 +487,9 @@ impl LinearWeights {
     pub fn to_text(&self, comment: &str) -> String {
         let mut s = format!(
             "{}\n",
-            if self.residual {
+            if self.decl24 {
+                DECL24_FORMAT_LINE
+            } else if self.residual {
                 RESIDUAL_FORMAT_LINE
             } else {
                 FORMAT_LINE
@@ -468,9 +510,10 @@ impl LinearWeights {
     /// Read the text form.
     pub fn parse(text: &str) -> Result<LinearWeights, WeightsError> {
         let mut lines = text.lines();
-        let residual = match lines.next().map(str::trim) {
-            Some(FORMAT_LINE) => false,
-            Some(RESIDUAL_FORMAT_LINE) => true,
+        let (residual, decl24) = match lines.next().map(str::trim) {
+            Some(FORMAT_LINE) => (false, false),
+            Some(RESIDUAL_FORMAT_LINE) => (true, false),
+            Some(DECL24_FORMAT_LINE) => (true, true),
             _ => return Err(WeightsError::Format),
         };
         let mut values = Vec::with_capacity(STAGES * N_FEATURES);
@@ -491,7 +534,9 @@ impl LinearWeights {
                 expected: STAGES * N_FEATURES,
             });
         }
-        Ok(LinearWeights::from_values(values).with_residual(residual))
+        Ok(LinearWeights::from_values(values)
+            .with_residual(residual)
+            .with_decl24(decl24))
     }
 }
 
@@ -529,6 +574,13 @@ pub fn evaluate_total<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     } else {
         v
     }
+}
+
+/// The 24-point engine's value with a correction `w` of it ([`LinearWeights::decl24`]):
+/// `eval24` (the 24-point evaluation, computed by the caller) plus the linear sum.
+#[inline]
+pub fn evaluate_decl24<P: Pieces>(b: &P, eval24: i32, w: &LinearWeights) -> i32 {
+    (eval24 + evaluate(b, w)).clamp(-20_000, 20_000)
 }
 
 /// [`evaluate_total`] the plain way ([`evaluate_reference`] and the hand-made

@@ -93,9 +93,13 @@ pub struct Config {
     /// their position when its bound allows (the `QuiescenceTT` option; off by default:
     /// 1,000 games at fixed nodes showed no gain, `reports/engine.md`).
     pub quiescence_tt: bool,
-    /// The learned linear evaluation used instead of the hand-made one in
-    /// [`Mode::Search`] (the `LinearWeights` option); `None`: the hand-made evaluation.
+    /// The learned linear evaluation used in [`Mode::Search`] (the `LinearWeights`
+    /// option): by default the compiled-in correction of the hand-made evaluation
+    /// ([`super::learn::linear::builtin`]); `None`: the hand-made evaluation alone.
     pub linear: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
+    /// A learned correction of the 24-point evaluation, added to it in [`Mode::Decl24`]
+    /// (the `LinearWeights24` option; `None` by default).
+    pub linear24: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
     /// Pruning and ordering choices under trial (see [`Tweaks`]).
     pub tweaks: Tweaks,
 }
@@ -169,7 +173,8 @@ impl Default for Config {
             weights: Weights::default(),
             threats: Threats::default(),
             quiescence_tt: false,
-            linear: None,
+            linear: Some(super::learn::linear::builtin()),
+            linear24: None,
             tweaks: Tweaks::default(),
         }
     }

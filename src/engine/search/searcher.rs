@@ -98,12 +98,18 @@ impl Searcher {
                 }),
                 None => eval::evaluate(pos),
             },
-            Mode::Decl24 => eval24::evaluate_for(
-                pos,
-                &self.config.weights,
-                self.config.rule,
-                Some(self.root_side.index()),
-            ),
+            Mode::Decl24 => {
+                let v = eval24::evaluate_for(
+                    pos,
+                    &self.config.weights,
+                    self.config.rule,
+                    Some(self.root_side.index()),
+                );
+                match &self.config.linear24 {
+                    Some(w) => crate::engine::learn::linear::evaluate_decl24(pos, v, w),
+                    None => v,
+                }
+            }
         }
     }
 

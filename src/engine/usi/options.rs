@@ -9,6 +9,44 @@ use crate::engine::learn::linear::{LinearWeights, WeightsError as LinearWeightsE
 use crate::engine::search::{Config, Mode, Threats, Tweaks, UnknownMode};
 use crate::shogi::EnteringKingRule;
 
+/// Read a linear weights file for `option`: a correction of the 24-point evaluation when
+/// `decl24`, weights for the full search otherwise.
+fn read_linear(
+    option: &'static str,
+    path: &str,
+    decl24: bool,
+) -> Result<LinearWeights, OptionError> {
+    let text = std::fs::read_to_string(path).map_err(|error| OptionError::LinearUnreadable {
+        option,
+        path: path.to_string(),
+        error,
+    })?;
+    let w = LinearWeights::parse(&text).map_err(|error| OptionError::LinearInvalid {
+        option,
+        path: path.to_string(),
+        error,
+    })?;
+    if w.decl24 != decl24 {
+        let kind = |d: bool| {
+            if d {
+                "a correction of the 24-point evaluation"
+            } else {
+                "weights for the full search"
+            }
+        };
+        return Err(OptionError::LinearWrongKind {
+            option,
+            path: path.to_string(),
+            found: kind(w.decl24),
+            expected: kind(decl24),
+        });
+    }
+    Ok(w)
+}
+
+/// The `LinearWeights` value of the compiled-in correction (the default).
+pub const BUILTIN_LINEAR: &str = "<builtin>";
+
 /// A `setoption` the options refuse; its text is the `info string` the session answers.
 #[derive(Debug, thiserror::Error)]
 pub enum OptionError {
@@ -47,21 +85,39 @@ pub enum OptionError {
         /// The line at fault and what is wrong with it.
         error: WeightsError,
     },
-    /// The `LinearWeights` file cannot be read.
-    #[error("option LinearWeights: cannot read `{path}`: {error}")]
+    /// The `LinearWeights` or `LinearWeights24` file cannot be read.
+    #[error("option {option}: cannot read `{path}`: {error}")]
     LinearUnreadable {
+        /// The option's name.
+        option: &'static str,
         /// The file's path.
         path: String,
         /// Why it cannot be read.
         error: std::io::Error,
     },
-    /// The `LinearWeights` file is read but is no linear weights file.
-    #[error("option LinearWeights: `{path}`: {error}")]
+    /// The `LinearWeights` or `LinearWeights24` file is read but is no linear weights file.
+    #[error("option {option}: `{path}`: {error}")]
     LinearInvalid {
+        /// The option's name.
+        option: &'static str,
         /// The file's path.
         path: String,
         /// What is wrong with it.
         error: LinearWeightsError,
+    },
+    /// A linear weights file of the other mode: `LinearWeights` takes weights for the full
+    /// search (standing alone or correcting the hand-made evaluation), `LinearWeights24` a
+    /// correction of the 24-point evaluation.
+    #[error("option {option}: `{path}` is {found}, not {expected}")]
+    LinearWrongKind {
+        /// The option's name.
+        option: &'static str,
+        /// The file's path.
+        path: String,
+        /// What the file holds.
+        found: &'static str,
+        /// What the option takes.
+        expected: &'static str,
     },
     /// No option of that name.
     #[error("unknown option `{0}`")]
@@ -93,11 +149,17 @@ pub struct Options {
     pub threats: Threats,
     /// `QuiescenceTT`: quiescence takes the table's score where its bound allows.
     pub quiescence_tt: bool,
-    /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`); empty =
-    /// the hand-made evaluation.
+    /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`);
+    /// [`BUILTIN_LINEAR`] (the default) = the compiled-in correction; empty or `none` = the
+    /// hand-made evaluation alone.
     pub linear_path: String,
     /// The learned weights read from `linear_path`.
     pub linear: Option<Arc<LinearWeights>>,
+    /// `LinearWeights24`: a correction of the 24-point evaluation (`learn fit --decl24`);
+    /// empty (the default) = none.
+    pub linear24_path: String,
+    /// The correction read from `linear24_path`.
+    pub linear24: Option<Arc<LinearWeights>>,
     /// `ContinuationHistory`, `RootReductions`, `LateMoveDepth`: the search's choices
     /// under trial.
     pub tweaks: Tweaks,
@@ -115,8 +177,10 @@ impl Default for Options {
             weights: Weights::default(),
             threats: Threats::default(),
             quiescence_tt: Config::default().quiescence_tt,
-            linear_path: String::new(),
-            linear: None,
+            linear_path: BUILTIN_LINEAR.to_string(),
+            linear: Some(crate::engine::learn::linear::builtin()),
+            linear24_path: String::new(),
+            linear24: None,
             tweaks: Tweaks::default(),
         }
     }
@@ -133,6 +197,7 @@ impl Options {
             threats: self.threats,
             quiescence_tt: self.quiescence_tt,
             linear: self.linear.clone(),
+            linear24: self.linear24.clone(),
             tweaks: self.tweaks,
         }
     }
@@ -155,7 +220,8 @@ impl Options {
             "option name MaxMovesToDraw type spin default 0 min 0 max 100000".into(),
             "option name Mode type combo default search var search var decl24".into(),
             "option name Weights type string default <empty>".into(),
-            "option name LinearWeights type string default <empty>".into(),
+            format!("option name LinearWeights type string default {BUILTIN_LINEAR}"),
+            "option name LinearWeights24 type string default <empty>".into(),
             format!(
                 "option name QuiescenceTT type check default {}",
                 Config::default().quiescence_tt
@@ -243,24 +309,31 @@ impl Options {
             }
             "linearweights" => {
                 let path = value.trim();
-                if path.is_empty() || path == "<empty>" {
+                if path.is_empty()
+                    || path == "<empty>"
+                    || path.eq_ignore_ascii_case("none")
+                    || path.eq_ignore_ascii_case("hand")
+                {
                     self.linear_path.clear();
                     self.linear = None;
+                } else if path == BUILTIN_LINEAR || path.eq_ignore_ascii_case("builtin") {
+                    self.linear_path = BUILTIN_LINEAR.to_string();
+                    self.linear = Some(crate::engine::learn::linear::builtin());
                 } else {
-                    let text = std::fs::read_to_string(path).map_err(|error| {
-                        OptionError::LinearUnreadable {
-                            path: path.to_string(),
-                            error,
-                        }
-                    })?;
-                    let w = LinearWeights::parse(&text).map_err(|error| {
-                        OptionError::LinearInvalid {
-                            path: path.to_string(),
-                            error,
-                        }
-                    })?;
+                    let w = read_linear("LinearWeights", path, false)?;
                     self.linear = Some(Arc::new(w));
                     self.linear_path = path.to_string();
+                }
+            }
+            "linearweights24" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+                    self.linear24_path.clear();
+                    self.linear24 = None;
+                } else {
+                    let w = read_linear("LinearWeights24", path, true)?;
+                    self.linear24 = Some(Arc::new(w));
+                    self.linear24_path = path.to_string();
                 }
             }
             "threats" => self.threats.enabled = check(value)?,
@@ -323,6 +396,7 @@ mod tests {
             "RootReductions",
             "LateMoveDepth",
             "QuiescencePromotions",
+            "LinearWeights24",
         ] {
             let name = format!("option name {line} type");
             assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");
@@ -330,10 +404,27 @@ mod tests {
     }
 
     /// `LinearWeights` loads the learned evaluation into the search configuration, and a
-    /// file that is missing or no weights file is refused with the old weights kept.
+    /// file that is missing or no weights file is refused with the old weights kept; the
+    /// compiled-in correction is the default, `none` turns it off, `<builtin>` back on.
     #[test]
     fn linear_weights_option() {
         let mut o = Options::default();
+        let builtin = o
+            .config()
+            .linear
+            .expect("the compiled-in weights by default");
+        let text = std::fs::read_to_string("weights/correction.txt").unwrap();
+        assert_eq!(*builtin, LinearWeights::parse(&text).unwrap());
+        assert!(builtin.residual);
+        assert!(
+            o.usi_lines()
+                .contains(&"option name LinearWeights type string default <builtin>".to_string())
+        );
+        o.set("LinearWeights", "none").unwrap();
+        assert!(o.config().linear.is_none());
+        o.set("LinearWeights", "<builtin>").unwrap();
+        assert_eq!(o.config().linear.as_deref(), Some(&*builtin));
+        o.set("LinearWeights", "").unwrap();
         assert!(o.config().linear.is_none());
         o.set("LinearWeights", "weights/linear.txt").unwrap();
         let w = o.config().linear.expect("loaded");
@@ -346,6 +437,35 @@ mod tests {
         assert!(o.config().linear.is_some(), "the loaded weights are kept");
         o.set("LinearWeights", "<empty>").unwrap();
         assert!(o.config().linear.is_none());
+    }
+
+    /// `LinearWeights24` takes a correction of the 24-point evaluation only, and
+    /// `LinearWeights` refuses one; each keeps its weights when refusing.
+    #[test]
+    fn linear_weights24_option_takes_a_24_point_correction_only() {
+        let dir = std::env::temp_dir().join(format!("fs-lw24-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let c24 = dir.join("c24.txt");
+        let mut values = vec![0f32; LinearWeights::zero_residual().values.len()];
+        values[7] = 12.5;
+        let w24 = LinearWeights::from_values(values).with_decl24(true);
+        std::fs::write(&c24, w24.to_text("test")).unwrap();
+        let c24 = c24.to_str().unwrap();
+        let mut o = Options::default();
+        assert!(o.config().linear24.is_none());
+        o.set("LinearWeights24", c24).unwrap();
+        assert_eq!(o.config().linear24.as_deref(), Some(&w24));
+        let e = o
+            .set("LinearWeights24", "weights/correction.txt")
+            .unwrap_err();
+        assert!(matches!(e, OptionError::LinearWrongKind { .. }), "{e}");
+        assert_eq!(o.config().linear24.as_deref(), Some(&w24), "kept");
+        let e = o.set("LinearWeights", c24).unwrap_err();
+        assert!(e.to_string().contains("24-point"), "{e}");
+        assert!(o.config().linear.is_some(), "the default kept");
+        o.set("LinearWeights24", "none").unwrap();
+        assert!(o.config().linear24.is_none());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
