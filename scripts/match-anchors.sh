@@ -7,6 +7,7 @@
 #   GPS_DEPTH=5 A_BYOYOMI=400 scripts/match-anchors.sh
 #   ANCHOR=fs scripts/match-anchors.sh             # vs Fairy-Stockfish 11.1, byoyomi 150 both
 #   EVALS=learned scripts/match-anchors.sh         # the learned evaluation only
+#   FIRST=9 scripts/match-anchors.sh               # the first 9 start positions only (18 games)
 #
 # Start positions: the real openings of fixtures/openings/real12.txt cut after 8 and after
 # 12 plies (18 positions), both colours: 36 games a match. GPS Shogi does not keep to the
@@ -22,6 +23,7 @@ ANCHOR="${ANCHOR:-gps}"
 GPS_DEPTH="${GPS_DEPTH:-4}"
 A_BYOYOMI="${A_BYOYOMI:-200}"
 EVALS="${EVALS:-learned hand}"
+FIRST="${FIRST:-0}"
 REFEREE="${REFEREE:-../shared/bench/usi_match.py}"
 BIN="${BIN:-target/release/floodgate-scan}"
 mkdir -p "$OUT"
@@ -53,13 +55,13 @@ for e in $EVALS; do
             python3 "$REFEREE" "$OUT/openings18.txt" --a "$BIN usi" --b /usr/games/gpsusi \
                 --a-opt EnteringKingRule=CSARule27 "${opt[@]}" \
                 --b-opt Thread=1 --b-opt "LimitDepth=$GPS_DEPTH" \
-                --byoyomi "$A_BYOYOMI" --max-plies 256 \
+                --byoyomi "$A_BYOYOMI" --max-plies 256 --first "$FIRST" \
                 --json "$OUT/$name-gps$GPS_DEPTH.json" > "$OUT/$name-gps$GPS_DEPTH.log" 2>&1 &
             ;;
         fs)
             python3 "$REFEREE" "$OUT/openings18.txt" --a "$BIN usi" --b /usr/games/fairy-stockfish \
                 --a-opt EnteringKingRule=CSARule27 "${opt[@]}" --b-opt Threads=1 \
-                --byoyomi 150 --max-plies 256 \
+                --byoyomi 150 --max-plies 256 --first "$FIRST" \
                 --json "$OUT/$name-fs.json" > "$OUT/$name-fs.log" 2>&1 &
             ;;
         *) echo "unknown ANCHOR $ANCHOR (gps or fs)" >&2; exit 2 ;;

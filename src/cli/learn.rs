@@ -59,7 +59,9 @@ pub struct GenArgs {
     /// Label one position in this many (the teacher's own moves in versus games always).
     #[arg(long, default_value_t = 3)]
     pub every: u32,
-    /// Unit pattern: kind:count,... with kinds selfplay, versus, aiiru.
+    /// Unit pattern: kind:count,... with kinds selfplay, versus, aiiru, decl24 (the
+    /// 24-point engine's games under the 24-point rule from the --aiiru positions,
+    /// labelled by their results only).
     #[arg(long, default_value = "selfplay:2,versus:1,aiiru:1")]
     pub mix: String,
     /// Openings, one USI position per line (`startpos moves ...`); default the start.
@@ -141,7 +143,7 @@ pub struct FitArgs {
     #[arg(long)]
     pub decl24: bool,
     /// Fit on the positions of these sources only (comma-separated: selfplay, versus,
-    /// aiiru, aiiru_replay; default all).
+    /// aiiru, aiiru_replay, decl24_replay; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
 }
@@ -320,7 +322,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
             match Source::ALL.iter().find(|s| s.name() == name.trim()) {
                 Some(s) => keep.push(*s),
                 None => bail!(
-                    "--sources: unknown source `{name}` (selfplay, versus, aiiru, aiiru_replay)"
+                    "--sources: unknown source `{name}` (selfplay, versus, aiiru, aiiru_replay, decl24_replay)"
                 ),
             }
         }

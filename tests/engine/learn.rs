@@ -221,6 +221,88 @@ fn an_interrupted_run_resumes_without_loss_or_duplicates() {
     assert!(generate::run(&other, &path, 1, &|| false, &mut |_| {}).is_err());
 }
 
+/// The built-in engine's evaluation in the games is a setting of the file: a file made
+/// with the hand-made evaluation keeps the header it had before the choice existed, one
+/// made with learned weights says so, the games differ, and neither resumes the other.
+#[test]
+fn the_engine_evaluation_of_the_games_is_part_of_the_file() {
+    let hand = settings(4);
+    assert!(!hand.header().contains("engine_linear_weights"));
+    let mut learned = hand.clone();
+    learned.engine_linear = Some(("builtin".into(), linear::builtin()));
+    assert!(
+        learned
+            .header()
+            .ends_with("engine_linear_weights=builtin\n")
+    );
+    let (a, b) = (temp("eval-hand"), temp("eval-learned"));
+    gen_file(&hand, &a, 1);
+    gen_file(&learned, &b, 1);
+    let (_, sa) = record::read_file(&a).unwrap();
+    let (_, sb) = record::read_file(&b).unwrap();
+    let pos = |v: &[record::Record]| v.iter().map(|r| r.position).collect::<Vec<_>>();
+    assert_ne!(
+        pos(&sa.records),
+        pos(&sb.records),
+        "other moves, other games"
+    );
+    assert!(generate::run(&learned, &a, 1, &|| false, &mut |_| {}).is_err());
+    assert!(generate::run(&hand, &b, 1, &|| false, &mut |_| {}).is_err());
+}
+
+/// A decl24 unit: the 24-point engine's own game from an entering-king position, every
+/// position recorded with the result alone (the teacher, which would score it, is not
+/// asked), one legal move apart, the result consistent from both sides.
+#[test]
+fn decl24_units_are_the_24_point_engines_games_labelled_by_their_results() {
+    let mut s = settings(3);
+    s.mix = vec![UnitKind::Decl24];
+    s.max_plies = 24;
+    let path = temp("decl24");
+    gen_file(&s, &path, 1);
+    let (_, sum) = record::read_file(&path).unwrap();
+    let recs = sum.records;
+    let starts = aiiru(3);
+    for unit in 0..3u32 {
+        let game: Vec<_> = recs.iter().filter(|r| r.unit == unit).collect();
+        assert!(!game.is_empty(), "unit {unit}");
+        assert_eq!(
+            game[0].position().unwrap().to_sfen(),
+            record::unpack(&record::pack(&starts[unit as usize]))
+                .unwrap()
+                .to_sfen(),
+            "unit {unit} starts from entering-king position {unit}"
+        );
+        for (k, r) in game.iter().enumerate() {
+            assert_eq!(r.source, Source::Decl24Replay);
+            assert_eq!((r.score, r.mate), (0, false), "no teacher score");
+            assert_eq!(r.ply as usize, k);
+        }
+        for w in game.windows(2) {
+            let a = w[0].position().unwrap();
+            let b = w[1].position().unwrap();
+            let reached = a.legal_moves().as_slice().iter().any(|&m| {
+                let mut p = a.clone();
+                p.play(m).unwrap();
+                record::unpack(&record::pack(&p)).unwrap().to_sfen() == b.to_sfen()
+            });
+            assert!(reached, "unit {unit} ply {}", w[1].ply);
+        }
+        let first = game[0].outcome;
+        for r in &game {
+            let expect = match (first, r.ply % 2 == 0) {
+                (Outcome::Draw, _) => Outcome::Draw,
+                (o, true) => o,
+                (Outcome::Win, false) => Outcome::Loss,
+                (_, false) => Outcome::Win,
+            };
+            assert_eq!(r.outcome, expect, "unit {unit} ply {}", r.ply);
+        }
+    }
+    // The stand-in teacher scores every position it is shown; none of these was.
+    assert!(recs.iter().all(|r| fake_score(&r.position().unwrap()) != 0));
+}
+
 fn random_weights(seed: u64) -> LinearWeights {
     let mut rng = XorShift64Star::new(seed);
     let v = (0..STAGES * N_FEATURES)

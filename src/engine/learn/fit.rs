@@ -34,6 +34,9 @@ pub struct Sample {
     pub base: f32,
     /// Teacher's score for the side to move of the (root) position.
     pub teacher: f32,
+    /// Whether the position has a teacher's score (not [`Source::Decl24Replay`]); without
+    /// one the target is the game's result alone, whatever `lambda`.
+    pub has_teacher: bool,
     /// Game result for that side: 0, 0.5 or 1.
     pub result: f32,
     /// In the validation split.
@@ -138,6 +141,7 @@ pub fn sample_of(r: &Record, validation: bool, base: Base) -> Option<Sample> {
         progress: p as u16,
         base: (base_value(&leaf, base) * turn) as f32,
         teacher: r.score as f32,
+        has_teacher: r.source.has_teacher(),
         result: r.outcome.value() as f32,
         validation,
     })
@@ -178,9 +182,10 @@ fn cross_entropy(t: f64, q: f64) -> f64 {
 
 /// The teacher's scale: the `K` (from 50 to 3,000 in steps of 10) whose
 /// `sigmoid(teacher / K)` best predicts the results (cross-entropy), over the training
-/// samples; `None` without samples.
+/// samples with a teacher's score; `None` without such samples.
 pub fn calibrate_scale(samples: &[Sample]) -> Option<f64> {
-    calibrate_by(samples, |s| s.teacher as f64)
+    let with: Vec<Sample> = samples.iter().filter(|s| s.has_teacher).cloned().collect();
+    calibrate_by(&with, |s| s.teacher as f64)
 }
 
 fn calibrate_by(samples: &[Sample], score: impl Fn(&Sample) -> f64) -> Option<f64> {
@@ -264,6 +269,9 @@ fn value(s: &Sample, w: &[f32], residual: bool) -> f64 {
 }
 
 fn target(s: &Sample, set: &FitSettings) -> f64 {
+    if !s.has_teacher {
+        return s.result as f64;
+    }
     set.lambda * sigmoid(s.teacher as f64 / set.scale) + (1.0 - set.lambda) * s.result as f64
 }
 
@@ -281,7 +289,7 @@ pub fn losses(samples: &[Sample], w: &[f32], set: &FitSettings, validation: bool
         .map(|s| {
             let v = value(s, w, set.residual);
             let l = cross_entropy(target(s, set), sigmoid(v / set.model_scale));
-            if s.teacher.abs() < 20_000.0 {
+            if s.has_teacher && s.teacher.abs() < 20_000.0 {
                 (l, (v - s.teacher as f64).abs(), 1usize)
             } else {
                 (l, 0.0, 0)
@@ -365,8 +373,8 @@ pub fn fit(
 }
 
 /// Records per source.
-pub fn count_sources(records: &[Record]) -> [usize; 4] {
-    let mut n = [0; 4];
+pub fn count_sources(records: &[Record]) -> [usize; Source::ALL.len()] {
+    let mut n = [0; Source::ALL.len()];
     for r in records {
         n[Source::ALL.iter().position(|&s| s == r.source).unwrap_or(0)] += 1;
     }
@@ -471,6 +479,7 @@ mod tests {
                 progress: 0,
                 base,
                 teacher: v,
+                has_teacher: true,
                 result: 0.5,
                 validation: n % 10 == 0,
             });
@@ -495,6 +504,45 @@ mod tests {
             .collect();
         let w = fit(&same, &LinearWeights::zero_residual(), &set, &mut |_| {});
         assert!(w.values.iter().all(|v| v.abs() < 3.0));
+    }
+
+    #[test]
+    fn positions_without_a_teacher_are_fitted_to_their_results() {
+        // Positions of the 24-point self-play carry no teacher's score (written as 0):
+        // whatever lambda, their target is the game's result. Here the side owning
+        // feature 1 always wins; a teacher score of 0 taken at face value would pull the
+        // weight to 0 instead.
+        let mut samples = Vec::new();
+        for n in 0..2000 {
+            let ours = n % 2 == 0;
+            samples.push(Sample {
+                features: vec![if ours { 1 } else { -1 }],
+                progress: 0,
+                base: 0.0,
+                teacher: 0.0,
+                has_teacher: false,
+                result: if ours { 1.0 } else { 0.0 },
+                validation: n % 10 == 0,
+            });
+        }
+        assert_eq!(
+            calibrate_scale(&samples),
+            None,
+            "no teacher, no teacher scale"
+        );
+        let set = synthetic_settings(true);
+        let w = fit(&samples, &LinearWeights::zero_residual(), &set, &mut |_| {});
+        assert!(w.values[0] > 300.0, "weight {}", w.values[0]);
+        // The same positions with a teacher's 0 and lambda 1 fit no weight.
+        let taught: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample {
+                has_teacher: true,
+                ..s.clone()
+            })
+            .collect();
+        let w = fit(&taught, &LinearWeights::zero_residual(), &set, &mut |_| {});
+        assert!(w.values[0].abs() < 10.0, "weight {}", w.values[0]);
     }
 
     #[test]
@@ -525,6 +573,7 @@ mod tests {
                 progress: 0,
                 base: 0.0,
                 teacher: v,
+                has_teacher: true,
                 result: 0.5,
                 validation: n % 10 == 0,
             });

@@ -12,7 +12,11 @@
 //!   a real opening with the same random moves; the teacher labels every position where it
 //!   moves (its search gives the move), one in `every` of the others;
 //! - aiiru: an entering-king position (the next one in turn), labelled, and the built-in
-//!   engine's self-play from it, one position in `every` labelled.
+//!   engine's self-play from it, one position in `every` labelled;
+//! - decl24: an entering-king position (taken in turn with the aiiru units) and the
+//!   24-point engine's self-play from it under the 24-point rule; the start and one
+//!   position in `every` are recorded with the game's result alone (teacher score 0,
+//!   source `decl24_replay`): the data of a correction of the 24-point evaluation.
 //!
 //! Units are written whole and in order: the last record of a unit carries a flag, so an
 //! interrupted file is cut back to its last whole unit and the run goes on from the next.
@@ -25,9 +29,9 @@ use std::sync::mpsc::channel;
 use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
 use super::teacher::{Label, Teacher, TeacherSpec};
 use crate::engine::rng::XorShift64Star;
-use crate::engine::search::{Config, Control, Decision, Searcher, can_declare_win};
+use crate::engine::search::{Config, Control, Decision, Mode, Searcher, can_declare_win};
 use crate::engine::time::Limits;
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, EnteringKingRule, Move, Position};
 
 /// The kind of a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +42,10 @@ pub enum UnitKind {
     Versus,
     /// An entering-king position and its self-play replay.
     Aiiru,
+    /// An entering-king position replayed by the 24-point engine against itself under
+    /// the 24-point rule; its positions are labelled by the game's result alone (the
+    /// teacher is not asked): data for a correction of the 24-point evaluation.
+    Decl24,
 }
 
 impl UnitKind {
@@ -46,6 +54,7 @@ impl UnitKind {
             UnitKind::SelfPlay => "selfplay",
             UnitKind::Versus => "versus",
             UnitKind::Aiiru => "aiiru",
+            UnitKind::Decl24 => "decl24",
         }
     }
 }
@@ -64,6 +73,7 @@ pub fn parse_mix(s: &str) -> Result<Vec<UnitKind>, BadMix> {
             "selfplay" => UnitKind::SelfPlay,
             "versus" => UnitKind::Versus,
             "aiiru" => UnitKind::Aiiru,
+            "decl24" => UnitKind::Decl24,
             _ => return Err(BadMix(s.to_string())),
         };
         let n: usize = n.trim().parse().map_err(|_| BadMix(s.to_string()))?;
@@ -170,14 +180,15 @@ impl GenSettings {
         self.mix[unit as usize % self.mix.len()]
     }
 
-    /// Index of the entering-king position unit `unit` starts from (aiiru units take
-    /// them in turn).
+    /// Index of the entering-king position unit `unit` starts from (aiiru and decl24
+    /// units take them in turn).
     fn aiiru_index(&self, unit: u32) -> usize {
-        let per_cycle = self.mix.iter().filter(|&&k| k == UnitKind::Aiiru).count();
+        let entering = |k: &&UnitKind| matches!(k, UnitKind::Aiiru | UnitKind::Decl24);
+        let per_cycle = self.mix.iter().filter(entering).count();
         let cycle = unit as usize / self.mix.len();
         let before = self.mix[..unit as usize % self.mix.len()]
             .iter()
-            .filter(|&&k| k == UnitKind::Aiiru)
+            .filter(entering)
             .count();
         (cycle * per_cycle + before) % self.aiiru.len().max(1)
     }
@@ -215,8 +226,9 @@ pub fn play_unit(
 ) -> Result<Vec<Record>, UnitError> {
     let mut rng = unit_rng(s.seed, unit);
     let kind = s.kind_of(unit);
+    let entering = matches!(kind, UnitKind::Aiiru | UnitKind::Decl24);
     let start = match kind {
-        UnitKind::Aiiru if !s.aiiru.is_empty() => s.aiiru[s.aiiru_index(unit)].clone(),
+        _ if entering && !s.aiiru.is_empty() => s.aiiru[s.aiiru_index(unit)].clone(),
         _ if !s.openings.is_empty() => {
             s.openings[below(&mut rng, s.openings.len() as u64) as usize].clone()
         }
@@ -234,15 +246,24 @@ pub fn play_unit(
     let every = s.every.max(1);
     let offset = below(&mut rng, every as u64) as u32;
     let mut random_at: Vec<u32> = Vec::new();
-    if kind != UnitKind::Aiiru {
+    if !entering {
         for _ in 0..s.random_moves {
             random_at.push(below(&mut rng, s.random_plies.max(1) as u64) as u32);
         }
     }
-    let config = Config {
-        linear: s.engine_linear.as_ref().map(|(_, w)| w.clone()),
-        ..Config::default()
+    let config = if kind == UnitKind::Decl24 {
+        Config {
+            mode: Mode::Decl24,
+            rule: EnteringKingRule::CSARule24,
+            ..Config::default()
+        }
+    } else {
+        Config {
+            linear: s.engine_linear.as_ref().map(|(_, w)| w.clone()),
+            ..Config::default()
+        }
     };
+    let rule = config.rule;
     let mut searcher = Searcher::new(s.hash_mb, config);
     let limits = Limits::nodes(s.nodes);
     let mut pos = start;
@@ -251,7 +272,7 @@ pub fn play_unit(
     let mut ply: u32 = 0;
     let winner: Option<Color> = loop {
         let us = pos.side_to_move();
-        if !pos.is_in_check() && can_declare_win(&pos, Config::default().rule) {
+        if !pos.is_in_check() && can_declare_win(&pos, rule) {
             break Some(us);
         }
         if ply >= s.max_plies {
@@ -265,7 +286,21 @@ pub fn play_unit(
         let wanted =
             teacher_moves || ply % every == offset || (kind == UnitKind::Aiiru && ply == 0);
         let mut teacher_move = None;
-        if wanted {
+        if kind == UnitKind::Decl24 {
+            if ply % every == offset || ply == 0 {
+                pending.push(Pending {
+                    position: pack(&pos),
+                    label: Label {
+                        score: 0,
+                        mate: false,
+                        best: String::new(),
+                    },
+                    color: us,
+                    source: Source::Decl24Replay,
+                    ply: ply.min(u16::MAX as u32) as u16,
+                });
+            }
+        } else if wanted {
             let text = format!("sfen {}", pos.to_sfen());
             if let Some(label) = teacher.label(&text)? {
                 teacher_move = Some(label.best.clone());
@@ -273,7 +308,7 @@ pub fn play_unit(
                     UnitKind::SelfPlay => Source::SelfPlay,
                     UnitKind::Versus => Source::Versus,
                     UnitKind::Aiiru if ply == 0 => Source::Aiiru,
-                    UnitKind::Aiiru => Source::AiiruReplay,
+                    UnitKind::Aiiru | UnitKind::Decl24 => Source::AiiruReplay,
                 };
                 pending.push(Pending {
                     position: pack(&pos),

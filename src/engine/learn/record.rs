@@ -47,17 +47,26 @@ pub enum Source {
     Aiiru = 2,
     /// A position of the self-play replay from an entering-king benchmark position.
     AiiruReplay = 3,
+    /// A position of the 24-point engine's self-play under the 24-point rule from an
+    /// entering-king position: labelled by the game's result only (the teacher is not
+    /// asked; its score is written as 0 and [`Source::has_teacher`] is false).
+    Decl24Replay = 4,
 }
 
 impl Source {
     /// All sources, in code order.
-    pub const ALL: [Source; 4] = [
+    pub const ALL: [Source; 5] = [
         Source::SelfPlay,
         Source::Versus,
         Source::Aiiru,
         Source::AiiruReplay,
+        Source::Decl24Replay,
     ];
-    /// The source of a code (0..3).
+    /// Whether positions of this source carry the teacher's score.
+    pub fn has_teacher(self) -> bool {
+        self != Source::Decl24Replay
+    }
+    /// The source of a code (0..4).
     pub fn from_code(c: u8) -> Option<Source> {
         Source::ALL.get(c as usize).copied()
     }
@@ -68,6 +77,7 @@ impl Source {
             Source::Versus => "versus",
             Source::Aiiru => "aiiru",
             Source::AiiruReplay => "aiiru_replay",
+            Source::Decl24Replay => "decl24_replay",
         }
     }
 }

@@ -150,7 +150,7 @@ pub struct Options {
     /// `QuiescenceTT`: quiescence takes the table's score where its bound allows.
     pub quiescence_tt: bool,
     /// `LinearWeights`: a file of the learned linear evaluation (`learn fit`);
-    /// [`BUILTIN_LINEAR`] (the default) = the compiled-in correction; empty or `none` = the
+    /// `<builtin>` (the default) = the compiled-in correction; empty or `none` = the
     /// hand-made evaluation alone.
     pub linear_path: String,
     /// The learned weights read from `linear_path`.
