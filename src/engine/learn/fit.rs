@@ -184,12 +184,16 @@ fn cross_entropy(t: f64, q: f64) -> f64 {
 /// `sigmoid(teacher / K)` best predicts the results (cross-entropy), over the training
 /// samples with a teacher's score; `None` without such samples.
 pub fn calibrate_scale(samples: &[Sample]) -> Option<f64> {
-    let with: Vec<Sample> = samples.iter().filter(|s| s.has_teacher).cloned().collect();
-    calibrate_by(&with, |s| s.teacher as f64)
+    calibrate_by(samples.iter().filter(|s| s.has_teacher), |s| {
+        s.teacher as f64
+    })
 }
 
-fn calibrate_by(samples: &[Sample], score: impl Fn(&Sample) -> f64) -> Option<f64> {
-    let train: Vec<&Sample> = samples.iter().filter(|s| !s.validation).collect();
+fn calibrate_by<'a>(
+    samples: impl Iterator<Item = &'a Sample>,
+    score: impl Fn(&Sample) -> f64,
+) -> Option<f64> {
+    let train: Vec<&Sample> = samples.filter(|s| !s.validation).collect();
     if train.is_empty() {
         return None;
     }
@@ -211,7 +215,7 @@ fn calibrate_by(samples: &[Sample], score: impl Fn(&Sample) -> f64) -> Option<f6
 /// The hand-made evaluation's scale: the `K` (50 to 3,000, steps of 10) whose
 /// `sigmoid(base / K)` best predicts the results over the training samples.
 pub fn calibrate_base_scale(samples: &[Sample]) -> Option<f64> {
-    calibrate_by(samples, |s| s.base as f64)
+    calibrate_by(samples.iter(), |s| s.base as f64)
 }
 
 /// How the model is fitted.

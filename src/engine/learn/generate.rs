@@ -283,32 +283,27 @@ pub fn play_unit(
             break Some(us.opposite());
         }
         let teacher_moves = teacher_color == Some(us);
-        let wanted =
-            teacher_moves || ply % every == offset || (kind == UnitKind::Aiiru && ply == 0);
+        let wanted = teacher_moves || ply % every == offset || (entering && ply == 0);
         let mut teacher_move = None;
-        if kind == UnitKind::Decl24 {
-            if ply % every == offset || ply == 0 {
-                pending.push(Pending {
-                    position: pack(&pos),
-                    label: Label {
-                        score: 0,
-                        mate: false,
-                        best: String::new(),
-                    },
-                    color: us,
-                    source: Source::Decl24Replay,
-                    ply: ply.min(u16::MAX as u32) as u16,
-                });
-            }
-        } else if wanted {
-            let text = format!("sfen {}", pos.to_sfen());
-            if let Some(label) = teacher.label(&text)? {
+        if wanted {
+            let label = if kind == UnitKind::Decl24 {
+                // Labelled by the game's result alone: the teacher is not asked.
+                Some(Label {
+                    score: 0,
+                    mate: false,
+                    best: String::new(),
+                })
+            } else {
+                teacher.label(&format!("sfen {}", pos.to_sfen()))?
+            };
+            if let Some(label) = label {
                 teacher_move = Some(label.best.clone());
                 let source = match kind {
                     UnitKind::SelfPlay => Source::SelfPlay,
                     UnitKind::Versus => Source::Versus,
                     UnitKind::Aiiru if ply == 0 => Source::Aiiru,
-                    UnitKind::Aiiru | UnitKind::Decl24 => Source::AiiruReplay,
+                    UnitKind::Aiiru => Source::AiiruReplay,
+                    UnitKind::Decl24 => Source::Decl24Replay,
                 };
                 pending.push(Pending {
                     position: pack(&pos),
