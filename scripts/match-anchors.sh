@@ -6,6 +6,8 @@
 #   scripts/match-anchors.sh                       # both evaluations vs GPS Shogi LimitDepth 4
 #   GPS_DEPTH=5 A_BYOYOMI=400 scripts/match-anchors.sh
 #   ANCHOR=fs scripts/match-anchors.sh             # vs Fairy-Stockfish 11.1, byoyomi 150 both
+#   ANCHOR=yo YANEURAOU=anchors/YaneuraOu-material scripts/match-anchors.sh
+#                                                  # vs YaneuraOu MaterialLv1 (scripts/build-anchors.sh)
 #   EVALS=learned scripts/match-anchors.sh         # the learned evaluation only
 #   FIRST=9 scripts/match-anchors.sh               # the first 9 start positions only (18 games)
 #
@@ -26,6 +28,7 @@ EVALS="${EVALS:-learned hand}"
 FIRST="${FIRST:-0}"
 REFEREE="${REFEREE:-../shared/bench/usi_match.py}"
 BIN="${BIN:-target/release/floodgate-scan}"
+YANEURAOU="${YANEURAOU:-anchors/YaneuraOu-material}"
 mkdir -p "$OUT"
 
 python3 - fixtures/openings/real12.txt "$OUT/openings18.txt" <<'EOF'
@@ -64,7 +67,19 @@ for e in $EVALS; do
                 --byoyomi 150 --max-plies 256 --first "$FIRST" \
                 --json "$OUT/$name-fs.json" > "$OUT/$name-fs.log" 2>&1 &
             ;;
-        *) echo "unknown ANCHOR $ANCHOR (gps or fs)" >&2; exit 2 ;;
+        yo)
+            # YaneuraOu's options for a fair byoyomi match: no network reserve, no
+            # rounding to whole seconds, no book (the header of build-yaneuraou.sh).
+            python3 "$REFEREE" "$OUT/openings18.txt" --a "$BIN usi" --b "$YANEURAOU" \
+                --a-opt EnteringKingRule=CSARule27 "${opt[@]}" \
+                --b-opt Threads=1 --b-opt USI_Hash=64 --b-opt NetworkDelay=0 \
+                --b-opt NetworkDelay2=0 --b-opt MinimumThinkingTime=1 \
+                --b-opt RoundUpToFullSecond=false --b-opt USI_OwnBook=false \
+                --b-opt BookFile=no_book --b-opt EnteringKingRule=CSARule27 \
+                --byoyomi "$A_BYOYOMI" --max-plies 256 --first "$FIRST" \
+                --json "$OUT/$name-yo.json" > "$OUT/$name-yo.log" 2>&1 &
+            ;;
+        *) echo "unknown ANCHOR $ANCHOR (gps, fs or yo)" >&2; exit 2 ;;
     esac
 done
 wait

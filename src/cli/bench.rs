@@ -8,9 +8,10 @@ use floodgate_scan::engine::usi::Options;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Search depth of every position.
-    #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
-    pub depth: u32,
+    /// Search depth of every position [default: 12 in the full search, 5 in the 24-point
+    /// mode].
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// `search` or `decl24`.
     #[arg(long, default_value = "search")]
     pub mode: Mode,
@@ -35,7 +36,11 @@ pub fn run(a: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut config = options.config();
     config.mode = a.mode;
-    let r = bench::run_with(a.depth, config, a.hash)?;
+    let depth = a.depth.unwrap_or(match a.mode {
+        Mode::Search => bench::DEFAULT_DEPTH,
+        Mode::Decl24 => bench::DEFAULT_DEPTH_DECL24,
+    });
+    let r = bench::run_with(depth, config, a.hash)?;
     println!(
         "positions {} depth {} mode {} nodes {} time_ms {} nps {}",
         r.positions,

@@ -9,8 +9,11 @@ use crate::shogi::{
     EnteringKingRule, IllegalMoveKind, Move, Position, PositionParseError, UsiMoveError,
 };
 
-/// Default depth of `bench`.
-pub const DEFAULT_DEPTH: u32 = 5;
+/// Default depth of `bench` in the full search.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Default depth of `bench` in the 24-point mode (a search without the full search's
+/// prunings).
+pub const DEFAULT_DEPTH_DECL24: u32 = 5;
 
 /// The bench positions: the start position, positions reached by fixed openings, and
 /// entering-king positions of real games (first ply of mutual entering king).

@@ -5,7 +5,8 @@
 //!
 //! - [`eval`]: the normal evaluation; [`eval24`]: the 24-point evaluation and its weights;
 //!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
-//! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`time`]: its parts.
+//! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`history`], [`picker`],
+//!   [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
 //! - [`learn`]: the learned evaluation, its training data and its fit; [`rng`]: the
 //!   deterministic random numbers it and the self-play tools draw.
@@ -17,6 +18,7 @@ pub mod eval;
 pub mod eval24;
 pub mod eval_cache;
 pub mod guard;
+pub mod history;
 pub mod learn;
 pub mod mate;
 pub mod ordering;

@@ -1,6 +1,7 @@
-//! Search limits from the USI `go` command and the time plan derived from them: a soft
-//! limit (do not start another iteration) and a hard limit (stop now), from the clock of
-//! the side to move, its increment and the byoyomi.
+//! Search limits from the USI `go` command and the time plan derived from them: byoyomi,
+//! increment and sudden death planned apart. A soft target (do not start another
+//! iteration; moved by the best move's stability), a hard limit (stop now), and whether
+//! time left unused is lost (a byoyomi alone: search to its end less a margin).
 use std::time::Duration;
 
 /// What a `go` command asked for. Times are in milliseconds.
@@ -50,13 +51,17 @@ impl Limits {
     }
 }
 
-/// Soft and hard time limits of one search (`None` = no limit).
+/// The time plan of one search (`None` = no limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimePlan {
-    /// Do not start another iteration after this time.
+    /// The target: do not start another iteration after this time (scaled by the best
+    /// move's stability, see [`start_iteration`]).
     pub soft: Option<Duration>,
     /// Stop the search at this time.
     pub hard: Option<Duration>,
+    /// Time left unused on this move is lost (byoyomi alone, `movetime`): search to the
+    /// hard limit, the unfinished iteration's result kept.
+    pub use_all: bool,
 }
 
 /// Time kept in reserve for transmission delays.
@@ -65,24 +70,39 @@ pub const MARGIN_MS: u64 = 120;
 const MIN_MS: u64 = 10;
 
 /// The reserve kept out of `total` milliseconds available on a move: [`MARGIN_MS`], but
-/// never more than a fifth of the move's time (a 200 ms byoyomi keeps 40 ms, not 120).
+/// never more than a tenth of the move's time (a 150 ms byoyomi keeps 15 ms, not 120).
 fn margin(total: u64) -> u64 {
-    MARGIN_MS.min(total / 5)
+    MARGIN_MS.min(total / 10)
+}
+
+fn millis(ms: u64) -> Option<Duration> {
+    Some(Duration::from_millis(ms))
 }
 
 /// The time plan for the side to move (`black` = Black to move) at SFEN move `ply`.
+///
+/// - `movetime` and a byoyomi with no main time left: everything but the margin, to the
+///   end ([`TimePlan::use_all`]).
+/// - A main time (sudden death, increment, or byoyomi after it): a target of the main
+///   time over the moves expected to go (50, falling to 20 as the game goes on) plus the
+///   increment and the byoyomi, and never less than the byoyomi; a hard limit of four
+///   targets, at most a third of the main time plus the increment and byoyomi, and never
+///   more than the clock holds.
 pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
+    let none = TimePlan {
+        soft: None,
+        hard: None,
+        use_all: false,
+    };
     if limits.infinite {
-        return TimePlan {
-            soft: None,
-            hard: None,
-        };
+        return none;
     }
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(margin(mt)).max(MIN_MS));
+        let t = millis(mt.saturating_sub(margin(mt)).max(MIN_MS));
         return TimePlan {
-            soft: Some(t),
-            hard: Some(t),
+            soft: t,
+            hard: t,
+            use_all: true,
         };
     }
     let (time, inc) = if black {
@@ -91,36 +111,70 @@ pub fn plan(limits: &Limits, black: bool, ply: u32) -> TimePlan {
         (limits.wtime, limits.winc)
     };
     let byo = limits.byoyomi;
-    let Some(time) = time else {
-        if byo > 0 {
-            let hard = byo.saturating_sub(margin(byo)).max(MIN_MS);
+    let byo_floor = byo.saturating_sub(margin(byo)).max(MIN_MS);
+    let time = match time {
+        Some(t) if t > 0 || inc > 0 => t,
+        _ if byo > 0 => {
             return TimePlan {
-                soft: Some(Duration::from_millis((hard as u128 * 7 / 10) as u64)),
-                hard: Some(Duration::from_millis(hard)),
+                soft: millis(byo_floor),
+                hard: millis(byo_floor),
+                use_all: true,
             };
         }
-        return TimePlan {
-            soft: None,
-            hard: None,
-        };
+        Some(_) => {
+            return TimePlan {
+                soft: millis(MIN_MS),
+                hard: millis(MIN_MS),
+                use_all: true,
+            };
+        }
+        None => return none,
     };
-    // Expect fewer moves to go as the game goes on, but never fewer than 20. Clock values
-    // may be anything a `go` line can hold: the sums saturate rather than overflow.
+    // Clock values may be anything a `go` line can hold: the sums saturate rather than
+    // overflow.
     let moves_to_go = 50u64.saturating_sub(ply as u64 / 8).max(20);
     let base = (time / moves_to_go).saturating_add(inc).saturating_add(byo);
-    // Never plan to use more than the clock can give on this move.
     let total = time.saturating_add(byo).saturating_add(inc);
     let available = total.saturating_sub(margin(total)).max(MIN_MS);
     let hard = base
         .saturating_mul(4)
         .min((time / 3).saturating_add(byo).saturating_add(inc))
         .min(available)
-        .max(MIN_MS);
-    let soft = base.min(hard);
+        .max(MIN_MS)
+        .max(if byo > 0 { byo_floor } else { 0 });
+    let soft = base.max(if byo > 0 { byo_floor } else { 0 }).min(hard);
     TimePlan {
-        soft: Some(Duration::from_millis(soft)),
-        hard: Some(Duration::from_millis(hard)),
+        soft: millis(soft),
+        hard: millis(hard),
+        use_all: false,
     }
+}
+
+/// Whether the next iteration of the iterative deepening should start, `elapsed_ms` into
+/// the search, when the last one took `last_ms` and the best move has stayed the same
+/// for `stable` iterations (0: it changed in the last one).
+///
+/// Without a clock, always. When unused time is lost ([`TimePlan::use_all`]), until the
+/// hard limit. Otherwise only an iteration that can finish (its predicted time, twice the
+/// last one's, within the hard limit), and only before the target, which shrinks to 60%
+/// when the best move has held for four iterations and grows to 150% when it just changed
+/// (never beyond the hard limit).
+pub fn start_iteration(plan: &TimePlan, elapsed_ms: u64, last_ms: u64, stable: u32) -> bool {
+    let Some(hard) = plan.hard else {
+        return true;
+    };
+    let hard = hard.as_millis() as u64;
+    if plan.use_all {
+        return elapsed_ms < hard;
+    }
+    let soft = plan.soft.map_or(hard, |s| s.as_millis() as u64);
+    let target = match stable {
+        0 => soft.saturating_mul(3) / 2,
+        1..=3 => soft,
+        _ => soft.saturating_mul(3) / 5,
+    }
+    .min(hard);
+    elapsed_ms < target && elapsed_ms.saturating_add(last_ms.saturating_mul(2)) <= hard
 }
 
 #[cfg(test)]
@@ -156,7 +210,8 @@ mod tests {
             true,
             1,
         );
-        assert_eq!(ms(p.hard), 1000 - MARGIN_MS);
+        assert_eq!(ms(p.hard), 1000 - 100);
+        assert!(p.use_all);
     }
 
     #[test]
@@ -176,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn a_short_byoyomi_keeps_a_fifth() {
+    fn a_short_byoyomi_keeps_a_tenth_and_is_used_to_its_end() {
         let p = plan(
             &Limits {
                 btime: Some(0),
@@ -187,7 +242,71 @@ mod tests {
             true,
             30,
         );
-        assert_eq!(ms(p.hard), 160);
+        assert_eq!(ms(p.hard), 180);
+        assert_eq!(p.soft, p.hard);
+        assert!(p.use_all);
+        // Every iteration may start until the hard limit, whatever the last one took.
+        assert!(start_iteration(&p, 100, 1_000, 9));
+        assert!(!start_iteration(&p, 180, 1, 0));
+        // A main time of 0 with a byoyomi, or no main time at all: the same plan.
+        let q = plan(
+            &Limits {
+                byoyomi: 200,
+                ..Limits::default()
+            },
+            true,
+            30,
+        );
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn byoyomi_after_the_main_time_is_never_less_than_the_byoyomi() {
+        let p = plan(
+            &Limits {
+                btime: Some(1_000),
+                byoyomi: 3_000,
+                ..Limits::default()
+            },
+            true,
+            60,
+        );
+        assert!(ms(p.soft) >= 2_700 && ms(p.hard) >= ms(p.soft), "{p:?}");
+        assert!(ms(p.hard) <= 4_000 - 120, "{p:?}");
+        assert!(!p.use_all);
+    }
+
+    #[test]
+    fn an_iteration_starts_only_when_it_can_finish_and_stability_moves_the_target() {
+        let p = plan(
+            &Limits {
+                btime: Some(60_000),
+                wtime: Some(60_000),
+                ..Limits::default()
+            },
+            true,
+            1,
+        );
+        let (soft, hard) = (ms(p.soft), ms(p.hard));
+        assert_eq!((soft, hard), (1_200, 4_800));
+        // Early, a short last iteration: go on.
+        assert!(start_iteration(&p, 100, 50, 2));
+        // The prediction (twice the last iteration) would cross the hard limit.
+        assert!(!start_iteration(&p, 100, 2_400, 2));
+        // Past the target with a steady best move; before it when the move just changed.
+        assert!(!start_iteration(&p, soft, 10, 2));
+        assert!(start_iteration(&p, soft, 10, 0));
+        assert!(!start_iteration(&p, soft * 3 / 2, 10, 0));
+        // A best move steady for four iterations stops at 60% of the target.
+        assert!(!start_iteration(&p, soft * 3 / 5, 10, 4));
+        assert!(start_iteration(&p, soft * 3 / 5 - 1, 10, 4));
+        // Without a clock, always.
+        assert!(start_iteration(
+            &plan(&Limits::depth(9), true, 1),
+            1 << 40,
+            1 << 40,
+            0
+        ));
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The search's building blocks against their definitions: the staged move picker yields
-//! exactly the legal moves, each once, whatever table move and killers it is given (legal,
-//! illegal, captures, repeated); the in-place null move equals the position rebuilt with
+//! exactly the legal moves less the useless non-promotions (a pawn, bishop or rook that
+//! could promote and does not), each once, whatever table move, killers and counter move
+//! it is given (legal, illegal, useless, captures, repeated); the in-place null move equals the position rebuilt with
 //! the other side to move, and undoes exactly. On the 1,000 real entering-king positions
 //! of `aiiru_bench.tsv` and along random games (with full hands).
 
 use crate::core_support::{SplitMix64, bench_sfens, pos};
-use floodgate_scan::engine::picker::all_picked;
+use floodgate_scan::engine::picker::{all_picked, search_moves, useless_non_promotion};
 use floodgate_scan::shogi::{Move, Position};
 
 /// The positions of a random game from `start` (at most `plies` plies).
@@ -51,7 +52,24 @@ fn check_picker(p: &Position, foreign: &[Move], rng: &mut SplitMix64) {
         let k1 = if rng.below(4) == 0 { k0 } else { draw(rng) };
         let picked = all_picked(p, tt, [k0, k1]);
         let mut a: Vec<String> = picked.iter().map(|m| m.to_usi()).collect();
-        let mut b: Vec<String> = legal.iter().map(|m| m.to_usi()).collect();
+        // The search's moves: the legal ones less the useless non-promotions, which are
+        // exactly those whose promotion is also legal.
+        let searched = search_moves(p);
+        for m in &legal {
+            if useless_non_promotion(p, *m) {
+                let Move::Normal { from, to, .. } = *m else {
+                    panic!("a drop is never a non-promotion")
+                };
+                let promoted = Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                };
+                assert!(legal.contains(&promoted), "{}: {}", p.to_sfen(), m.to_usi());
+                assert!(!searched.contains(m));
+            }
+        }
+        let mut b: Vec<String> = searched.iter().map(|m| m.to_usi()).collect();
         a.sort();
         b.sort();
         assert_eq!(
@@ -66,7 +84,7 @@ fn check_picker(p: &Position, foreign: &[Move], rng: &mut SplitMix64) {
         assert_eq!(dedup.len(), a.len(), "{}: a move picked twice", p.to_sfen());
         assert_eq!(a, b, "{}: tt {tt:?} killers {k0:?} {k1:?}", p.to_sfen());
         if let Some(t) = tt
-            && legal.contains(&t)
+            && searched.contains(&t)
         {
             assert_eq!(picked[0], t, "the table move comes first");
         }

@@ -5,6 +5,7 @@ mod core_support;
 mod engine_eval;
 mod engine_guard;
 mod engine_mate;
+mod engine_prunings;
 mod engine_replay;
 mod engine_rules;
 mod engine_search;

@@ -1,19 +1,38 @@
-//! The interior nodes of the search: principal-variation alpha-beta with its cuts (the
-//! rules' verdicts, mate-distance pruning, the table, mate in one, threat tests, reverse
-//! futility, the null move, futility and move-count pruning, late-move reductions) and
-//! the quiescence search over captures.
+//! The interior nodes of the search: principal-variation alpha-beta, selective in the
+//! modern way, and the quiescence search.
+//!
+//! A node, in order: the rules' verdicts (repetition, perpetual check, move limit,
+//! declarations), mate-distance pruning, the table's cutoff; not in check, the side to
+//! move's mate in one (from the attack tables; not repeated on a table hit), the static
+//! evaluation (corrected by the table's bound) and whether it improves on the one two
+//! plies earlier; the opponent's mate threat near the leaves (nothing is pruned then);
+//! razoring, reverse futility, the null move (at cut nodes, reduced by depth and by the
+//! margin over beta, verified at high depth), ProbCut and internal iterative reduction.
+//! The move loop: move-count pruning growing with depth squared, futility by the reduced
+//! depth, history pruning, exchange (SEE) pruning of captures, checks and quiet moves;
+//! the singular extension of the table move (with its multi-cut); late-move reductions at
+//! every depth >= 2 for every move after the first, adjusted by cut node, improving,
+//! principal variation and the move's statistics; the histories updated on every cutoff.
+//! No blanket check extension: with drops, checks go on and on (an extension for checks
+//! the exchange does not lose is an option, off).
+//!
+//! Each pruning has a switch ([`super::Prunings`]); the 24-point mode keeps the plain
+//! search it was tuned with (late-move reductions of late quiet moves only).
 
 use super::rules::PathEntry;
 use super::searcher::Searcher;
 use super::{Control, MATE, MATE_BOUND, MAX_PLY, Mode, can_declare_draw, can_declare_win};
-use crate::engine::ordering::{history_index, see};
-use crate::engine::picker::{MovePicker, PickerBuffers, SCORE_KILLER, is_capture};
+use crate::engine::history::{ContinuationKeys, piece_to, stat_bonus};
+use crate::engine::ordering::{capture_value, see};
+use crate::engine::picker::{
+    MovePicker, PickerBuffers, PickerContext, SCORE_KILLER, is_capture, useless_non_promotion,
+};
 use crate::engine::tt::{Bound, pack_move, unpack_move};
-use crate::shogi::sets::{captures, pawn_promotions};
+use crate::shogi::sets::{Pieces, captures, pawn_promotions, sq_index};
 use crate::shogi::{Move, MoveList, Position, solve_mate_in_one_in_place};
 
-/// A score no search returns: the static evaluation was not needed.
-const NO_SCORE: i32 = i32::MIN / 2;
+/// A score no search returns: no static evaluation (in check, or not needed).
+pub(super) const NO_SCORE: i32 = i32::MIN / 2;
 
 /// Captures the 24-point mode's quiescence search tries before it stands on the
 /// evaluation (not in check): its evaluation already counts hanging pieces and capture
@@ -21,24 +40,43 @@ const NO_SCORE: i32 = i32::MIN / 2;
 /// depth 1-2 within 5,000 nodes.
 const DECL24_QUIESCENCE_PLIES: u32 = 1;
 
-/// Reverse futility in the full search: a non-PV node at depth <= this, not in check,
-/// whose static evaluation exceeds beta by [`REVERSE_FUTILITY_MARGIN`] per ply of depth,
-/// returns at once.
-const REVERSE_FUTILITY_DEPTH: i32 = 3;
 /// Nodes at depth <= this test whether the opponent threatens mate in one.
 const THREAT_DEPTH: i32 = 2;
-const REVERSE_FUTILITY_MARGIN: i32 = 120;
-/// Futility in the full search: at depth <= this, a quiet move is not searched when the
-/// static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` stays at or below
-/// alpha.
-const FUTILITY_DEPTH: i32 = 2;
-const FUTILITY_BASE: i32 = 100;
-const FUTILITY_MARGIN: i32 = 120;
 
-/// How many moves a shallow node of the full search tries before it prunes late quiet
-/// ones: 10 at depth 1, 22 at depth 2, 42 at depth 3 (shogi positions have 80-200 moves).
-const fn late_move_limit(depth: i32) -> usize {
-    (6 + 4 * depth * depth) as usize
+/// Razoring: at depth <= this, a node whose evaluation is far below alpha asks the
+/// quiescence search whether anything lifts it.
+const RAZOR_DEPTH: i32 = 3;
+const fn razor_margin(depth: i32) -> i32 {
+    300 + 250 * depth * depth
+}
+
+/// Reverse futility: a non-PV node at depth <= this whose evaluation exceeds beta by the
+/// margin returns it.
+const REVERSE_FUTILITY_DEPTH: i32 = 8;
+const fn reverse_futility_margin(depth: i32, improving: bool) -> i32 {
+    110 * (depth - improving as i32)
+}
+
+/// ProbCut: from this depth, a capture whose quiescence and reduced search beat beta by
+/// [`PROBCUT_MARGIN`] cuts the node.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 200;
+
+/// Singular extension of the table move from this depth.
+const SINGULAR_DEPTH: i32 = 8;
+
+/// Null-move searches from this depth are verified by a reduced search without it.
+const NULL_VERIFY_DEPTH: i32 = 14;
+
+/// Quiet moves searched at a node before move-count pruning skips the rest.
+const fn move_count_limit(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / (2 - improving as i32)) as usize
+}
+
+/// Futility of a quiet move at a (reduced) depth: the evaluation plus this margin must
+/// reach alpha.
+const fn futility_margin(lmr_depth: i32) -> i32 {
+    120 + 110 * lmr_depth
 }
 
 /// The move lists of one ply, kept from node to node so a node allocates nothing.
@@ -46,10 +84,12 @@ const fn late_move_limit(depth: i32) -> usize {
 pub(super) struct PlyScratch {
     /// The move picker's lists.
     picker: PickerBuffers,
-    /// Moves with their ordering scores (quiescence).
+    /// Moves with their ordering scores (quiescence, ProbCut).
     scored: Vec<(Move, i32)>,
-    /// History slots of the quiet moves tried so far.
-    quiets: Vec<(usize, usize)>,
+    /// The quiet moves tried so far (with their piece-to index).
+    quiets: Vec<(Move, u16)>,
+    /// The captures tried so far (piece-to index, victim kind).
+    captures: Vec<(u16, usize)>,
 }
 
 impl PlyScratch {
@@ -59,9 +99,38 @@ impl PlyScratch {
             picker: PickerBuffers::new(),
             scored: Vec::with_capacity(crate::shogi::MAX_MOVES),
             quiets: Vec::with_capacity(crate::shogi::MAX_MOVES),
+            captures: Vec::with_capacity(64),
         }
     }
 }
+
+/// What the search keeps of each ply of the current line.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frame {
+    /// The static evaluation at this ply ([`NO_SCORE`] in check or unknown).
+    pub(super) static_eval: i32,
+    /// The piece-to index of the move played from this ply (`None`: none yet, or a null
+    /// move).
+    pub(super) moved: Option<u16>,
+    /// The move played from this ply was a null move.
+    pub(super) null: bool,
+    /// The move a singular-extension search leaves out here.
+    pub(super) excluded: Option<Move>,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: NO_SCORE,
+            moved: None,
+            null: false,
+            excluded: None,
+        }
+    }
+}
+
+/// Plies of [`Frame`]s kept before the root (the continuation histories look 4 back).
+pub(super) const FRAME_OFFSET: usize = 4;
 
 /// What the start of a node decided ([`Searcher::enter_node`]).
 enum Entry {
@@ -76,7 +145,7 @@ enum Entry {
 /// The state of a node of the full-width search while its moves are searched.
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    /// Depth left, the check extension included.
+    /// Depth left.
     depth: i32,
     /// The window's lower bound, raised by the draw floor and by every better move.
     alpha: i32,
@@ -88,14 +157,23 @@ struct Node {
     floor: i32,
     ply: usize,
     pv_node: bool,
+    cut_node: bool,
     in_check: bool,
     /// The opponent threatens mate in one (found by a pass at shallow depth or by a
-    /// null move that failed low to a mate): nothing is pruned or reduced.
+    /// null move that failed low to a mate): nothing is pruned.
     threatened: bool,
+    improving: bool,
     key: u64,
-    /// The static evaluation the table holds for the position (0: none).
-    tt_eval: i32,
+    /// What the table held: move, score (relative to this node), depth, bound, static
+    /// evaluation.
+    tt_hit: bool,
     tt_move: Option<Move>,
+    tt_score: i32,
+    tt_depth: i32,
+    tt_bound: Bound,
+    tt_eval: i32,
+    /// The move a singular-extension search leaves out.
+    excluded: Option<Move>,
 }
 
 fn mate_to_tt(score: i32, ply: usize) -> i32 {
@@ -118,6 +196,17 @@ fn mate_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether a stored score with `bound` decides a window `(alpha, beta)`.
+#[inline]
+fn bound_cuts(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    }
+}
+
 impl Searcher {
     /// Whether the opponent would mate in one if the side to move (not in check) passed.
     #[inline]
@@ -128,6 +217,37 @@ impl Searcher {
         threat
     }
 
+    /// The frame of `ply`.
+    #[inline]
+    pub(super) fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.stack[ply + FRAME_OFFSET]
+    }
+
+    /// Record the move played from `ply` (its piece-to index; `None` for none).
+    #[inline]
+    fn set_moved(&mut self, ply: usize, moved: Option<u16>) {
+        let f = self.frame(ply);
+        f.moved = moved;
+        f.null = false;
+    }
+
+    /// The previous moves the continuation histories at `ply` follow.
+    #[inline]
+    pub(super) fn continuation_keys(&self, ply: usize) -> ContinuationKeys {
+        let i = ply + FRAME_OFFSET;
+        [
+            self.stack[i - 1].moved,
+            self.stack[i - 2].moved,
+            self.stack[i - 4].moved,
+        ]
+    }
+
+    /// The late-move reduction of the `n`-th move (from 1) at `depth`.
+    #[inline]
+    pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
+        self.lmr[(depth.max(0) as usize).min(63)][n.min(63)] as i32
+    }
+
     #[allow(clippy::too_many_arguments)] // the classical negamax signature
     pub(super) fn negamax(
         &mut self,
@@ -136,20 +256,20 @@ impl Searcher {
         alpha: i32,
         beta: i32,
         ply: usize,
-        null_ok: bool,
+        cut_node: bool,
         control: &Control,
     ) -> i32 {
         self.pv[ply].clear();
         if self.check_abort(control) {
             return 0;
         }
-        let mut node = match self.enter_node(pos, depth, alpha, beta, ply) {
+        let mut node = match self.enter_node(pos, depth, alpha, beta, ply, cut_node) {
             Entry::Score(s) => return s,
             Entry::Quiesce(alpha) => return self.qsearch(pos, alpha, beta, ply, 0, control),
             Entry::Search(node) => node,
         };
         // The static cuts come before any move is generated.
-        let static_eval = match self.prune_before_moves(pos, &mut node, null_ok, control) {
+        let static_eval = match self.prune_before_moves(pos, &mut node, control) {
             Ok(e) => e,
             Err(s) => return s,
         };
@@ -159,24 +279,28 @@ impl Searcher {
         let Some((best, best_move)) = found else {
             return 0;
         };
-        self.store_node(&node, best, best_move, static_eval);
+        if node.excluded.is_none() {
+            self.store_node(&node, best, best_move, static_eval);
+        }
         best
     }
 
     /// The start of a node of [`Self::negamax`]: the rules' verdicts, mate-distance
-    /// pruning, the draw floor, the check extension, the step into quiescence and the
-    /// table's cutoff. Counts the node when it is searched here.
+    /// pruning, the draw floor, the step into quiescence and the table's cutoff. Counts
+    /// the node when it is searched here.
     fn enter_node(
         &mut self,
         pos: &Position,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        cut_node: bool,
     ) -> Entry {
         let pv_node = beta - alpha > 1;
         let in_check = pos.is_in_check();
-        if ply > 0 {
+        let excluded = self.frame(ply).excluded;
+        if ply > 0 && excluded.is_none() {
             if let Some(s) = self.path.verdict(pos, ply, in_check, &self.config) {
                 return Entry::Score(s);
             }
@@ -200,7 +324,9 @@ impl Searcher {
             floor = 0;
             alpha = alpha.max(0);
         }
-        if in_check && (ply as i32) < 2 * self.root_depth {
+        // The 24-point mode keeps the check extension it was tuned with.
+        let mut depth = depth;
+        if self.config.mode == Mode::Decl24 && in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
@@ -209,23 +335,33 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let key = pos.key();
-        let hit = self.tt.probe(key);
-        let tt_move = hit.and_then(|h| unpack_move(h.mv));
+        let hit = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = hit
+            .and_then(|h| unpack_move(h.mv))
+            .filter(|&m| !useless_non_promotion(pos, m));
+        let tt_score = hit.map_or(NO_SCORE, |h| mate_from_tt(h.score, ply));
         if let Some(h) = hit
             && !pv_node
             && ply > 0
             && h.depth >= depth
+            && bound_cuts(h.bound, tt_score, alpha, beta)
         {
-            let s = mate_from_tt(h.score, ply);
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
-            if usable {
-                return Entry::Score(s);
+            // A quiet table move that holds beta earns its statistics.
+            if let Some(m) = tt_move
+                && tt_score >= beta
+                && !is_capture(pos, m)
+                && pos.is_legal(m)
+            {
+                let keys = self.continuation_keys(ply);
+                let us = pos.side_to_move();
+                let pt = piece_to(pos, m);
+                self.heur.update_quiet(us, m, pt, &keys, stat_bonus(depth));
             }
+            return Entry::Score(tt_score);
         }
         Entry::Search(Node {
             depth,
@@ -235,127 +371,248 @@ impl Searcher {
             floor,
             ply,
             pv_node,
+            cut_node,
             in_check,
             threatened: false,
+            improving: false,
             key,
-            tt_eval: hit.map_or(0, |h| h.eval),
+            tt_hit: hit.is_some(),
             tt_move,
+            tt_score,
+            tt_depth: hit.map_or(-100, |h| h.depth),
+            tt_bound: hit.map_or(Bound::None, |h| h.bound),
+            tt_eval: hit.map_or(0, |h| h.eval),
+            excluded,
         })
     }
 
-    /// The cuts tried before any move is searched: mate in one and the null move.
-    /// `Err(score)` ends the node; `Ok(static evaluation)` (or [`NO_SCORE`] when it was
-    /// not needed) goes on to the moves.
+    /// The cuts tried before any move is searched. `Err(score)` ends the node;
+    /// `Ok(static evaluation)` ([`NO_SCORE`] in check) goes on to the moves.
     fn prune_before_moves(
         &mut self,
         pos: &mut Position,
         node: &mut Node,
-        null_ok: bool,
         control: &Control,
     ) -> Result<i32, i32> {
-        let Node {
-            depth,
-            beta,
-            ply,
-            pv_node,
-            in_check,
-            key,
-            ..
-        } = *node;
-        let null_candidate = !pv_node
-            && null_ok
-            && !in_check
-            && depth >= 3
-            && self.config.mode == Mode::Search
-            && beta.abs() < MATE_BOUND;
-        // In the full search a node this close to the leaves whose static evaluation is
-        // far above beta is cut at once (reverse futility).
-        let futile_candidate = !pv_node
-            && !in_check
-            && depth <= REVERSE_FUTILITY_DEPTH
-            && self.config.mode == Mode::Search
-            && beta.abs() < MATE_BOUND;
-        // The static evaluation is needed for the null move and the shallow prunings
-        // (here and in the move loop).
-        let static_eval = if !null_candidate && !futile_candidate {
-            NO_SCORE
-        } else if node.tt_eval != 0 {
-            node.tt_eval
-        } else {
-            self.evaluate(pos)
-        };
-        // Mate in one where it pays: at inner nodes with some depth left, and everywhere
-        // in the 24-point mode (its guard against losing the king).
-        if !in_check
-            && ply > 0
-            && (depth >= 2 || self.config.mode == Mode::Decl24)
+        let ply = node.ply;
+        if node.in_check {
+            self.frame(ply).static_eval = NO_SCORE;
+            return Ok(NO_SCORE);
+        }
+        let full = self.config.mode == Mode::Search;
+        // The side to move's mate in one: at inner nodes with some depth left (everywhere
+        // in the 24-point mode: its guard against losing the king); not again where the
+        // table already knows the node.
+        if ply > 0
+            && !node.tt_hit
+            && node.excluded.is_none()
+            && (node.depth >= 2 || !full)
             && let Some(m) = solve_mate_in_one_in_place(pos)
         {
             let s = MATE - ply as i32 - 1;
             self.tt.store(
-                key,
+                node.key,
                 pack_move(m),
                 mate_to_tt(s, ply),
-                static_eval,
-                depth,
+                0,
+                node.depth,
                 Bound::Exact,
             );
             self.pv[ply].clear();
             self.pv[ply].push(m);
             return Err(s);
         }
+        let raw = if node.tt_eval != 0 {
+            node.tt_eval
+        } else {
+            self.evaluate(pos)
+        };
+        self.frame(ply).static_eval = raw;
+        // The table's score bounds the evaluation better where its bound points the
+        // right way.
+        let mut eval = raw;
+        if node.tt_hit && node.tt_score.abs() < MATE_BOUND {
+            let better = match node.tt_bound {
+                Bound::Lower => node.tt_score > eval,
+                Bound::Upper => node.tt_score < eval,
+                Bound::Exact => true,
+                Bound::None => false,
+            };
+            if better {
+                eval = node.tt_score;
+            }
+        }
+        let i = ply + FRAME_OFFSET;
+        let earlier = if self.stack[i - 2].static_eval != NO_SCORE {
+            self.stack[i - 2].static_eval
+        } else {
+            self.stack[i - 4].static_eval
+        };
+        node.improving = earlier != NO_SCORE && raw > earlier;
         // Near the leaves: does the opponent threaten mate in one? Then every defence is
-        // searched (no cut below, no pruning or reduction in the move loop).
+        // searched (no cut below, no pruning in the move loop).
         if self.config.threats.enabled
-            && !in_check
-            && depth <= THREAT_DEPTH
+            && node.depth <= THREAT_DEPTH
             && ply > 0
             && Self::threatened(pos)
         {
             node.threatened = true;
-            return Ok(static_eval);
+            return Ok(raw);
         }
-        let margin = REVERSE_FUTILITY_MARGIN * depth;
-        if futile_candidate && static_eval - margin >= beta {
-            return Err(static_eval - margin);
+        if !full || node.pv_node || ply == 0 || node.excluded.is_some() {
+            return Ok(raw);
         }
-        // Null move, played in place.
-        if null_candidate && static_eval >= beta {
-            let r = 3 + depth / 6;
+        let p = self.config.prunings;
+        let (depth, alpha, beta) = (node.depth, node.alpha, node.beta);
+        let decisive = beta.abs() >= MATE_BOUND || alpha.abs() >= MATE_BOUND;
+        // Razoring: far below alpha near the leaves, only captures can help.
+        if p.razoring && depth <= RAZOR_DEPTH && !decisive && eval + razor_margin(depth) < alpha {
+            let v = self.qsearch(pos, alpha - 1, alpha, ply, 0, control);
+            if self.aborted {
+                return Err(0);
+            }
+            if v < alpha {
+                return Err(v);
+            }
+        }
+        // Reverse futility: far above beta, the node stands.
+        if p.reverse_futility
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && !decisive
+            && eval - reverse_futility_margin(depth, node.improving) >= beta
+        {
+            return Err(beta + (eval - beta) / 3);
+        }
+        // The null move, at cut nodes above beta, played in place.
+        if p.null_move
+            && node.cut_node
+            && depth >= 2
+            && !decisive
+            && eval >= beta
+            && raw >= beta - 20 * depth
+            && !self.stack[i - 1].null
+            && ply >= self.null_min_ply
+        {
+            let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
             let undo = pos.do_null_move();
             self.path.push(PathEntry {
                 key: pos.key(),
                 in_check: false,
                 null: true,
-                moved: None,
             });
-            let s = -self.negamax(
-                pos,
-                depth - 1 - r,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                false,
-                control,
-            );
+            {
+                let f = self.frame(ply);
+                f.moved = None;
+                f.null = true;
+            }
+            let s = -self.negamax(pos, depth - r, -beta, -beta + 1, ply + 1, false, control);
+            self.frame(ply).null = false;
             self.path.pop();
             pos.undo_null_move(undo);
             if self.aborted {
                 return Err(0);
             }
-            if s >= beta {
-                return Err(if s >= MATE_BOUND { beta } else { s });
+            if s >= beta && s < MATE_BOUND {
+                if self.null_min_ply > 0 || depth < NULL_VERIFY_DEPTH {
+                    return Err(s);
+                }
+                // Verified at high depth by a reduced search with no null move below
+                // the plies it covers.
+                self.null_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                let v = self.negamax(pos, depth - r, beta - 1, beta, ply, false, control);
+                self.null_min_ply = 0;
+                if self.aborted {
+                    return Err(0);
+                }
+                if v >= beta {
+                    return Err(s);
+                }
             }
             if self.config.threats.enabled && s <= -MATE_BOUND {
                 node.threatened = true;
+                return Ok(raw);
             }
         }
-        Ok(static_eval)
+        // ProbCut: a good capture whose reduced search beats beta by a margin.
+        if p.probcut
+            && depth >= PROBCUT_DEPTH
+            && !decisive
+            && !(node.tt_hit && node.tt_depth >= depth - 3 && node.tt_score < beta + PROBCUT_MARGIN)
+            && let Some(s) = self.probcut(pos, node, raw, control)
+        {
+            return Err(s);
+        }
+        // Internal iterative reduction: no table move to start with, search shallower.
+        if p.iir && node.tt_move.is_none() && depth >= 4 && node.cut_node {
+            node.depth -= 1;
+        }
+        Ok(raw)
     }
 
-    /// The move loop of [`Self::negamax`] over the ordered moves: selection, late-move
-    /// reductions, the principal-variation re-searches, killers and history on a cutoff.
-    /// `None` when the search was aborted, else the best score and move.
+    /// ProbCut's captures: `Some(score)` when one holds `beta + PROBCUT_MARGIN` in a
+    /// search four plies shallower.
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        static_eval: i32,
+        control: &Control,
+    ) -> Option<i32> {
+        let ply = node.ply;
+        let pb = node.beta + PROBCUT_MARGIN;
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let list = &mut scratch.scored;
+        list.clear();
+        let mut caps = MoveList::new();
+        captures(&*pos, &mut caps);
+        for &m in caps.iter() {
+            let s = see(&*pos, m);
+            if s >= pb - static_eval && pos.is_legal(m) {
+                list.push((m, s));
+            }
+        }
+        list.sort_by_key(|e| std::cmp::Reverse(e.1));
+        let mut result = None;
+        for &(m, _) in list.iter() {
+            let pt = piece_to(pos, m);
+            let undo = self.play(pos, m);
+            self.set_moved(ply, Some(pt));
+            let mut v = -self.qsearch(pos, -pb, -pb + 1, ply + 1, 0, control);
+            if v >= pb && !self.aborted {
+                v = -self.negamax(
+                    pos,
+                    node.depth - 4,
+                    -pb,
+                    -pb + 1,
+                    ply + 1,
+                    !node.cut_node,
+                    control,
+                );
+            }
+            self.path.pop();
+            pos.undo(m, undo);
+            if self.aborted {
+                break;
+            }
+            if v >= pb {
+                self.tt.store(
+                    node.key,
+                    pack_move(m),
+                    mate_to_tt(v, ply),
+                    static_eval,
+                    node.depth - 3,
+                    Bound::Lower,
+                );
+                result = Some(v - PROBCUT_MARGIN);
+                break;
+            }
+        }
+        self.scratch[ply] = scratch;
+        if self.aborted { Some(0) } else { result }
+    }
+
+    /// The move loop of [`Self::negamax`] over the ordered moves. `None` when the search
+    /// was aborted, else the best score and move.
     fn search_moves(
         &mut self,
         pos: &mut Position,
@@ -369,88 +626,207 @@ impl Searcher {
             beta,
             ply,
             pv_node,
+            cut_node,
             in_check,
+            improving,
+            threatened,
+            excluded,
             ..
         } = *node;
         let us = pos.side_to_move();
+        let full = self.config.mode == Mode::Search;
+        let p = self.config.prunings;
         let PlyScratch {
             picker: buffers,
             quiets: quiets_tried,
+            captures: captures_tried,
             ..
         } = scratch;
         quiets_tried.clear();
-        let row = self.heur.continuation_row(us, self.path.last_moved());
-        let mut picker =
-            MovePicker::new(pos, node.tt_move, self.heur.killers[ply]).with_continuation(row);
+        captures_tried.clear();
+        let keys = self.continuation_keys(ply);
+        let ctx = PickerContext {
+            tt_move: node.tt_move,
+            killers: self.heur.killers[ply],
+            counter: self.heur.counter(us, keys[0]),
+            keys,
+        };
+        let tt_capture = node.tt_move.is_some_and(|m| is_capture(pos, m));
+        let mut picker = MovePicker::new(pos, ctx);
 
         let mut best = node.floor;
         let mut best_move = None;
-        let threatened = node.threatened;
-        let shallow = self.config.mode == Mode::Search
-            && !pv_node
-            && !in_check
-            && !threatened
-            && depth <= self.config.tweaks.late_move_depth;
+        let mut move_count = 0usize;
+        let prune = full && ply > 0 && !in_check && !threatened;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
-            let n = picker.yielded() - 1;
-            let capture = is_capture(pos, m);
-            let quiet = !capture && !matches!(m, Move::Normal { promote: true, .. });
-            // Shallow pruning in the full search, once a move has kept the side from
-            // being mated: late quiet moves (move-count pruning) and quiet moves that
-            // cannot lift a static evaluation far below alpha to it (futility), unless
-            // they check. The table move, killers and history leaders are never pruned.
-            if shallow
-                && quiet
-                && best > -MATE_BOUND
-                && order < SCORE_KILLER - 1
-                && (n >= late_move_limit(depth)
-                    || (depth <= FUTILITY_DEPTH
-                        && static_eval != NO_SCORE
-                        && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= node.alpha))
-                && !pos.gives_check(m)
-            {
+            if Some(m) == excluded {
                 continue;
             }
-            // Late-move reduction for quiet moves that do not check.
-            let mut reduction = 0;
-            let lmr_candidate = depth >= 3
-                && n >= 3
-                && quiet
-                && !in_check
-                && !threatened
-                && order < SCORE_KILLER - 1;
-            if lmr_candidate && !pos.gives_check(m) {
-                reduction = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
-                if pv_node {
-                    reduction -= 1;
+            move_count += 1;
+            let capture = is_capture(pos, m);
+            let promotion = matches!(m, Move::Normal { promote: true, .. });
+            let quiet = !capture && !promotion;
+            let gives_check = pos.gives_check(m);
+            let pt = piece_to(pos, m);
+            let victim = if capture {
+                pos.kind_on(sq_index(m.to()))
+            } else {
+                0
+            };
+            let stat = if capture {
+                self.heur.capture(pt, victim)
+            } else {
+                self.heur.main(us, m)
+                    + self.heur.continuation_at(&keys, 0, pt)
+                    + self.heur.continuation_at(&keys, 1, pt)
+            };
+            let mut new_depth = depth - 1;
+            // Shallow pruning, once a move has kept the side from being mated.
+            if prune && best > -MATE_BOUND {
+                if p.move_count && quiet && move_count >= move_count_limit(depth, improving) {
+                    picker.skip_quiets();
+                    continue;
                 }
-                reduction = reduction.clamp(0, depth - 2);
+                let lmr_depth = new_depth - self.reduction(depth, move_count);
+                if !quiet || gives_check {
+                    if p.futility
+                        && capture
+                        && !gives_check
+                        && lmr_depth < 7
+                        && static_eval + 250 + 200 * lmr_depth + capture_value(victim) <= node.alpha
+                    {
+                        continue;
+                    }
+                    if p.see && see(&*pos, m) < -180 * depth {
+                        continue;
+                    }
+                } else {
+                    if p.history && lmr_depth < 4 && stat < -3_500 * depth {
+                        continue;
+                    }
+                    let lmr_depth = (lmr_depth + stat / 7_000).max(0);
+                    if p.futility
+                        && lmr_depth < 10
+                        && static_eval + futility_margin(lmr_depth) <= node.alpha
+                    {
+                        continue;
+                    }
+                    if p.see && see(&*pos, m) < -25 * lmr_depth * lmr_depth {
+                        continue;
+                    }
+                }
             }
+            // Extensions: the singular table move; checks that do not lose (an option).
+            let mut extension = 0;
+            if full
+                && p.singular
+                && ply > 0
+                && Some(m) == node.tt_move
+                && excluded.is_none()
+                && depth >= SINGULAR_DEPTH
+                && matches!(node.tt_bound, Bound::Lower | Bound::Exact)
+                && node.tt_depth >= depth - 3
+                && node.tt_score.abs() < MATE_BOUND
+            {
+                let singular_beta = node.tt_score - 2 * depth;
+                self.frame(ply).excluded = Some(m);
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                    control,
+                );
+                self.frame(ply).excluded = None;
+                if self.aborted {
+                    return None;
+                }
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: more than one move holds beta.
+                    return Some((singular_beta, None));
+                } else if node.tt_score >= beta {
+                    extension = -1;
+                }
+            } else if p.check_extension && gives_check && see(&*pos, m) >= 0 {
+                extension = 1;
+            }
+            new_depth += extension;
             let alpha = node.alpha;
             let undo = self.play(pos, m);
-            if depth > 1 || pos.is_in_check() {
-                // The child probes the table (a child at depth 0 goes to quiescence).
+            self.set_moved(ply, Some(pt));
+            if new_depth > 1 || pos.is_in_check() {
                 self.tt.prefetch(pos.key());
             }
             let mut s;
-            if n == 0 {
-                s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
+            let reduce = if full {
+                p.lmr && depth >= 2 && move_count > 1
             } else {
+                depth >= 3 && move_count > 3 && quiet && !in_check && !threatened && !gives_check
+            };
+            if reduce {
+                let mut r = self.reduction(depth, move_count);
+                if full {
+                    if cut_node {
+                        r += 2;
+                    }
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if in_check || threatened {
+                        r -= 1;
+                    }
+                    if gives_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        if tt_capture {
+                            r += 1;
+                        }
+                        if order >= SCORE_KILLER - 2 {
+                            r -= 1;
+                        }
+                        r -= stat / 8_000;
+                    } else {
+                        r -= 1;
+                    }
+                } else if pv_node {
+                    r -= 1;
+                }
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                s = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, true, control);
+                if s > alpha && d < new_depth {
+                    s = -self.negamax(
+                        pos,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                        control,
+                    );
+                }
+            } else if !pv_node || move_count > 1 {
                 s = -self.negamax(
                     pos,
-                    depth - 1 - reduction,
+                    new_depth,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    true,
+                    !cut_node,
                     control,
                 );
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true, control);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, control);
-                }
+            } else {
+                s = alpha + 1;
+            }
+            if pv_node && (move_count == 1 || (s > alpha && s < beta)) {
+                s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false, control);
             }
             self.path.pop();
             pos.undo(m, undo);
@@ -467,22 +843,40 @@ impl Searcher {
                     head[ply].push(m);
                     head[ply].extend_from_slice(&tail[0]);
                     if s >= beta {
-                        if quiet {
-                            self.heur.add_killer(ply, m);
-                            self.heur
-                                .reward(us, history_index(&*pos, m), quiets_tried, depth, row);
+                        let bonus = stat_bonus(depth + (s > beta + 100) as i32);
+                        if capture {
+                            self.heur.update_capture(pt, victim, bonus);
+                        } else {
+                            self.heur.update_quiet(us, m, pt, &keys, bonus);
+                            self.heur.add_refutation(ply, us, keys[0], m);
+                            for &(q, qpt) in quiets_tried.iter() {
+                                self.heur.update_quiet(us, q, qpt, &keys, -bonus);
+                            }
+                        }
+                        for &(cpt, v) in captures_tried.iter() {
+                            self.heur.update_capture(cpt, v, -bonus);
                         }
                         break;
                     }
                 }
             }
-            if quiet {
-                quiets_tried.push(history_index(&*pos, m));
+            if capture {
+                captures_tried.push((pt, victim));
+            } else {
+                quiets_tried.push((m, pt));
             }
         }
-        if picker.yielded() == 0 {
-            // No legal move: the side to move has lost (checkmate, or no move at all).
-            return Some((-MATE + ply as i32, None));
+        if move_count == 0 {
+            // No legal move: the side to move has lost (checkmate, or no move at all);
+            // in a singular search, only the excluded move.
+            return Some((
+                if excluded.is_some() {
+                    node.alpha
+                } else {
+                    -MATE + ply as i32
+                },
+                None,
+            ));
         }
         Some((best, best_move))
     }
@@ -492,8 +886,10 @@ impl Searcher {
     fn store_node(&mut self, node: &Node, best: i32, best_move: Option<Move>, static_eval: i32) {
         let bound = if best >= node.beta {
             Bound::Lower
-        } else if best > node.original_alpha {
+        } else if best > node.original_alpha && node.pv_node {
             Bound::Exact
+        } else if best > node.original_alpha {
+            Bound::Lower
         } else {
             Bound::Upper
         };
@@ -512,6 +908,9 @@ impl Searcher {
         );
     }
 
+    /// The quiescence search: captures that the exchange does not lose (with delta
+    /// pruning), every evasion in check at any depth, the side to move's mate in one
+    /// before it stands pat, the table probed and stored.
     pub(super) fn qsearch(
         &mut self,
         pos: &mut Position,
@@ -534,122 +933,245 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos);
         }
-        if self.config.quiescence_tt
-            && beta - alpha == 1
-            && let Some(h) = self.tt.probe(pos.key())
+        // Checks and evasions may repeat (perpetual check).
+        if in_check
+            && qply > 0
+            && let Some(s) = self.path.verdict(pos, ply, in_check, &self.config)
         {
-            let s = mate_from_tt(h.score, ply);
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
-        let mut scratch = std::mem::take(&mut self.scratch[ply]);
-        let scored = &mut scratch.scored;
-        scored.clear();
-        let best_start = if in_check {
-            // Every evasion; none means mate.
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                self.scratch[ply] = scratch;
-                return -MATE + ply as i32;
-            }
-            if qply >= 6 {
-                self.scratch[ply] = scratch;
-                return self.evaluate(pos);
-            }
-            for &m in moves.iter() {
-                let s = if is_capture(pos, m) {
-                    see(&*pos, m) + 10_000
-                } else {
-                    0
-                };
-                scored.push((m, s));
-            }
-            -MATE + ply as i32
+        let pv_node = beta - alpha > 1;
+        let original_alpha = alpha;
+        let key = pos.key();
+        let probe = self.config.quiescence_tt || self.config.mode == Mode::Search;
+        let hit = if probe { self.tt.probe(key) } else { None };
+        let tt_score = hit.map_or(NO_SCORE, |h| mate_from_tt(h.score, ply));
+        if let Some(h) = hit
+            && !pv_node
+            && bound_cuts(h.bound, tt_score, alpha, beta)
+        {
+            return tt_score;
+        }
+        let tt_move = hit
+            .and_then(|h| unpack_move(h.mv))
+            .filter(|&m| !useless_non_promotion(pos, m));
+        let mut raw = 0;
+        let mut best;
+        let mut futility_base = NO_SCORE;
+        if in_check {
+            best = -MATE + ply as i32;
+            self.frame(ply).static_eval = NO_SCORE;
         } else {
             let threats = self.config.threats;
-            let test = threats.enabled && qply < threats.quiescence_plies;
-            // The side to move's own mate in one beats any stand pat.
-            if test && let Some(m) = solve_mate_in_one_in_place(pos) {
-                self.scratch[ply] = scratch;
-                self.pv[ply].push(m);
-                return MATE - ply as i32 - 1;
+            let full = self.config.mode == Mode::Search;
+            raw = match hit {
+                Some(h) if h.eval != 0 => h.eval,
+                _ => self.evaluate(pos),
+            };
+            self.frame(ply).static_eval = raw;
+            let mut stand = raw;
+            if let Some(h) = hit
+                && tt_score.abs() < MATE_BOUND
+                && match h.bound {
+                    Bound::Lower => tt_score > stand,
+                    Bound::Upper => tt_score < stand,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                }
+            {
+                stand = tt_score;
             }
-            let mut stand = self.evaluate(pos);
             // A side that would be mated in one if it passed cannot stand pat at its
             // evaluation.
-            if test && stand > alpha && Self::threatened(pos) {
+            if threats.enabled
+                && qply < threats.quiescence_plies
+                && stand > alpha
+                && Self::threatened(pos)
+            {
                 stand -= threats.penalty;
             }
             if stand >= beta {
-                self.scratch[ply] = scratch;
+                if probe && hit.is_none() {
+                    self.tt
+                        .store(key, 0, mate_to_tt(stand, ply), raw, -1, Bound::Lower);
+                }
                 return stand;
             }
+            // The side to move's own mate in one beats any stand pat (tested only where
+            // the stand pat does not already hold beta).
+            if (full || (threats.enabled && qply < threats.quiescence_plies))
+                && hit.is_none()
+                && let Some(m) = solve_mate_in_one_in_place(pos)
+            {
+                self.pv[ply].push(m);
+                let s = MATE - ply as i32 - 1;
+                if probe {
+                    self.tt
+                        .store(key, pack_move(m), mate_to_tt(s, ply), 0, 0, Bound::Exact);
+                }
+                return s;
+            }
             if self.config.mode == Mode::Decl24 && qply >= DECL24_QUIESCENCE_PLIES {
-                self.scratch[ply] = scratch;
                 return stand;
             }
             alpha = alpha.max(stand);
-            let mut caps = MoveList::new();
-            captures(&*pos, &mut caps);
-            for &m in caps.iter() {
-                let v = see(&*pos, m);
-                if v >= 0 && pos.is_legal(m) {
-                    scored.push((m, v));
-                }
+            best = stand;
+            if full {
+                futility_base = stand + 200;
             }
-            if self.config.tweaks.quiescence_promotions && self.config.mode == Mode::Search {
-                caps.clear();
-                pawn_promotions(&*pos, &mut caps);
-                for &m in caps.iter() {
-                    let v = see(&*pos, m);
-                    if v >= 0 && pos.is_legal(m) {
-                        scored.push((m, v));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch[ply]);
+        let mut best_move = None;
+        if in_check {
+            // Every evasion, ordered as the full search orders them; once the side is
+            // out of mate, quiet evasions after the second are not tried.
+            let keys = self.continuation_keys(ply);
+            let ctx = PickerContext {
+                tt_move,
+                killers: [None; 2],
+                counter: None,
+                keys,
+            };
+            let mut picker = MovePicker::new(pos, ctx);
+            let mut count = 0;
+            while let Some((m, _)) = picker.next(pos, &self.heur, &mut scratch.picker) {
+                count += 1;
+                let capture = is_capture(pos, m);
+                if best > -MATE_BOUND && !capture && count > 2 {
+                    continue;
+                }
+                let s = self.qsearch_child(pos, m, alpha, beta, ply, qply, control);
+                if self.aborted {
+                    self.scratch[ply] = scratch;
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        best_move = Some(m);
+                        if s >= beta {
+                            break;
+                        }
                     }
                 }
             }
-            stand
-        };
-        let mut best = best_start;
-        for n in 0..scored.len() {
-            let mut bi = n;
-            for j in n + 1..scored.len() {
-                if scored[j].1 > scored[bi].1 {
-                    bi = j;
+        } else {
+            let scored = &mut scratch.scored;
+            scored.clear();
+            let mut caps = MoveList::new();
+            captures(&*pos, &mut caps);
+            if self.config.tweaks.quiescence_promotions && self.config.mode == Mode::Search {
+                pawn_promotions(&*pos, &mut caps);
+            }
+            for &m in caps.iter() {
+                if !pos.is_legal(m) {
+                    continue;
                 }
+                let victim = pos.kind_on(sq_index(m.to()));
+                let order = if Some(m) == tt_move {
+                    1 << 24
+                } else {
+                    8 * capture_value(victim) + self.heur.capture(piece_to(pos, m), victim) / 4
+                };
+                scored.push((m, order));
             }
-            scored.swap(n, bi);
-            let m = scored[n].0;
-            let undo = self.play(pos, m);
-            let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
-            self.path.pop();
-            pos.undo(m, undo);
-            if self.aborted {
-                self.scratch[ply] = scratch;
-                return 0;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if s >= beta {
-                        break;
+            let mut n = 0;
+            while n < scratch.scored.len() {
+                let bi = {
+                    let list = &scratch.scored;
+                    let mut bi = n;
+                    for j in n + 1..list.len() {
+                        if list[j].1 > list[bi].1 {
+                            bi = j;
+                        }
+                    }
+                    bi
+                };
+                scratch.scored.swap(n, bi);
+                let m = scratch.scored[n].0;
+                n += 1;
+                // Exchange pruning: never a capture that loses material.
+                if see(&*pos, m) < 0 {
+                    continue;
+                }
+                // Delta pruning: even the victim cannot lift the evaluation to alpha.
+                if futility_base != NO_SCORE && !pos.gives_check(m) {
+                    let victim = if is_capture(pos, m) {
+                        pos.kind_on(sq_index(m.to()))
+                    } else {
+                        crate::shogi::sets::PAWN
+                    };
+                    let futility = futility_base + capture_value(victim);
+                    if futility <= alpha {
+                        best = best.max(futility);
+                        continue;
+                    }
+                }
+                let s = self.qsearch_child(pos, m, alpha, beta, ply, qply, control);
+                if self.aborted {
+                    self.scratch[ply] = scratch;
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        best_move = Some(m);
+                        if s >= beta {
+                            break;
+                        }
                     }
                 }
             }
         }
         self.scratch[ply] = scratch;
+        if probe {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if pv_node && best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move.map(pack_move).unwrap_or(0),
+                mate_to_tt(best, ply),
+                raw,
+                if in_check { 0 } else { -1 },
+                bound,
+            );
+        }
         best
+    }
+
+    /// Play `m` in quiescence, search the child and take the move back; the principal
+    /// variation is extended when the child's score raises alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn qsearch_child(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        control: &Control,
+    ) -> i32 {
+        let pt = piece_to(pos, m);
+        let undo = self.play(pos, m);
+        self.set_moved(ply, Some(pt));
+        let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
+        self.path.pop();
+        pos.undo(m, undo);
+        if !self.aborted && s > alpha {
+            let (head, tail) = self.pv.split_at_mut(ply + 1);
+            head[ply].clear();
+            head[ply].push(m);
+            head[ply].extend_from_slice(&tail[0]);
+        }
+        s
     }
 }
 
@@ -660,16 +1182,17 @@ mod tests {
     use crate::engine::time::Limits;
 
     /// White to move mates by G*1h; quiescence tries only captures, so only the mate test
-    /// before the stand pat finds it; the test runs on the first quiescence ply only by
-    /// default.
+    /// before the stand pat finds it. In the full search it runs at every quiescence
+    /// node; in the 24-point mode on the first quiescence ply only (with threats on).
     #[test]
     fn quiescence_finds_the_side_to_moves_mate_in_one() {
         let p = Position::from_sfen("1k7/9/9/9/R3r4/7n1/9/9/8K w g 1").unwrap();
-        let q = |threats: Threats, qply: u32| {
+        let q = |mode: Mode, threats: Threats, qply: u32| {
             let mut s = Searcher::new(
                 1,
                 Config {
                     threats,
+                    mode,
                     ..Config::default()
                 },
             );
@@ -678,17 +1201,37 @@ mod tests {
             s.qsearch(&mut p, -MATE, MATE, 0, qply, &Control::new(false))
         };
         let on = Threats::default();
-        assert_eq!(q(on, 0), MATE - 1);
-        assert!(q(on, 1) < MATE_BOUND, "only the first quiescence ply tests");
         let off = Threats {
             enabled: false,
             ..on
         };
-        assert!(q(off, 0) < MATE_BOUND);
+        assert_eq!(q(Mode::Search, on, 0), MATE - 1);
+        assert_eq!(q(Mode::Search, on, 3), MATE - 1, "at every quiescence node");
+        assert_eq!(q(Mode::Search, off, 3), MATE - 1);
+        assert_eq!(q(Mode::Decl24, on, 0), MATE - 1);
+        assert!(
+            q(Mode::Decl24, on, 1) < MATE_BOUND,
+            "24-point: first ply only"
+        );
+        assert!(q(Mode::Decl24, off, 0) < MATE_BOUND);
         // The pass test itself: Black to move in the same position is threatened.
         let mut b = Position::from_sfen("1k7/9/9/9/R3r4/7n1/9/9/8K b g 1").unwrap();
         assert!(Searcher::threatened(&mut b));
         assert_eq!(b.to_sfen(), "1k7/9/9/9/R3r4/7n1/9/9/8K b g 1");
+    }
+
+    /// In check, quiescence searches the evasions at any depth: a check deep in the
+    /// capture sequence is answered, and a mate found, not the evaluation returned.
+    #[test]
+    fn quiescence_answers_checks_at_any_depth() {
+        // Black is mated (the gold on 5b covered by the dragon: no escape, no capture).
+        let p = Position::from_sfen("4k4/4G4/4+R4/9/9/9/9/9/4K4 w - 1").unwrap();
+        assert!(p.is_in_check());
+        let mut s = Searcher::new(1, Config::default());
+        s.start_search(&p, &[], &Limits::depth(1));
+        let mut q = p.clone();
+        let v = s.qsearch(&mut q, -MATE, MATE, 10, 40, &Control::new(false));
+        assert_eq!(v, -MATE + 10, "mated at ply 10, quiescence ply 40");
     }
 
     #[test]

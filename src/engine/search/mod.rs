@@ -1,7 +1,8 @@
 //! The alpha-beta search: iterative deepening, principal-variation search with aspiration
-//! windows, a transposition table, null-move pruning, late-move reductions, quiescence
-//! search over captures with static exchange pruning, killer and history ordering, mate in
-//! one at the nodes where it pays, and the engine rules as terminal nodes: repetition and
+//! windows, a transposition table, the selective prunings and reductions of a modern
+//! engine (each a switch: [`Prunings`]), a quiescence search over captures and evasions,
+//! move ordering by main, capture and continuation histories, killers and counter moves,
+//! mate in one from the attack tables, and the engine rules as terminal nodes: repetition and
 //! perpetual check against the game history plus the search path, the move limit, the try
 //! rule and the declaration win of the side to move.
 //!
@@ -100,37 +101,112 @@ pub struct Config {
     /// A learned correction of the 24-point evaluation, added to it in [`Mode::Decl24`]
     /// (the `LinearWeights24` option; `None` by default).
     pub linear24: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
-    /// Pruning and ordering choices under trial (see [`Tweaks`]).
+    /// The full search's prunings and extensions (see [`Prunings`]).
+    pub prunings: Prunings,
+    /// The mate guard before the full search (the `RootGuard` option; the 24-point mode
+    /// always has it): a short mate by checks is played at once, and root moves that
+    /// allow a short mate are refused, within a tenth of the move's time.
+    pub root_guard: bool,
+    /// Quiescence choices under trial (see [`Tweaks`]).
     pub tweaks: Tweaks,
 }
 
-/// Choices of the full search's pruning and move ordering, each a USI option so that a
-/// match can set one build against itself (`floodgate-scan sprt`).
+/// The full search's prunings and extensions, each a switch (and a USI option) so that a
+/// match can set one build against itself (`floodgate-scan sprt`) and a test can check
+/// each alone. The 24-point mode uses none of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prunings {
+    /// Razoring near the leaves (`Razoring`).
+    pub razoring: bool,
+    /// Reverse futility up to depth 8 (`ReverseFutility`).
+    pub reverse_futility: bool,
+    /// The null move at cut nodes, verified at high depth (`NullMove`).
+    pub null_move: bool,
+    /// ProbCut by captures (`ProbCut`).
+    pub probcut: bool,
+    /// Internal iterative reduction without a table move (`InternalIterativeReduction`).
+    pub iir: bool,
+    /// The singular extension of the table move, with its multi-cut
+    /// (`SingularExtension`).
+    pub singular: bool,
+    /// Late-move reductions (`LateMoveReductions`).
+    pub lmr: bool,
+    /// Move-count pruning of late quiet moves (`MoveCountPruning`).
+    pub move_count: bool,
+    /// Futility of quiet moves and captures by the reduced depth (`Futility`).
+    pub futility: bool,
+    /// Exchange (SEE) pruning of captures, checks and quiet moves (`SeePruning`).
+    pub see: bool,
+    /// Pruning of quiet moves with a bad history (`HistoryPruning`).
+    pub history: bool,
+    /// Extend checks that the exchange does not lose (`CheckExtension`; off).
+    pub check_extension: bool,
+}
+
+/// A switch of [`Prunings`]: its USI option name and its field.
+pub type PruningSwitch = (&'static str, fn(&mut Prunings) -> &mut bool);
+
+impl Prunings {
+    /// Every pruning and extension off: the plain alpha-beta.
+    pub const NONE: Prunings = Prunings {
+        razoring: false,
+        reverse_futility: false,
+        null_move: false,
+        probcut: false,
+        iir: false,
+        singular: false,
+        lmr: false,
+        move_count: false,
+        futility: false,
+        see: false,
+        history: false,
+        check_extension: false,
+    };
+
+    /// The USI option name of each switch, with a getter and setter.
+    pub const SWITCHES: [PruningSwitch; 12] = [
+        ("Razoring", |p| &mut p.razoring),
+        ("ReverseFutility", |p| &mut p.reverse_futility),
+        ("NullMove", |p| &mut p.null_move),
+        ("ProbCut", |p| &mut p.probcut),
+        ("InternalIterativeReduction", |p| &mut p.iir),
+        ("SingularExtension", |p| &mut p.singular),
+        ("LateMoveReductions", |p| &mut p.lmr),
+        ("MoveCountPruning", |p| &mut p.move_count),
+        ("Futility", |p| &mut p.futility),
+        ("SeePruning", |p| &mut p.see),
+        ("HistoryPruning", |p| &mut p.history),
+        ("CheckExtension", |p| &mut p.check_extension),
+    ];
+}
+
+impl Default for Prunings {
+    /// Every pruning on; the check extension off.
+    fn default() -> Self {
+        Prunings {
+            razoring: true,
+            reverse_futility: true,
+            null_move: true,
+            probcut: true,
+            iir: true,
+            singular: true,
+            lmr: true,
+            move_count: true,
+            futility: true,
+            see: true,
+            history: true,
+            check_extension: false,
+        }
+    }
+}
+
+/// Choices of the quiescence search under trial, each a USI option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Tweaks {
-    /// Order quiet moves by the continuation history too (the previous move -> this
-    /// move; the `ContinuationHistory` option).
-    pub continuation_history: bool,
-    /// Reduce late quiet root moves (the `RootReductions` option).
-    pub root_reductions: bool,
-    /// Move-count pruning at nodes of depth <= this (the `LateMoveDepth` option): quiet
-    /// moves after the first `late_move_limit` of them are not searched.
-    pub late_move_depth: i32,
     /// Quiescence of the full search also tries pawn moves that promote without
     /// capturing, when the exchange on their square does not lose (the
     /// `QuiescencePromotions` option).
     pub quiescence_promotions: bool,
-}
-
-impl Default for Tweaks {
-    fn default() -> Self {
-        Tweaks {
-            continuation_history: false,
-            root_reductions: false,
-            late_move_depth: 3,
-            quiescence_promotions: false,
-        }
-    }
 }
 
 /// How the search treats a mate in one that the opponent threatens (tested by passing
@@ -175,6 +251,8 @@ impl Default for Config {
             quiescence_tt: false,
             linear: Some(super::learn::linear::builtin()),
             linear24: None,
+            prunings: Prunings::default(),
+            root_guard: true,
             tweaks: Tweaks::default(),
         }
     }

@@ -15,10 +15,6 @@ pub(super) struct PathEntry {
     pub(super) in_check: bool,
     /// Reached by a null move: repetitions are not searched across it.
     pub(super) null: bool,
-    /// The move that reached this position, as a
-    /// [`history_index`](crate::engine::ordering::history_index) (`None` after a null
-    /// move, at the root and in the game's history).
-    pub(super) moved: Option<(usize, usize)>,
 }
 
 /// Buckets of the repetition filter.
@@ -62,7 +58,6 @@ impl Path {
                 key,
                 in_check,
                 null: false,
-                moved: None,
             });
         }
         self.root_index = self.entries.len();
@@ -70,7 +65,6 @@ impl Path {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
-            moved: None,
         });
     }
 
@@ -87,12 +81,6 @@ impl Path {
         if let Some(e) = self.entries.pop() {
             self.key_counts[key_bucket(e.key)] -= 1;
         }
-    }
-
-    /// The move that reached the last position (see [`PathEntry::moved`]).
-    #[inline]
-    pub(super) fn last_moved(&self) -> Option<(usize, usize)> {
-        self.entries.last().and_then(|e| e.moved)
     }
 
     /// Terminal status of the node on top of the path from the rules of `config` (not
@@ -237,7 +225,6 @@ mod tests {
                     key: keys[next(keys.len() as u64) as usize],
                     in_check: next(3) == 0,
                     null: next(23) == 0,
-                    moved: None,
                 });
             }
             let ply = 1 + next(10) as usize;

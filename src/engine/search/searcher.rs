@@ -4,16 +4,16 @@
 
 use std::sync::atomic::Ordering;
 
-use super::alphabeta::PlyScratch;
+use super::alphabeta::{FRAME_OFFSET, Frame, PlyScratch};
 use super::rules::{Path, PathEntry, draw_is_best};
 use super::{Config, Control, Decision, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Mode};
 use super::{SearchResult, can_declare_draw, can_declare_win};
 use crate::engine::eval;
 use crate::engine::eval24;
 use crate::engine::guard;
-use crate::engine::ordering::{Heuristics, history_index};
-use crate::engine::picker::is_capture;
-use crate::engine::time::{Limits, TimePlan, plan};
+use crate::engine::history::{Histories, piece_to};
+use crate::engine::picker::{is_capture, useless_non_promotion};
+use crate::engine::time::{Limits, TimePlan, plan, start_iteration};
 use crate::engine::tt::TranspositionTable;
 use crate::shogi::{Color, Move, Position};
 
@@ -25,7 +25,11 @@ pub struct Searcher {
     pub tt: TranspositionTable,
     /// The rules and mode of the next search (may change between searches).
     pub config: Config,
-    pub(super) heur: Heuristics,
+    pub(super) heur: Histories,
+    /// The frames of the current line, [`FRAME_OFFSET`] of them before the root.
+    pub(super) stack: Vec<Frame>,
+    /// No null move below this ply (0: anywhere): set while a null move is verified.
+    pub(super) null_min_ply: usize,
     /// The positions behind the node being searched (for the rules: repetitions).
     pub(super) path: Path,
     pub(super) pv: Vec<Vec<Move>>,
@@ -39,6 +43,8 @@ pub struct Searcher {
     root_side: Color,
     pub(super) lmr: Vec<[u8; 64]>,
     pub(super) scratch: Vec<PlyScratch>,
+    /// The last search ended in an iteration cut off by time whose move was kept.
+    pub(super) partial_iteration: bool,
     /// Static evaluations of this search (see [`crate::engine::eval_cache`]).
     eval_cache: crate::engine::eval_cache::EvalCache,
 }
@@ -55,7 +61,9 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             config,
-            heur: Heuristics::new(MAX_PLY),
+            heur: Histories::new(MAX_PLY),
+            stack: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
+            null_min_ply: 0,
             path: Path::new(),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -66,6 +74,7 @@ impl Searcher {
             plan: TimePlan {
                 soft: None,
                 hard: None,
+                use_all: false,
             },
             aborted: false,
             root_depth: 1,
@@ -73,6 +82,7 @@ impl Searcher {
             lmr,
             scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
             eval_cache: Default::default(),
+            partial_iteration: false,
         }
     }
 
@@ -116,23 +126,17 @@ impl Searcher {
     /// Play `m` and record the new position on the search path (for repetitions).
     #[inline]
     pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
-        let moved = history_index(&*pos, m);
         let undo = pos.play_unchecked(m);
         self.path.push(PathEntry {
             key: pos.key(),
             in_check: pos.is_in_check(),
             null: false,
-            moved: Some(moved),
         });
         undo
     }
 
     fn time_up(&self, control: &Control) -> bool {
         Self::past(self.plan.hard, control)
-    }
-
-    fn soft_time_up(&self, control: &Control) -> bool {
-        Self::past(self.plan.soft, control)
     }
 
     /// Whether `limit` (counted from the start, or from `ponderhit` when pondering was
@@ -203,8 +207,17 @@ impl Searcher {
                 Vec::new(),
             );
         }
-        let all: Vec<Move> = all.iter().copied().collect();
-        let mut root_moves = match self.guard_root_moves(&mut pos, all, control) {
+        let all: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&m| !useless_non_promotion(&pos, m))
+            .collect();
+        let guarded = if self.config.root_guard || self.config.mode == Mode::Decl24 {
+            self.guard_root_moves(&mut pos, all, control)
+        } else {
+            Ok(all)
+        };
+        let mut root_moves = match guarded {
             Ok(moves) => moves,
             Err((m, plies)) => {
                 let score = MATE - plies as i32;
@@ -260,15 +273,16 @@ impl Searcher {
         );
         self.tt.new_search();
         self.heur.age();
-        self.heur
-            .enable_continuation(self.config.tweaks.continuation_history);
+        self.stack.fill(Frame::default());
+        self.null_min_ply = 0;
+        self.partial_iteration = false;
         self.path.start(history, pos);
     }
 
     /// The mate guard, in both modes: take a short mate (`Err((move, plies))`), never
     /// allow one when it can be avoided (`Ok(the moves kept)`). The guard's time counts
     /// against the move's hard limit like the search's; in the full search it may take
-    /// at most half of it, the rest is the search's.
+    /// at most a tenth of it, the rest is the search's.
     fn guard_root_moves(
         &self,
         pos: &mut Position,
@@ -277,7 +291,7 @@ impl Searcher {
     ) -> Result<Vec<Move>, (Move, u32)> {
         let hard = match self.config.mode {
             Mode::Decl24 => self.plan.hard,
-            Mode::Search => self.plan.hard.map(|h| h / 2),
+            Mode::Search => self.plan.hard.map(|h| h / 10),
         };
         let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
         match guard::guard_root_until(pos, &moves, guard::GuardLimits::default(), &out_of_time) {
@@ -288,6 +302,10 @@ impl Searcher {
 
     /// Iterative deepening over `root_moves` up to `max_depth` or the time plan. Returns
     /// the best move, its score, its principal variation and the last completed depth.
+    ///
+    /// An iteration cut off by time keeps what it found: its first move searched in full,
+    /// or any later move that beat it (each is proved better than the previous best at
+    /// the new depth).
     fn iterate(
         &mut self,
         pos: &mut Position,
@@ -301,20 +319,24 @@ impl Searcher {
         let mut best_pv = vec![best_move];
         let mut completed = 0;
         let mut prev_score: i32 = 0;
+        let mut stable = 0u32;
+        let mut last_ms = 0u64;
         for depth in 1..=max_depth {
+            let started = control.elapsed().as_millis() as u64;
             let (score, mv, pv) = self.aspiration(pos, root_moves, depth, prev_score, control);
             if self.aborted {
-                // Keep a move of the unfinished iteration only if it beat the old best.
                 if let Some(m) = mv
-                    && score > best_score
                     && completed > 0
                 {
                     best_move = m;
                     best_pv = pv;
+                    best_score = score;
+                    self.partial_iteration = true;
                 }
                 break;
             }
             if let Some(m) = mv {
+                stable = if m == best_move { stable + 1 } else { 0 };
                 best_move = m;
                 best_pv = pv;
             }
@@ -334,7 +356,17 @@ impl Searcher {
             if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
                 break;
             }
-            if self.soft_time_up(control) || control.stop.load(Ordering::Relaxed) {
+            let now = control.elapsed().as_millis() as u64;
+            last_ms = now.saturating_sub(started).max(last_ms / 2);
+            if control.stop.load(Ordering::Relaxed)
+                || (!control.pondering.load(Ordering::Relaxed)
+                    && !start_iteration(
+                        &self.plan,
+                        now.saturating_sub(control.ponderhit_ms.load(Ordering::Relaxed)),
+                        last_ms,
+                        stable,
+                    ))
+            {
                 break;
             }
         }
@@ -342,7 +374,7 @@ impl Searcher {
     }
 
     /// One iteration at `depth` in an aspiration window around `prev_score` (from depth
-    /// 4, 40 wide, widened three times over on every failure).
+    /// 4, 30 wide, widened by half again and more on every failure).
     fn aspiration(
         &mut self,
         pos: &mut Position,
@@ -352,7 +384,7 @@ impl Searcher {
         control: &Control,
     ) -> (i32, Option<Move>, Vec<Move>) {
         let mut window = if depth >= 4 && prev_score.abs() < MATE_BOUND {
-            40
+            30
         } else {
             MATE * 2
         };
@@ -368,10 +400,10 @@ impl Searcher {
             }
             if s <= alpha && alpha > -MATE - 1 {
                 beta = (alpha + beta) / 2;
-                window *= 3;
+                window += window / 2 + 20;
                 alpha = (s - window).max(-MATE - 1);
             } else if s >= beta && beta < MATE + 1 {
-                window *= 3;
+                window += window / 2 + 20;
                 beta = (s + window).min(MATE + 1);
             } else {
                 return (s, m, pv);
@@ -395,27 +427,30 @@ impl Searcher {
         let mut best_move = None;
         let mut best_pv = Vec::new();
         let mut best_index = 0;
-        let root_lmr = self.config.tweaks.root_reductions
-            && self.config.mode == Mode::Search
+        let root_lmr = self.config.mode == Mode::Search
+            && self.config.prunings.lmr
             && depth >= 3
             && !pos.is_in_check();
         for (n, &m) in moves.iter().enumerate() {
-            // Late quiet root moves that do not check are searched shallower first (by
-            // one ply less than an interior node's reduction).
+            // Late quiet root moves that do not check are searched shallower first (two
+            // plies less than an interior node's reduction).
             let reduction = if root_lmr
-                && n >= 4
+                && n >= 3
                 && !is_capture(pos, m)
                 && !matches!(m, Move::Normal { promote: true, .. })
                 && !pos.gives_check(m)
             {
-                (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, depth - 2)
+                (self.reduction(depth, n + 1) - 2).clamp(0, depth - 2)
             } else {
                 0
             };
+            let pt = piece_to(pos, m);
             let undo = self.play(pos, m);
+            self.stack[FRAME_OFFSET].moved = Some(pt);
+            self.stack[FRAME_OFFSET].null = false;
             let mut s;
             if n == 0 {
-                s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+                s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, false, control);
             } else {
                 s = -self.negamax(
                     pos,
@@ -430,7 +465,7 @@ impl Searcher {
                     s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true, control);
                 }
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, control);
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, 1, false, control);
                 }
             }
             self.path.pop();

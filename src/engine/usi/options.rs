@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::engine::eval24::{Weights, WeightsError};
 use crate::engine::learn::linear::{LinearWeights, WeightsError as LinearWeightsError};
-use crate::engine::search::{Config, Mode, Threats, Tweaks, UnknownMode};
+use crate::engine::search::{Config, Mode, Prunings, Threats, Tweaks, UnknownMode};
 use crate::shogi::EnteringKingRule;
 
 /// Read a linear weights file for `option`: a correction of the 24-point evaluation when
@@ -160,9 +160,13 @@ pub struct Options {
     pub linear24_path: String,
     /// The correction read from `linear24_path`.
     pub linear24: Option<Arc<LinearWeights>>,
-    /// `ContinuationHistory`, `RootReductions`, `LateMoveDepth`: the search's choices
-    /// under trial.
+    /// The switches of the full search's prunings and extensions (`NullMove`,
+    /// `ProbCut`, ... : [`Prunings::SWITCHES`]).
+    pub prunings: Prunings,
+    /// `QuiescencePromotions`: the quiescence choice under trial.
     pub tweaks: Tweaks,
+    /// `RootGuard`: the full search's mate guard at the root.
+    pub root_guard: bool,
 }
 
 impl Default for Options {
@@ -181,7 +185,9 @@ impl Default for Options {
             linear: Some(crate::engine::learn::linear::builtin()),
             linear24_path: String::new(),
             linear24: None,
+            prunings: Prunings::default(),
             tweaks: Tweaks::default(),
+            root_guard: true,
         }
     }
 }
@@ -198,12 +204,21 @@ impl Options {
             quiescence_tt: self.quiescence_tt,
             linear: self.linear.clone(),
             linear24: self.linear24.clone(),
+            prunings: self.prunings,
+            root_guard: self.root_guard,
             tweaks: self.tweaks,
         }
     }
 
     /// The `option` lines of the `usi` answer.
     pub fn usi_lines(&self) -> Vec<String> {
+        let mut switches = Prunings::default();
+        let prunings = Prunings::SWITCHES.iter().map(|(name, field)| {
+            format!(
+                "option name {name} type check default {}",
+                *field(&mut switches)
+            )
+        });
         let rules: Vec<String> = EnteringKingRule::ALL
             .iter()
             .map(|r| format!(" var {r}"))
@@ -239,22 +254,14 @@ impl Options {
                 Threats::default().quiescence_plies
             ),
             format!(
-                "option name ContinuationHistory type check default {}",
-                Tweaks::default().continuation_history
-            ),
-            format!(
-                "option name RootReductions type check default {}",
-                Tweaks::default().root_reductions
-            ),
-            format!(
-                "option name LateMoveDepth type spin default {} min 0 max 64",
-                Tweaks::default().late_move_depth
-            ),
-            format!(
                 "option name QuiescencePromotions type check default {}",
                 Tweaks::default().quiescence_promotions
             ),
+            "option name RootGuard type check default true".into(),
         ]
+        .into_iter()
+        .chain(prunings)
+        .collect()
     }
 
     /// Apply one `setoption`. `Err` says why the value was refused.
@@ -342,11 +349,17 @@ impl Options {
             "threatquiescenceplies" => {
                 self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
             }
-            "continuationhistory" => self.tweaks.continuation_history = check(value)?,
-            "rootreductions" => self.tweaks.root_reductions = check(value)?,
             "quiescencepromotions" => self.tweaks.quiescence_promotions = check(value)?,
-            "latemovedepth" => self.tweaks.late_move_depth = int(value)?.clamp(0, 64) as i32,
-            _ => return Err(OptionError::UnknownOption(name.to_string())),
+            "rootguard" => self.root_guard = check(value)?,
+            other => {
+                let Some((_, field)) = Prunings::SWITCHES
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
+                else {
+                    return Err(OptionError::UnknownOption(name.to_string()));
+                };
+                *field(&mut self.prunings) = check(value)?;
+            }
         }
         Ok(())
     }
@@ -373,28 +386,37 @@ mod tests {
         assert!(o.config().quiescence_tt, "a refused value changes nothing");
         let d = Tweaks::default();
         assert_eq!(o.config().tweaks, d);
-        o.set("ContinuationHistory", "true").unwrap();
-        o.set("RootReductions", "true").unwrap();
-        o.set("LateMoveDepth", "6").unwrap();
         o.set("QuiescencePromotions", "true").unwrap();
-        let t = o.config().tweaks;
-        assert!(t.continuation_history && t.root_reductions && t.late_move_depth == 6);
-        assert!(t.quiescence_promotions);
-        assert!(o.set("LateMoveDepth", "deep").is_err());
-        o.set("LateMoveDepth", "1000").unwrap();
-        assert_eq!(
-            o.config().tweaks.late_move_depth,
-            64,
-            "clamped to the advertised max"
+        assert!(o.config().tweaks.quiescence_promotions);
+        // Every pruning switch: on by default but the check extension, turned off and
+        // on by its option, and nothing else moves.
+        assert_eq!(o.config().prunings, Prunings::default());
+        assert!(!Prunings::default().check_extension && Prunings::default().null_move);
+        for (name, field) in Prunings::SWITCHES {
+            let mut want = o.config().prunings;
+            let was = *field(&mut want);
+            *field(&mut want) = !was;
+            o.set(
+                &name.to_ascii_lowercase(),
+                if was { "false" } else { "true" },
+            )
+            .unwrap();
+            assert_eq!(o.config().prunings, want, "{name}");
+            assert!(o.set(name, "maybe").is_err());
+            o.set(name, if was { "true" } else { "false" }).unwrap();
+            let line = format!("option name {name} type check default {was}");
+            assert!(o.usi_lines().contains(&line), "{line}");
+        }
+        assert_eq!(o.config().prunings, Prunings::default());
+        assert!(
+            o.set("LateMoveDepth", "3").is_err(),
+            "an old option is refused"
         );
         for line in [
             "Threats",
             "ThreatPenalty",
             "ThreatQuiescencePlies",
             "QuiescenceTT",
-            "ContinuationHistory",
-            "RootReductions",
-            "LateMoveDepth",
             "QuiescencePromotions",
             "LinearWeights24",
         ] {

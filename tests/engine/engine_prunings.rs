@@ -1,0 +1,122 @@
+//! Each pruning and extension of the full search ([`Prunings`]), alone and all together,
+//! keeps what the search must see: on mate-in-N positions of `aiiru_bench` (proved by the
+//! df-pn solver, no mate in one), the search with the mate guard off finds a mate (at most
+//! two moves longer than the proof's) within its node budget; on the tactical positions of
+//! `fixtures/positions/tactics.tsv` it plays the one move that wins.
+
+use crate::core_support::{bench_sfens, pos, read_fixture, usi};
+use floodgate_scan::engine::mate::{Dfpn, Proof};
+use floodgate_scan::engine::search::{
+    Config, Control, Decision, MATE, MATE_BOUND, Prunings, SearchResult, Searcher,
+};
+use floodgate_scan::engine::time::Limits;
+
+/// Every configuration under test: the default (every pruning on), the default with the
+/// check extension, and the default with each switch off in turn: each pruning is tested
+/// among the others, and the search is tested without it. (Alone on a plain alpha-beta,
+/// a pruning does not reach these depths within the budgets.)
+fn configurations() -> Vec<(String, Prunings)> {
+    let mut out = vec![("default".to_string(), Prunings::default())];
+    for (name, field) in Prunings::SWITCHES {
+        let mut p = Prunings::default();
+        *field(&mut p) = !*field(&mut p);
+        out.push((format!("default with {name} switched"), p));
+    }
+    out
+}
+
+fn search(sfen: &str, prunings: Prunings, nodes: u64) -> SearchResult {
+    let config = Config {
+        prunings,
+        root_guard: false,
+        ..Config::default()
+    };
+    let mut s = Searcher::new(16, config);
+    s.search(
+        &pos(sfen),
+        &[],
+        &Limits::nodes(nodes),
+        &Control::new(false),
+        &mut |_| {},
+    )
+}
+
+/// Positions of `aiiru_bench` (the side to move not in check) with a mate by checks in
+/// 3 to 7 plies and none in one, with the proof's length.
+fn mates() -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for sfen in bench_sfens() {
+        let p = pos(&sfen);
+        if p.is_in_check() || floodgate_scan::shogi::solve_mate_in_one(&p).is_some() {
+            continue;
+        }
+        if let Proof::Mate(n) = Dfpn::new(20_000, 7).prove(&mut p.clone())
+            && n >= 3
+        {
+            out.push((sfen, n));
+        }
+        if out.len() == 10 {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn every_pruning_keeps_the_mates_of_the_bench_positions() {
+    let mates = mates();
+    assert_eq!(mates.len(), 10);
+    assert!(
+        mates.iter().any(|&(_, n)| n >= 5),
+        "some longer than 3 plies"
+    );
+    for (name, prunings) in configurations() {
+        for (sfen, plies) in &mates {
+            let r = search(sfen, prunings, 300_000);
+            // A mate, and not much longer than the checks-only proof (a reduced line may
+            // find a longer mate first; the table keeps the shorter one later).
+            assert!(
+                r.score >= MATE_BOUND && (MATE - r.score) as u32 <= *plies + 4,
+                "{name}: {sfen}: mate in {plies} plies, found score {} (depth {}, {} nodes)",
+                r.score,
+                r.depth,
+                r.nodes
+            );
+            let Decision::Move(m) = r.decision else {
+                panic!("{name}: {sfen}: {:?}", r.decision)
+            };
+            assert!(pos(sfen).is_legal(m));
+        }
+    }
+}
+
+/// `fixtures/positions/tactics.tsv`: SFEN, the winning move, and how it was found.
+#[test]
+fn every_pruning_finds_the_winning_move_of_the_tactical_positions() {
+    let text = read_fixture("positions/tactics.tsv");
+    let cases: Vec<(&str, &str)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split('\t');
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    assert!(cases.len() >= 6, "{}", cases.len());
+    for (name, prunings) in configurations() {
+        for &(sfen, want) in &cases {
+            let r = search(sfen, prunings, 200_000);
+            let Decision::Move(m) = r.decision else {
+                panic!("{name}: {sfen}: {:?}", r.decision)
+            };
+            assert_eq!(
+                m,
+                usi(want),
+                "{name}: {sfen}: played {} (score {}, depth {})",
+                m.to_usi(),
+                r.score,
+                r.depth
+            );
+        }
+    }
+}
