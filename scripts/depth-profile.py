@@ -20,7 +20,7 @@ import time
 
 YO = ["Threads=1", "USI_Hash=64", "NetworkDelay=0", "NetworkDelay2=0", "MinimumThinkingTime=1",
       "RoundUpToFullSecond=false", "USI_OwnBook=false", "BookFile=no_book",
-      "EnteringKingRule=CSARule27"]
+      "EnteringKingRule=CSARule27", "PvInterval=0"]
 
 
 def positions(path, cut):

@@ -5,7 +5,7 @@
 #
 #   scripts/match-anchors.sh                       # both evaluations vs GPS Shogi LimitDepth 4
 #   GPS_DEPTH=5 A_BYOYOMI=400 scripts/match-anchors.sh
-#   ANCHOR=fs scripts/match-anchors.sh             # vs Fairy-Stockfish 11.1, byoyomi 150 both
+#   ANCHOR=fs scripts/match-anchors.sh             # vs Fairy-Stockfish 11.1 at byoyomi 150, ours 80
 #   ANCHOR=yo YANEURAOU=anchors/YaneuraOu-material scripts/match-anchors.sh
 #                                                  # vs YaneuraOu MaterialLv1 (scripts/build-anchors.sh)
 #   EVALS=learned scripts/match-anchors.sh         # the learned evaluation only
@@ -29,6 +29,9 @@ FIRST="${FIRST:-0}"
 REFEREE="${REFEREE:-../shared/bench/usi_match.py}"
 BIN="${BIN:-target/release/floodgate-scan}"
 YANEURAOU="${YANEURAOU:-anchors/YaneuraOu-material}"
+# Fairy-Stockfish thinks about 70 ms a move at byoyomi 150: ours gets this byoyomi for
+# equal measured time (FS_A_BYOYOMI=150 for equal byoyomi).
+FS_A_BYOYOMI="${FS_A_BYOYOMI:-80}"
 mkdir -p "$OUT"
 
 python3 - fixtures/openings/real12.txt "$OUT/openings18.txt" <<'EOF'
@@ -64,7 +67,7 @@ for e in $EVALS; do
         fs)
             python3 "$REFEREE" "$OUT/openings18.txt" --a "$BIN usi" --b /usr/games/fairy-stockfish \
                 --a-opt EnteringKingRule=CSARule27 "${opt[@]}" --b-opt Threads=1 \
-                --byoyomi 150 --max-plies 256 --first "$FIRST" \
+                --byoyomi 150 --a-byoyomi "$FS_A_BYOYOMI" --max-plies 256 --first "$FIRST" \
                 --json "$OUT/$name-fs.json" > "$OUT/$name-fs.log" 2>&1 &
             ;;
         yo)

@@ -136,7 +136,7 @@ fn capture_order(pos: &Position, heur: &Histories, m: Move) -> i32 {
 
 /// Index of the first best entry of `list[from..]` (ties keep the earlier one).
 #[inline]
-fn best_from(list: &[(Move, i32)], from: usize) -> usize {
+pub(crate) fn best_from(list: &[(Move, i32)], from: usize) -> usize {
     let mut bi = from;
     for j in from + 1..list.len() {
         if list[j].1 > list[bi].1 {

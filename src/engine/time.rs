@@ -70,9 +70,9 @@ pub const MARGIN_MS: u64 = 120;
 const MIN_MS: u64 = 10;
 
 /// The reserve kept out of `total` milliseconds available on a move: [`MARGIN_MS`], but
-/// never more than a tenth of the move's time (a 150 ms byoyomi keeps 15 ms, not 120).
+/// never more than a twentieth of the move's time (a 150 ms byoyomi keeps 7 ms, not 120).
 fn margin(total: u64) -> u64 {
-    MARGIN_MS.min(total / 10)
+    MARGIN_MS.min(total / 20)
 }
 
 fn millis(ms: u64) -> Option<Duration> {
@@ -210,7 +210,7 @@ mod tests {
             true,
             1,
         );
-        assert_eq!(ms(p.hard), 1000 - 100);
+        assert_eq!(ms(p.hard), 1000 - 50);
         assert!(p.use_all);
     }
 
@@ -231,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn a_short_byoyomi_keeps_a_tenth_and_is_used_to_its_end() {
+    fn a_short_byoyomi_keeps_a_twentieth_and_is_used_to_its_end() {
         let p = plan(
             &Limits {
                 btime: Some(0),
@@ -242,12 +242,12 @@ mod tests {
             true,
             30,
         );
-        assert_eq!(ms(p.hard), 180);
+        assert_eq!(ms(p.hard), 190);
         assert_eq!(p.soft, p.hard);
         assert!(p.use_all);
         // Every iteration may start until the hard limit, whatever the last one took.
         assert!(start_iteration(&p, 100, 1_000, 9));
-        assert!(!start_iteration(&p, 180, 1, 0));
+        assert!(!start_iteration(&p, 190, 1, 0));
         // A main time of 0 with a byoyomi, or no main time at all: the same plan.
         let q = plan(
             &Limits {
@@ -271,7 +271,7 @@ mod tests {
             true,
             60,
         );
-        assert!(ms(p.soft) >= 2_700 && ms(p.hard) >= ms(p.soft), "{p:?}");
+        assert!(ms(p.soft) >= 2_850 && ms(p.hard) >= ms(p.soft), "{p:?}");
         assert!(ms(p.hard) <= 4_000 - 120, "{p:?}");
         assert!(!p.use_all);
     }

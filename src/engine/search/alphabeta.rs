@@ -25,7 +25,8 @@ use super::{Control, MATE, MATE_BOUND, MAX_PLY, Mode, can_declare_draw, can_decl
 use crate::engine::history::{ContinuationKeys, piece_to, stat_bonus};
 use crate::engine::ordering::{capture_value, see};
 use crate::engine::picker::{
-    MovePicker, PickerBuffers, PickerContext, SCORE_KILLER, is_capture, useless_non_promotion,
+    MovePicker, PickerBuffers, PickerContext, SCORE_KILLER, best_from, is_capture,
+    useless_non_promotion,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::shogi::sets::{Pieces, captures, pawn_promotions, sq_index};
@@ -194,6 +195,28 @@ fn mate_from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Fold a child's score `s` for move `m` into a quiescence node's best score, alpha and
+/// best move: `true` on a cutoff.
+#[inline]
+fn fold_score(
+    s: i32,
+    m: Move,
+    beta: i32,
+    best: &mut i32,
+    alpha: &mut i32,
+    best_move: &mut Option<Move>,
+) -> bool {
+    if s > *best {
+        *best = s;
+        if s > *alpha {
+            *alpha = s;
+            *best_move = Some(m);
+            return s >= beta;
+        }
+    }
+    false
 }
 
 /// Whether a stored score with `bound` decides a window `(alpha, beta)`.
@@ -402,9 +425,10 @@ impl Searcher {
         let full = self.config.mode == Mode::Search;
         // The side to move's mate in one: at inner nodes with some depth left (everywhere
         // in the 24-point mode: its guard against losing the king); not again where the
-        // table already knows the node.
+        // table holds a search of the node to depth 2 or more (which tested it or searched
+        // every move).
         if ply > 0
-            && !node.tt_hit
+            && node.tt_depth < 2
             && node.excluded.is_none()
             && (node.depth >= 2 || !full)
             && let Some(m) = solve_mate_in_one_in_place(pos)
@@ -762,6 +786,7 @@ impl Searcher {
                 self.tt.prefetch(pos.key());
             }
             let mut s;
+            let full_zero_window;
             let reduce = if full {
                 p.lmr && depth >= 2 && move_count > 1
             } else {
@@ -801,18 +826,13 @@ impl Searcher {
                 }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 s = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, true, control);
-                if s > alpha && d < new_depth {
-                    s = -self.negamax(
-                        pos,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        !cut_node,
-                        control,
-                    );
-                }
-            } else if !pv_node || move_count > 1 {
+                // A reduced move that beats alpha is searched again at full depth.
+                full_zero_window = s > alpha && d < new_depth;
+            } else {
+                s = alpha + 1;
+                full_zero_window = !pv_node || move_count > 1;
+            }
+            if full_zero_window {
                 s = -self.negamax(
                     pos,
                     new_depth,
@@ -822,8 +842,6 @@ impl Searcher {
                     !cut_node,
                     control,
                 );
-            } else {
-                s = alpha + 1;
             }
             if pv_node && (move_count == 1 || (s > alpha && s < beta)) {
                 s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false, control);
@@ -1000,7 +1018,7 @@ impl Searcher {
             // The side to move's own mate in one beats any stand pat (tested only where
             // the stand pat does not already hold beta).
             if (full || (threats.enabled && qply < threats.quiescence_plies))
-                && hit.is_none()
+                && hit.is_none_or(|h| h.depth < 2)
                 && let Some(m) = solve_mate_in_one_in_place(pos)
             {
                 self.pv[ply].push(m);
@@ -1022,9 +1040,10 @@ impl Searcher {
         }
         let mut scratch = std::mem::take(&mut self.scratch[ply]);
         let mut best_move = None;
+        // The moves to try, with their order: every evasion in check (in the full
+        // search's order), else the legal captures by victim and capture history.
+        scratch.scored.clear();
         if in_check {
-            // Every evasion, ordered as the full search orders them; once the side is
-            // out of mate, quiet evasions after the second are not tried.
             let keys = self.continuation_keys(ply);
             let ctx = PickerContext {
                 tt_move,
@@ -1033,32 +1052,12 @@ impl Searcher {
                 keys,
             };
             let mut picker = MovePicker::new(pos, ctx);
-            let mut count = 0;
+            let mut order = 0;
             while let Some((m, _)) = picker.next(pos, &self.heur, &mut scratch.picker) {
-                count += 1;
-                let capture = is_capture(pos, m);
-                if best > -MATE_BOUND && !capture && count > 2 {
-                    continue;
-                }
-                let s = self.qsearch_child(pos, m, alpha, beta, ply, qply, control);
-                if self.aborted {
-                    self.scratch[ply] = scratch;
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        best_move = Some(m);
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
+                order -= 1;
+                scratch.scored.push((m, order));
             }
         } else {
-            let scored = &mut scratch.scored;
-            scored.clear();
             let mut caps = MoveList::new();
             captures(&*pos, &mut caps);
             if self.config.tweaks.quiescence_promotions && self.config.mode == Mode::Search {
@@ -1074,30 +1073,29 @@ impl Searcher {
                 } else {
                     8 * capture_value(victim) + self.heur.capture(piece_to(pos, m), victim) / 4
                 };
-                scored.push((m, order));
+                scratch.scored.push((m, order));
             }
-            let mut n = 0;
-            while n < scratch.scored.len() {
-                let bi = {
-                    let list = &scratch.scored;
-                    let mut bi = n;
-                    for j in n + 1..list.len() {
-                        if list[j].1 > list[bi].1 {
-                            bi = j;
-                        }
-                    }
-                    bi
-                };
-                scratch.scored.swap(n, bi);
-                let m = scratch.scored[n].0;
-                n += 1;
+        }
+        let mut n = 0;
+        while n < scratch.scored.len() {
+            let bi = best_from(&scratch.scored, n);
+            scratch.scored.swap(n, bi);
+            let m = scratch.scored[n].0;
+            n += 1;
+            let capture = is_capture(pos, m);
+            if in_check {
+                // Once out of mate, quiet evasions after the second are not tried.
+                if best > -MATE_BOUND && !capture && n > 2 {
+                    continue;
+                }
+            } else {
                 // Exchange pruning: never a capture that loses material.
                 if see(&*pos, m) < 0 {
                     continue;
                 }
                 // Delta pruning: even the victim cannot lift the evaluation to alpha.
                 if futility_base != NO_SCORE && !pos.gives_check(m) {
-                    let victim = if is_capture(pos, m) {
+                    let victim = if capture {
                         pos.kind_on(sq_index(m.to()))
                     } else {
                         crate::shogi::sets::PAWN
@@ -1108,21 +1106,13 @@ impl Searcher {
                         continue;
                     }
                 }
-                let s = self.qsearch_child(pos, m, alpha, beta, ply, qply, control);
-                if self.aborted {
-                    self.scratch[ply] = scratch;
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        best_move = Some(m);
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
+            }
+            let Some(s) = self.qsearch_child(pos, m, alpha, beta, ply, qply, control) else {
+                self.scratch[ply] = scratch;
+                return 0;
+            };
+            if fold_score(s, m, beta, &mut best, &mut alpha, &mut best_move) {
+                break;
             }
         }
         self.scratch[ply] = scratch;
@@ -1147,7 +1137,8 @@ impl Searcher {
     }
 
     /// Play `m` in quiescence, search the child and take the move back; the principal
-    /// variation is extended when the child's score raises alpha.
+    /// variation is extended when the child's score raises alpha. `None` when the search
+    /// was aborted.
     #[allow(clippy::too_many_arguments)]
     fn qsearch_child(
         &mut self,
@@ -1158,20 +1149,23 @@ impl Searcher {
         ply: usize,
         qply: u32,
         control: &Control,
-    ) -> i32 {
+    ) -> Option<i32> {
         let pt = piece_to(pos, m);
         let undo = self.play(pos, m);
         self.set_moved(ply, Some(pt));
         let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
         self.path.pop();
         pos.undo(m, undo);
-        if !self.aborted && s > alpha {
+        if self.aborted {
+            return None;
+        }
+        if s > alpha {
             let (head, tail) = self.pv.split_at_mut(ply + 1);
             head[ply].clear();
             head[ply].push(m);
             head[ply].extend_from_slice(&tail[0]);
         }
-        s
+        Some(s)
     }
 }
 

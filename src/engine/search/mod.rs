@@ -127,7 +127,7 @@ pub struct Prunings {
     /// Internal iterative reduction without a table move (`InternalIterativeReduction`).
     pub iir: bool,
     /// The singular extension of the table move, with its multi-cut
-    /// (`SingularExtension`).
+    /// (`SingularExtension`; off).
     pub singular: bool,
     /// Late-move reductions (`LateMoveReductions`).
     pub lmr: bool,
@@ -181,7 +181,8 @@ impl Prunings {
 }
 
 impl Default for Prunings {
-    /// Every pruning on; the check extension off.
+    /// Every pruning on; the singular extension (no gain shown: +4.1 Elo, -21.6 to +29.8,
+    /// over 600 games at 10,000 nodes) and the check extension off.
     fn default() -> Self {
         Prunings {
             razoring: true,
@@ -189,7 +190,7 @@ impl Default for Prunings {
             null_move: true,
             probcut: true,
             iir: true,
-            singular: true,
+            singular: false,
             lmr: true,
             move_count: true,
             futility: true,

@@ -388,10 +388,11 @@ mod tests {
         assert_eq!(o.config().tweaks, d);
         o.set("QuiescencePromotions", "true").unwrap();
         assert!(o.config().tweaks.quiescence_promotions);
-        // Every pruning switch: on by default but the check extension, turned off and
-        // on by its option, and nothing else moves.
+        // Every pruning switch: on by default but the singular and check extensions,
+        // turned the other way and back by its option, and nothing else moves.
         assert_eq!(o.config().prunings, Prunings::default());
         assert!(!Prunings::default().check_extension && Prunings::default().null_move);
+        assert!(!Prunings::default().singular);
         for (name, field) in Prunings::SWITCHES {
             let mut want = o.config().prunings;
             let was = *field(&mut want);
