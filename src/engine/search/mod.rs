@@ -212,10 +212,11 @@ pub struct Tweaks {
 
 /// How the search treats a mate in one that the opponent threatens (tested by passing
 /// in place and asking for the opponent's mate in one). At nodes of depth <= 2 a threat
-/// turns off reverse futility, futility, move-count pruning and late-move reductions, so
-/// every defence is searched; a null move that fails low to a mate marks its node the
-/// same way; in quiescence the stand-pat score of a threatened side is lowered by
-/// `penalty`, and the side to move's own mate in one is found before it stands pat.
+/// turns off every pruning of the full search (the cuts before the moves and the move
+/// loop's) and reduces late moves a ply less, so every defence is searched; a null move
+/// that fails low to a mate marks its node the same way; in quiescence the stand-pat
+/// score of a threatened side is lowered by `penalty` (at the first `quiescence_plies`
+/// plies).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Threats {
     /// Test for threats at all (the `Threats` option).
