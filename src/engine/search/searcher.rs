@@ -43,8 +43,6 @@ pub struct Searcher {
     root_side: Color,
     pub(super) lmr: Vec<[u8; 64]>,
     pub(super) scratch: Vec<PlyScratch>,
-    /// The last search ended in an iteration cut off by time whose move was kept.
-    pub(super) partial_iteration: bool,
     /// Static evaluations of this search (see [`crate::engine::eval_cache`]).
     eval_cache: crate::engine::eval_cache::EvalCache,
 }
@@ -82,7 +80,6 @@ impl Searcher {
             lmr,
             scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
             eval_cache: Default::default(),
-            partial_iteration: false,
         }
     }
 
@@ -275,7 +272,6 @@ impl Searcher {
         self.heur.age();
         self.stack.fill(Frame::default());
         self.null_min_ply = 0;
-        self.partial_iteration = false;
         self.path.start(history, pos);
     }
 
@@ -331,7 +327,6 @@ impl Searcher {
                     best_move = m;
                     best_pv = pv;
                     best_score = score;
-                    self.partial_iteration = true;
                 }
                 break;
             }
