@@ -250,6 +250,27 @@ impl Position {
         }
     }
 
+    /// The colour-flipped twin: the board turned half a circle, every piece and hand
+    /// given to the other side, the other side to move. A position and its twin are the
+    /// same game seen from the other chair, so every evaluation must score them alike.
+    pub fn flipped(&self) -> Position {
+        let s = self.to_setup();
+        let mut board = [None; 81];
+        for (i, b) in board.iter_mut().enumerate() {
+            *b = s.board[80 - i].map(|p| Piece {
+                color: p.color.opposite(),
+                kind: p.kind,
+            });
+        }
+        let twin = Setup {
+            board,
+            hands: [s.hands[1], s.hands[0]],
+            side_to_move: s.side_to_move.opposite(),
+            move_number: s.move_number,
+        };
+        Position::from_setup(twin).expect("the twin of a legal position is legal")
+    }
+
     /// SFEN text.
     pub fn to_sfen(&self) -> String {
         super::setup::sfen(

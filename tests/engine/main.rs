@@ -9,6 +9,7 @@ mod engine_prunings;
 mod engine_replay;
 mod engine_rules;
 mod engine_search;
+mod engine_symmetry;
 mod learn;
 mod replay_usi;
 mod sprt_cli;
