@@ -11,8 +11,9 @@ use floodgate_scan::engine::learn::fit::{self, FitSettings};
 use floodgate_scan::engine::learn::generate::{
     self as generate, GenSettings, parse_mix, position_from_usi,
 };
+use floodgate_scan::engine::learn::king_fit::{self, KingBase, KingFitSettings};
 use floodgate_scan::engine::learn::linear::LinearWeights;
-use floodgate_scan::engine::learn::record::{self, Source};
+use floodgate_scan::engine::learn::record::{self, Record, Source};
 use floodgate_scan::engine::learn::teacher::TeacherSpec;
 use floodgate_scan::shogi::Position;
 
@@ -28,6 +29,53 @@ pub enum LearnCommand {
     Gen(GenArgs),
     /// Fit the linear evaluation to labelled positions.
     Fit(FitArgs),
+    /// Fit the king-relative piece evaluation (KingPieceWeights) to labelled positions,
+    /// as a correction of the default evaluation.
+    KingFit(KingFitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KingFitArgs {
+    /// Label files made by `learn gen`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the weights (binary, about 2.3 MB).
+    #[arg(long, short, default_value = "weights/king-piece.bin")]
+    pub out: PathBuf,
+    /// Weight of the teacher's score in the target (the result has 1 - lambda).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f64,
+    /// Scale K of the teacher's sigmoid (default: calibrated on the data).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+    /// Adam step size of the factors, centipawns (falls to a tenth by the last epoch).
+    #[arg(long, default_value_t = 2.0)]
+    pub lr: f64,
+    /// The full entries' step as a share of --lr.
+    #[arg(long, default_value_t = 0.1)]
+    pub full_rate: f64,
+    /// L2 pull of the full entries towards zero.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2_full: f64,
+    /// L2 pull of the factors towards zero.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2_factor: f64,
+    /// Percent of the games held out for validation.
+    #[arg(long, default_value_t = 10)]
+    pub validation: u32,
+    /// Seed of the split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fit on the positions of these sources only (comma-separated: selfplay, versus,
+    /// aiiru, aiiru_replay, decl24_replay; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub sources: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -152,6 +200,7 @@ pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
     match a.command {
         LearnCommand::Gen(g) => run_gen(g),
         LearnCommand::Fit(f) => run_fit(f),
+        LearnCommand::KingFit(f) => run_king_fit(f),
     }
 }
 
@@ -294,10 +343,12 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+/// The records of label files (units renumbered so that different files are different
+/// games), of the named sources only if any are named.
+fn read_records(data: &[PathBuf], sources: &[String]) -> anyhow::Result<Vec<Record>> {
     let mut records = Vec::new();
     let mut units_offset = 0u32;
-    for path in &a.data {
+    for path in data {
         let (_, sum) = record::read_file(path)
             .with_context(|| format!("cannot read labels {}", path.display()))?;
         if sum.bad > 0 || sum.partial_bytes > 0 {
@@ -316,9 +367,9 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         }
         units_offset = units_offset.wrapping_add(max_unit + 1);
     }
-    if !a.sources.is_empty() {
+    if !sources.is_empty() {
         let mut keep = Vec::new();
-        for name in &a.sources {
+        for name in sources {
             match Source::ALL.iter().find(|s| s.name() == name.trim()) {
                 Some(s) => keep.push(*s),
                 None => bail!(
@@ -328,6 +379,11 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         }
         records.retain(|r| keep.contains(&r.source));
     }
+    Ok(records)
+}
+
+fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+    let records = read_records(&a.data, &a.sources)?;
     let counts = fit::count_sources(&records);
     let per: Vec<String> = Source::ALL
         .iter()
@@ -442,6 +498,123 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         last.map_or(f64::NAN, |e| e.validation)
     );
     std::fs::write(&a.out, w.to_text(&comment))
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    println!("wrote {}", a.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
+    let records = read_records(&a.data, &a.sources)?;
+    let counts = fit::count_sources(&records);
+    let per: Vec<String> = Source::ALL
+        .iter()
+        .zip(counts)
+        .map(|(s, n)| format!("{} {n}", s.name()))
+        .collect();
+    println!("{} positions ({})", records.len(), per.join(", "));
+    let t = Instant::now();
+    let progress = king_fit::fit_progress(&king_fit::progress_points(&records));
+    println!(
+        "progress = {:.1} + {:.2} in hand + {:.2} in the enemy camps + {:.2} promoted + {:.2} kings out of camp (of 256)",
+        progress.bias, progress.coef[0], progress.coef[1], progress.coef[2], progress.coef[3]
+    );
+    let (samples, bad) = king_fit::samples_of(&records, KingBase::Default, a.seed, a.validation);
+    let n_val = samples.iter().filter(|s| s.validation).count();
+    println!(
+        "quiet leaves of {} positions in {:.1} s ({bad} undecodable), {} training, {} validation",
+        samples.len(),
+        t.elapsed().as_secs_f64(),
+        samples.len() - n_val,
+        n_val
+    );
+    if samples.is_empty() {
+        bail!("no positions to fit");
+    }
+    let scale = match a.scale {
+        Some(k) => k,
+        None => {
+            let k = king_fit::calibrate(&samples, |s| s.has_teacher.then_some(s.teacher as f64))
+                .unwrap_or(600.0);
+            println!("teacher scale K = {k} (calibrated against the results)");
+            k
+        }
+    };
+    let model_scale = king_fit::calibrate(&samples, |s| Some(s.base as f64)).unwrap_or(scale);
+    println!("default evaluation's scale = {model_scale} (calibrated against the results)");
+    let set = KingFitSettings {
+        lambda: a.lambda,
+        scale,
+        model_scale,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        full_rate: a.full_rate,
+        l2_full: a.l2_full,
+        l2_factor: a.l2_factor,
+        seed: a.seed,
+    };
+    let zero = vec![0f32; king_fit::N_PARAMS];
+    let e0 = king_fit::evaluate_fit(&samples, &zero, &progress, &set);
+    println!(
+        "default evaluation alone: train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}",
+        e0.train_loss, e0.validation_loss, e0.r, e0.mae
+    );
+    let mut last = None;
+    let t = Instant::now();
+    let (w, _) = king_fit::fit(&samples, &progress, &set, &mut |epoch, e| {
+        println!(
+            "epoch {epoch:>3}  train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}  ({:.0} s)",
+            e.train_loss,
+            e.validation_loss,
+            e.r,
+            e.mae,
+            t.elapsed().as_secs_f64()
+        );
+        last = Some(*e);
+    });
+    println!(
+        "calibration on the held-out games (predicted win probability: games, mean predicted, mean result):"
+    );
+    for (i, (n, q, r)) in king_fit::calibration(&samples, &w, &progress, model_scale)
+        .iter()
+        .enumerate()
+    {
+        if *n > 0 {
+            println!(
+                "  {:.1}-{:.1}: {n:>8}  {q:.3}  {r:.3}",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0
+            );
+        }
+    }
+    let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
+    let comment = format!(
+        "learn king-fit: correction of the default evaluation; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        records.len(),
+        per.join(", "),
+        files.join(" "),
+        a.lambda,
+        scale,
+        model_scale,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.full_rate,
+        a.l2_full,
+        a.l2_factor,
+        a.validation,
+        a.seed,
+        last.map_or(f64::NAN, |e| e.validation_loss),
+        last.map_or(f64::NAN, |e| e.r),
+        e0.r
+    );
+    let folded = king_fit::fold(&w, progress, comment);
+    if let Some(dir) = a.out.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(&a.out, folded.to_bytes())
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     println!("wrote {}", a.out.display());
     Ok(ExitCode::SUCCESS)

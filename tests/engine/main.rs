@@ -10,6 +10,7 @@ mod engine_replay;
 mod engine_rules;
 mod engine_search;
 mod engine_symmetry;
+mod king_piece;
 mod learn;
 mod replay_usi;
 mod sprt_cli;

@@ -6,6 +6,7 @@
 //! (loaded by [`linear::LinearWeights::parse`]).
 pub mod fit;
 pub mod generate;
+pub mod king_fit;
 pub mod linear;
 pub mod record;
 pub mod teacher;

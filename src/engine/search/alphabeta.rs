@@ -613,8 +613,7 @@ impl Searcher {
                     control,
                 );
             }
-            self.path.pop();
-            pos.undo(m, undo);
+            self.unplay(pos, m, undo);
             if self.aborted {
                 break;
             }
@@ -846,8 +845,7 @@ impl Searcher {
             if pv_node && (move_count == 1 || (s > alpha && s < beta)) {
                 s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false, control);
             }
-            self.path.pop();
-            pos.undo(m, undo);
+            self.unplay(pos, m, undo);
             if self.aborted {
                 return None;
             }
@@ -1154,8 +1152,7 @@ impl Searcher {
         let undo = self.play(pos, m);
         self.set_moved(ply, Some(pt));
         let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, control);
-        self.path.pop();
-        pos.undo(m, undo);
+        self.unplay(pos, m, undo);
         if self.aborted {
             return None;
         }

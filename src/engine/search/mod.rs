@@ -101,6 +101,10 @@ pub struct Config {
     /// A learned correction of the 24-point evaluation, added to it in [`Mode::Decl24`]
     /// (the `LinearWeights24` option; `None` by default).
     pub linear24: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
+    /// The king-relative piece evaluation added in [`Mode::Search`] (the `KingPieceWeights`
+    /// option; `None` by default), kept up to date move by move
+    /// ([`super::eval::king_piece`]).
+    pub king_piece: Option<std::sync::Arc<super::eval::king_piece::KingPieceWeights>>,
     /// The full search's prunings and extensions (see [`Prunings`]).
     pub prunings: Prunings,
     /// The mate guard before the full search (the `RootGuard` option; the 24-point mode
@@ -253,6 +257,7 @@ impl Default for Config {
             quiescence_tt: false,
             linear: Some(super::learn::linear::builtin()),
             linear24: None,
+            king_piece: None,
             prunings: Prunings::default(),
             root_guard: true,
             tweaks: Tweaks::default(),

@@ -119,6 +119,22 @@ pub enum OptionError {
         /// What the option takes.
         expected: &'static str,
     },
+    /// The `KingPieceWeights` file cannot be read.
+    #[error("option KingPieceWeights: cannot read `{path}`: {error}")]
+    KingPieceUnreadable {
+        /// The file's path.
+        path: String,
+        /// Why it cannot be read.
+        error: std::io::Error,
+    },
+    /// The `KingPieceWeights` file is read but is no king-piece weights file.
+    #[error("option KingPieceWeights: `{path}`: {error}")]
+    KingPieceInvalid {
+        /// The file's path.
+        path: String,
+        /// What is wrong with it.
+        error: crate::engine::eval::king_piece::KingPieceError,
+    },
     /// No option of that name.
     #[error("unknown option `{0}`")]
     UnknownOption(String),
@@ -160,6 +176,11 @@ pub struct Options {
     pub linear24_path: String,
     /// The correction read from `linear24_path`.
     pub linear24: Option<Arc<LinearWeights>>,
+    /// `KingPieceWeights`: a file of the king-relative piece evaluation (`learn
+    /// king-fit`), added to the evaluation of the full search; empty (the default) = none.
+    pub king_piece_path: String,
+    /// The weights read from `king_piece_path`.
+    pub king_piece: Option<Arc<crate::engine::eval::king_piece::KingPieceWeights>>,
     /// The switches of the full search's prunings and extensions (`NullMove`,
     /// `ProbCut`, ... : [`Prunings::SWITCHES`]).
     pub prunings: Prunings,
@@ -185,6 +206,8 @@ impl Default for Options {
             linear: Some(crate::engine::learn::linear::builtin()),
             linear24_path: String::new(),
             linear24: None,
+            king_piece_path: String::new(),
+            king_piece: None,
             prunings: Prunings::default(),
             tweaks: Tweaks::default(),
             root_guard: true,
@@ -204,6 +227,7 @@ impl Options {
             quiescence_tt: self.quiescence_tt,
             linear: self.linear.clone(),
             linear24: self.linear24.clone(),
+            king_piece: self.king_piece.clone(),
             prunings: self.prunings,
             root_guard: self.root_guard,
             tweaks: self.tweaks,
@@ -237,6 +261,7 @@ impl Options {
             "option name Weights type string default <empty>".into(),
             format!("option name LinearWeights type string default {BUILTIN_LINEAR}"),
             "option name LinearWeights24 type string default <empty>".into(),
+            "option name KingPieceWeights type string default <empty>".into(),
             format!(
                 "option name QuiescenceTT type check default {}",
                 Config::default().quiescence_tt
@@ -343,6 +368,28 @@ impl Options {
                     self.linear24_path = path.to_string();
                 }
             }
+            "kingpieceweights" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+                    self.king_piece_path.clear();
+                    self.king_piece = None;
+                } else {
+                    use crate::engine::eval::king_piece::KingPieceWeights;
+                    let bytes =
+                        std::fs::read(path).map_err(|error| OptionError::KingPieceUnreadable {
+                            path: path.to_string(),
+                            error,
+                        })?;
+                    let w = KingPieceWeights::from_bytes(&bytes).map_err(|error| {
+                        OptionError::KingPieceInvalid {
+                            path: path.to_string(),
+                            error,
+                        }
+                    })?;
+                    self.king_piece = Some(Arc::new(w));
+                    self.king_piece_path = path.to_string();
+                }
+            }
             "threats" => self.threats.enabled = check(value)?,
             "quiescencett" => self.quiescence_tt = check(value)?,
             "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
@@ -420,6 +467,7 @@ mod tests {
             "QuiescenceTT",
             "QuiescencePromotions",
             "LinearWeights24",
+            "KingPieceWeights",
         ] {
             let name = format!("option name {line} type");
             assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");

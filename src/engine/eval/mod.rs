@@ -3,6 +3,8 @@
 //! phase-blended king safety, the castle and the attack on it, and a check penalty.
 //! Computed on any [`Pieces`] source (the position read in place): one attack set per
 //! piece, attack maps per side, popcounts.
+pub mod king_piece;
+
 use crate::shogi::sets::*;
 
 /// Bonus for having the move.

@@ -1,0 +1,703 @@
+//! `learn king-fit`: the king-relative piece evaluation
+//! ([`crate::engine::eval::king_piece`]) fitted to labelled positions, as a correction of
+//! a base evaluation (the search's default one, or none).
+//!
+//! Each labelled position is taken to its quiet leaf ([`super::fit::quiet_leaf`]; the
+//! sign turns when the leaf's side to move is the other side). The model's value there is
+//! the base plus the king-piece sum, where every entry is learned as the sum of three
+//! parameters: the full entry (king square x item x table), the item's own value
+//! (regardless of the king) and, for a board piece, its value by its offset from the king
+//! (kind x owner x offset, per table). The factors learn from every position; the full
+//! entries only where the data reaches them, pulled towards zero by their own L2. The
+//! written file holds the folded tables (quantized to 16 bits).
+//!
+//! The progress estimate is fitted first, by least squares, to the share of its game each
+//! position stands at (the games of the data, positions from entering-king starts left
+//! out); the stage blend then stays fixed.
+//!
+//! The loss is Bonanza's and elmo's: the target mixes the teacher's win probability and
+//! the game's result (`lambda`), the prediction is `sigmoid(value / K)`, their
+//! cross-entropy is minimized by Adam over mini-batches (only the parameters a batch
+//! touches are stepped). After every epoch the agreement with the teacher on the held-out
+//! games is printed: Pearson's r and the mean absolute difference between the model's
+//! value and the teacher's score, besides the losses.
+use rayon::prelude::*;
+
+use super::fit::{is_validation, quiet_leaf};
+use super::record::{self, POSITION_BYTES, Record, Source};
+use crate::engine::eval::king_piece::{
+    self, BOARD_ITEMS, ITEMS, KingPieceWeights, N_WEIGHTS, PROGRESS_MAX, PROGRESS_TERMS, Progress,
+    ROLES, STAGES, WEIGHT_SCALE, blend, items, progress_counts,
+};
+use crate::shogi::Position;
+use crate::shogi::sets::{KINDS, Pieces, col_of, row_of};
+
+/// What the king-piece sum corrects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KingBase {
+    /// The search's default evaluation (the hand-made one with the compiled-in linear
+    /// correction): the fitted file is used with it (`KingPieceWeights`).
+    Default,
+    /// Nothing: the model stands alone (used by the tests on synthetic models).
+    Zero,
+}
+
+/// One training position at its quiet leaf.
+#[derive(Debug, Clone)]
+pub struct KingSample {
+    /// The leaf, packed ([`record::pack`]).
+    pub leaf: [u8; POSITION_BYTES],
+    /// +1, or -1 when the leaf's side to move is the other side.
+    pub turn: i8,
+    /// The base evaluation at the leaf, for the root's side to move.
+    pub base: f32,
+    /// Teacher's score for the root's side to move.
+    pub teacher: f32,
+    /// Whether the teacher scored it.
+    pub has_teacher: bool,
+    /// Game result for the root's side to move (0, 0.5, 1).
+    pub result: f32,
+    /// Held out.
+    pub validation: bool,
+}
+
+impl KingSample {
+    /// The sample of a position with its labels.
+    pub fn new(
+        pos: &Position,
+        base: KingBase,
+        teacher: Option<f32>,
+        result: f32,
+        validation: bool,
+    ) -> KingSample {
+        let (leaf, flipped) = quiet_leaf(pos);
+        let turn: i8 = if flipped { -1 } else { 1 };
+        let b = match base {
+            KingBase::Default => crate::engine::learn::linear::evaluate_total(
+                &leaf,
+                &crate::engine::learn::linear::builtin(),
+            ) as f32,
+            KingBase::Zero => 0.0,
+        };
+        KingSample {
+            leaf: record::pack(&leaf),
+            turn,
+            base: b * turn as f32,
+            teacher: teacher.unwrap_or(0.0),
+            has_teacher: teacher.is_some(),
+            result,
+            validation,
+        }
+    }
+
+    /// The sample of a label record (`None` if its position does not decode).
+    pub fn of_record(r: &Record, base: KingBase, validation: bool) -> Option<KingSample> {
+        let pos = r.position().ok()?;
+        Some(KingSample::new(
+            &pos,
+            base,
+            r.source.has_teacher().then_some(r.score as f32),
+            r.outcome.value() as f32,
+            validation,
+        ))
+    }
+
+    fn leaf(&self) -> Position {
+        record::unpack(&self.leaf).expect("a packed leaf decodes")
+    }
+}
+
+/// Parameters of the fit: the full tables, then the item factor, then the offset factor.
+const P_FULL: usize = 0;
+const P_ITEM: usize = P_FULL + N_WEIGHTS;
+const REL: usize = 17 * 17;
+const P_REL: usize = P_ITEM + ITEMS * STAGES;
+/// Parameters in all.
+pub const N_PARAMS: usize = P_REL + ROLES * 2 * KINDS * REL * STAGES;
+
+/// One term of a sample's value: table `role`, king square `king` (turned), `item`,
+/// counted `sign` (+1 for the leaf's side to move, -1 for the other).
+#[derive(Debug, Clone, Copy)]
+struct Term {
+    role: u8,
+    king: u8,
+    sign: i8,
+    item: u16,
+}
+
+/// The terms of a position and its stage blend (fractions summing to 1).
+fn terms(pos: &Position, progress: &Progress) -> (Vec<Term>, [f32; STAGES]) {
+    let us = pos.to_move();
+    let mut out = Vec::with_capacity(200);
+    for c in 0..2 {
+        let sign: i8 = if c == us { 1 } else { -1 };
+        let its = items(pos, c);
+        for role in 0..ROLES {
+            let owner = if role == 0 { c } else { 1 - c };
+            let Some(k) = pos.king_of(owner) else {
+                continue;
+            };
+            let k = king_piece::turn(c, k);
+            for &item in &its {
+                out.push(Term {
+                    role: role as u8,
+                    king: k as u8,
+                    sign,
+                    item: item as u16,
+                });
+            }
+        }
+    }
+    let b = blend(progress.of(pos));
+    let f = b.map(|x| x as f32 / PROGRESS_MAX as f32);
+    (out, f)
+}
+
+/// The parameters of a term (before the stage): full entry, item factor, offset factor.
+#[inline]
+fn params(t: &Term) -> [Option<usize>; 3] {
+    let (role, king, item) = (t.role as usize, t.king as usize, t.item as usize);
+    let full = P_FULL + ((role * 81 + king) * ITEMS + item) * STAGES;
+    let own = P_ITEM + item * STAGES;
+    let rel = (item < BOARD_ITEMS).then(|| {
+        let kind_owner = item / 81;
+        let sq = item % 81;
+        let dr = row_of(sq) as i32 - row_of(king) as i32 + 8;
+        let dc = col_of(sq) as i32 - col_of(king) as i32 + 8;
+        P_REL + ((role * 2 * KINDS + kind_owner) * REL + (dr * 17 + dc) as usize) * STAGES
+    });
+    // The item factor is shared by both tables: counted once, with the own-king table.
+    [Some(full), (role == 0).then_some(own), rel]
+}
+
+/// The model's value of a sample (root's side to move, centipawns) with parameters `w`.
+fn value_of(s: &KingSample, w: &[f32], progress: &Progress) -> (f64, Vec<Term>, [f32; STAGES]) {
+    let leaf = s.leaf();
+    let (ts, bl) = terms(&leaf, progress);
+    let mut v = 0f64;
+    for t in &ts {
+        for p in params(t).into_iter().flatten() {
+            for st in 0..STAGES {
+                v += (t.sign as f32 * bl[st] * w[p + st]) as f64;
+            }
+        }
+    }
+    (s.base as f64 + v * s.turn as f64, ts, bl)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn cross_entropy(t: f64, q: f64) -> f64 {
+    let q = q.clamp(1e-12, 1.0 - 1e-12);
+    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+}
+
+/// Settings of the fit.
+#[derive(Debug, Clone)]
+pub struct KingFitSettings {
+    /// Weight of the teacher in the target.
+    pub lambda: f64,
+    /// Scale of the teacher's sigmoid.
+    pub scale: f64,
+    /// Scale of the model's sigmoid.
+    pub model_scale: f64,
+    /// Passes over the training samples.
+    pub epochs: u32,
+    /// Samples per step.
+    pub batch: usize,
+    /// Adam's step size (in centipawns).
+    pub lr: f64,
+    /// The full entries' step as a share of `lr` (the factors take `lr`): the factors
+    /// learn the broad values first, the full entries refine them where data is thick.
+    pub full_rate: f64,
+    /// L2 pull of the full entries towards zero.
+    pub l2_full: f64,
+    /// L2 pull of the factors towards zero.
+    pub l2_factor: f64,
+    /// Seed of the shuffles.
+    pub seed: u64,
+}
+
+/// One epoch's figures.
+#[derive(Debug, Clone, Copy)]
+pub struct KingEpoch {
+    /// Mean training loss.
+    pub train_loss: f64,
+    /// Mean validation loss.
+    pub validation_loss: f64,
+    /// Pearson's r between the model's value and the teacher's score on the held-out
+    /// samples with a teacher.
+    pub r: f64,
+    /// Their mean absolute difference (centipawns, teacher's scale).
+    pub mae: f64,
+}
+
+fn target(s: &KingSample, set: &KingFitSettings) -> f64 {
+    if s.has_teacher {
+        set.lambda * sigmoid(s.teacher as f64 / set.scale) + (1.0 - set.lambda) * s.result as f64
+    } else {
+        s.result as f64
+    }
+}
+
+/// Pearson's r and the mean absolute difference of pairs (`None` under 2 pairs or
+/// without spread).
+pub fn agreement(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = pairs.len() as f64;
+    if pairs.len() < 2 {
+        return None;
+    }
+    let (mx, my) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let (mut sxy, mut sxx, mut syy, mut mae) = (0.0, 0.0, 0.0, 0.0);
+    for (x, y) in pairs {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+        mae += (x - y).abs() / n;
+    }
+    if sxx <= 0.0 || syy <= 0.0 {
+        return None;
+    }
+    Some((sxy / (sxx * syy).sqrt(), mae))
+}
+
+/// Teacher scores at or beyond this size are mate scores or near them: left out of the
+/// agreement figures.
+pub const AGREEMENT_CAP: f32 = 3000.0;
+
+/// The losses and the teacher agreement of parameters `w`.
+pub fn evaluate_fit(
+    samples: &[KingSample],
+    w: &[f32],
+    progress: &Progress,
+    set: &KingFitSettings,
+) -> KingEpoch {
+    type Row = (bool, f64, Option<(f64, f64)>);
+    let per: Vec<Row> = samples
+        .par_iter()
+        .map(|s| {
+            let (v, _, _) = value_of(s, w, progress);
+            let loss = cross_entropy(target(s, set), sigmoid(v / set.model_scale));
+            let pair = (s.validation && s.has_teacher && s.teacher.abs() < AGREEMENT_CAP)
+                .then_some((v, s.teacher as f64));
+            (s.validation, loss, pair)
+        })
+        .collect();
+    let mean = |val: bool| {
+        let v: Vec<f64> = per.iter().filter(|p| p.0 == val).map(|p| p.1).collect();
+        if v.is_empty() {
+            f64::NAN
+        } else {
+            v.iter().sum::<f64>() / v.len() as f64
+        }
+    };
+    let pairs: Vec<(f64, f64)> = per.iter().filter_map(|p| p.2).collect();
+    let (r, mae) = agreement(&pairs).unwrap_or((f64::NAN, f64::NAN));
+    KingEpoch {
+        train_loss: mean(false),
+        validation_loss: mean(true),
+        r,
+        mae,
+    }
+}
+
+/// The progress estimate fitted by least squares to `phase` (0..=1, the share of the game
+/// played) over `positions`; the default where the system is singular.
+pub fn fit_progress(points: &[([i32; PROGRESS_TERMS], f64)]) -> Progress {
+    const N: usize = PROGRESS_TERMS + 1;
+    let mut a = [[0f64; N + 1]; N];
+    for (t, y) in points {
+        let x: [f64; N] = std::array::from_fn(|i| if i == 0 { 1.0 } else { t[i - 1] as f64 });
+        for i in 0..N {
+            for j in 0..N {
+                a[i][j] += x[i] * x[j];
+            }
+            a[i][N] += x[i] * y * PROGRESS_MAX as f64;
+        }
+    }
+    // Gaussian elimination with partial pivoting on the 5 x 5 normal equations.
+    for col in 0..N {
+        let piv = (col..N)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap();
+        if a[piv][col].abs() < 1e-9 {
+            return Progress::DEFAULT;
+        }
+        a.swap(col, piv);
+        for r in 0..N {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                let pivot_row = a[col];
+                for (x, p) in a[r].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    let x: [f64; N] = std::array::from_fn(|i| a[i][N] / a[i][i]);
+    Progress {
+        bias: x[0] as f32,
+        coef: std::array::from_fn(|i| x[i + 1] as f32),
+    }
+}
+
+/// The points of the progress fit from label records: each record's position counts
+/// against `ply / plies of its game`, games from the start only (self-play and versus).
+pub fn progress_points(records: &[Record]) -> Vec<([i32; PROGRESS_TERMS], f64)> {
+    let mut length = std::collections::HashMap::new();
+    for r in records {
+        let e = length.entry(r.unit).or_insert(0u32);
+        *e = (*e).max(r.ply as u32 + 1);
+    }
+    records
+        .par_iter()
+        .filter(|r| matches!(r.source, Source::SelfPlay | Source::Versus))
+        .filter_map(|r| {
+            let pos = r.position().ok()?;
+            let len = *length.get(&r.unit)? as f64;
+            Some((progress_counts(&pos), r.ply as f64 / len.max(1.0)))
+        })
+        .collect()
+}
+
+/// Fit: returns the parameters of the best validation epoch (by validation loss, or the
+/// last epoch without a validation split) and every epoch's figures; `on_epoch` is
+/// called after each.
+pub fn fit(
+    samples: &[KingSample],
+    progress: &Progress,
+    set: &KingFitSettings,
+    on_epoch: &mut dyn FnMut(u32, &KingEpoch),
+) -> (Vec<f32>, Vec<KingEpoch>) {
+    let mut w = vec![0f32; N_PARAMS];
+    let mut m = vec![0f32; N_PARAMS];
+    let mut v2 = vec![0f32; N_PARAMS];
+    let mut grad = vec![0f32; N_PARAMS];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut mark = vec![false; N_PARAMS];
+    let train: Vec<usize> = (0..samples.len())
+        .filter(|&i| !samples[i].validation)
+        .collect();
+    let mut order = train.clone();
+    let mut rng = crate::engine::rng::XorShift64Star::new(set.seed);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut best: Option<(f64, Vec<f32>)> = None;
+    let mut epochs = Vec::new();
+    for epoch in 1..=set.epochs {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        // The step falls linearly from `lr` in the first epoch to a tenth of it in the last.
+        let decay = if set.epochs > 1 {
+            1.0 - 0.9 * (epoch - 1) as f32 / (set.epochs - 1) as f32
+        } else {
+            1.0
+        };
+        for chunk in order.chunks(set.batch.max(1)) {
+            let per: Vec<(f32, Vec<Term>, [f32; STAGES], i8)> = chunk
+                .par_iter()
+                .map(|&i| {
+                    let s = &samples[i];
+                    let (v, ts, bl) = value_of(s, &w, progress);
+                    let q = sigmoid(v / set.model_scale);
+                    let dv = (q - target(s, set)) / set.model_scale;
+                    (dv as f32, ts, bl, s.turn)
+                })
+                .collect();
+            let inv = 1.0 / chunk.len() as f32;
+            for (dv, ts, bl, turn) in &per {
+                let g = dv * *turn as f32 * inv;
+                for t in ts {
+                    let gs = g * t.sign as f32;
+                    for p in params(t).into_iter().flatten() {
+                        for (st, b) in bl.iter().enumerate() {
+                            let k = p + st;
+                            if !mark[k] {
+                                mark[k] = true;
+                                touched.push(k as u32);
+                            }
+                            grad[k] += gs * b;
+                        }
+                    }
+                }
+            }
+            step += 1;
+            let c1 = 1.0 - b1.powi(step);
+            let c2 = 1.0 - b2.powi(step);
+            let lr = set.lr as f32 * decay;
+            for &k in &touched {
+                let k = k as usize;
+                let (l2, rate) = if k < P_ITEM {
+                    (set.l2_full as f32, set.full_rate as f32)
+                } else {
+                    (set.l2_factor as f32, 1.0)
+                };
+                let g = grad[k] + l2 * w[k];
+                m[k] = b1 * m[k] + (1.0 - b1) * g;
+                v2[k] = b2 * v2[k] + (1.0 - b2) * g * g;
+                w[k] -= rate * lr * (m[k] / c1) / ((v2[k] / c2).sqrt() + eps);
+                grad[k] = 0.0;
+                mark[k] = false;
+            }
+            touched.clear();
+        }
+        let e = evaluate_fit(samples, &w, progress, set);
+        on_epoch(epoch, &e);
+        let key = if e.validation_loss.is_nan() {
+            -(epoch as f64)
+        } else {
+            e.validation_loss
+        };
+        if best.as_ref().is_none_or(|(b, _)| key < *b) {
+            best = Some((key, w.clone()));
+        }
+        epochs.push(e);
+    }
+    (best.map(|b| b.1).unwrap_or(w), epochs)
+}
+
+/// The tables of fitted parameters, folded and quantized.
+pub fn fold(w: &[f32], progress: Progress, comment: String) -> KingPieceWeights {
+    let mut out = KingPieceWeights::zero();
+    out.progress = progress;
+    out.comment = comment;
+    for role in 0..ROLES {
+        for king in 0..81 {
+            for item in 0..ITEMS {
+                let t = Term {
+                    role: role as u8,
+                    king: king as u8,
+                    sign: 1,
+                    item: item as u16,
+                };
+                let base = ((role * 81 + king) * ITEMS + item) * STAGES;
+                for st in 0..STAGES {
+                    let sum: f32 = params(&t).into_iter().flatten().map(|p| w[p + st]).sum();
+                    out.w[base + st] =
+                        (sum * WEIGHT_SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The scale `K` (50 to 3,000, steps of 10) whose `sigmoid(score / K)` best predicts the
+/// results of the training samples (cross-entropy); `None` without samples. `score` gives
+/// a sample's score, or `None` to leave it out.
+pub fn calibrate(
+    samples: &[KingSample],
+    score: impl Fn(&KingSample) -> Option<f64>,
+) -> Option<f64> {
+    let pairs: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| !s.validation)
+        .filter_map(|s| score(s).map(|x| (x, s.result as f64)))
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut best = (f64::INFINITY, 600.0);
+    let mut k = 50.0;
+    while k <= 3000.0 {
+        let loss: f64 = pairs
+            .iter()
+            .map(|(x, r)| cross_entropy(*r, sigmoid(x / k)))
+            .sum();
+        if loss < best.0 {
+            best = (loss, k);
+        }
+        k += 10.0;
+    }
+    Some(best.1)
+}
+
+/// Samples of records, in parallel, split by unit; records that do not decode are
+/// skipped (their count returned).
+pub fn samples_of(
+    records: &[Record],
+    base: KingBase,
+    seed: u64,
+    val_percent: u32,
+) -> (Vec<KingSample>, usize) {
+    let v: Vec<Option<KingSample>> = records
+        .par_iter()
+        .map(|r| KingSample::of_record(r, base, is_validation(r.unit, seed, val_percent)))
+        .collect();
+    let bad = v.iter().filter(|s| s.is_none()).count();
+    (v.into_iter().flatten().collect(), bad)
+}
+
+/// The calibration of the model's win probability against the results on the held-out
+/// samples: per tenth of probability, (samples, mean predicted, mean result).
+pub fn calibration(
+    samples: &[KingSample],
+    w: &[f32],
+    progress: &Progress,
+    model_scale: f64,
+) -> Vec<(usize, f64, f64)> {
+    let mut bins = vec![(0usize, 0f64, 0f64); 10];
+    let per: Vec<(f64, f64)> = samples
+        .par_iter()
+        .filter(|s| s.validation)
+        .map(|s| {
+            let (v, _, _) = value_of(s, w, progress);
+            (sigmoid(v / model_scale), s.result as f64)
+        })
+        .collect();
+    for (q, r) in per {
+        let b = ((q * 10.0) as usize).min(9);
+        bins[b].0 += 1;
+        bins[b].1 += q;
+        bins[b].2 += r;
+    }
+    bins.into_iter()
+        .map(|(n, q, r)| {
+            if n == 0 {
+                (0, f64::NAN, f64::NAN)
+            } else {
+                (n, q / n as f64, r / n as f64)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::king_piece::Accumulator;
+
+    fn settings() -> KingFitSettings {
+        KingFitSettings {
+            lambda: 1.0,
+            scale: 1000.0,
+            model_scale: 1000.0,
+            epochs: 20,
+            batch: 64,
+            lr: 8.0,
+            full_rate: 0.05,
+            l2_full: 0.0,
+            l2_factor: 0.0,
+            seed: 7,
+        }
+    }
+
+    /// Random quiet-ish positions from random play.
+    fn positions(n: usize, seed: u64) -> Vec<Position> {
+        let mut rng = crate::engine::rng::XorShift64Star::new(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut p = Position::startpos();
+            let plies = 10 + (rng.next_u64() % (60)) as usize;
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.play_unchecked(moves[(rng.next_u64() % (moves.len() as u64)) as usize]);
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fit_recovers_a_synthetic_model_of_the_same_layout() {
+        // The truth: an item value per piece kind and owner (factor), independent of
+        // the king and the stage, as material is.
+        let mut truth = KingPieceWeights::zero();
+        let kind_value = [
+            90, 300, 350, 500, 550, 800, 950, 0, 500, 500, 500, 500, 1000, 1150,
+        ];
+        for role in 0..1 {
+            for king in 0..81 {
+                for item in 0..ITEMS {
+                    let v = if item < BOARD_ITEMS {
+                        let ko = item / 81;
+                        let (theirs, kind) = (ko / KINDS, ko % KINDS);
+                        let v = kind_value[kind];
+                        if theirs == 1 { -v } else { v }
+                    } else {
+                        let h = (item - BOARD_ITEMS) % 38;
+                        let theirs = (item - BOARD_ITEMS) / 38;
+                        let kind = king_piece::HAND_BASE.iter().rposition(|&b| b <= h).unwrap();
+                        let v = kind_value[kind] + 50;
+                        if theirs == 1 { -v } else { v }
+                    };
+                    for st in 0..STAGES {
+                        truth.w[((role * 81 + king) * ITEMS + item) * STAGES + st] =
+                            (v * WEIGHT_SCALE / 2) as i16;
+                    }
+                }
+            }
+        }
+        let progress = Progress::DEFAULT;
+        let mut samples = Vec::new();
+        for (i, p) in positions(8000, 3).iter().enumerate() {
+            let (leaf, flipped) = quiet_leaf(p);
+            let t = king_piece::evaluate(&leaf, &truth) * if flipped { -1 } else { 1 };
+            samples.push(KingSample::new(
+                p,
+                KingBase::Zero,
+                Some(t as f32),
+                0.5,
+                i % 10 == 0,
+            ));
+        }
+        let mut seen = Vec::new();
+        let (w, epochs) = fit(&samples, &progress, &settings(), &mut |_, e| seen.push(*e));
+        assert_eq!(seen.len(), 20);
+        let last = epochs.last().unwrap();
+        assert!(last.r > 0.95, "held-out r {}", last.r);
+        assert!(
+            epochs[0].validation_loss > last.validation_loss,
+            "{epochs:?}"
+        );
+        // The folded file evaluates as the parameters do, and close to the truth.
+        let folded = fold(&w, progress, String::new());
+        let mut pairs = Vec::new();
+        for p in positions(300, 99) {
+            let got = Accumulator::full(&p, &folded).value(&p, &folded);
+            let want = king_piece::evaluate(&p, &truth);
+            pairs.push((got as f64, want as f64));
+        }
+        let (r, mae) = agreement(&pairs).unwrap();
+        assert!(r > 0.95 && mae < 200.0, "r {r} mae {mae}");
+    }
+
+    #[test]
+    fn the_progress_fit_solves_least_squares() {
+        // phase = (4 + 2 a + 3 b) / 256 exactly: recovered.
+        let mut pts = Vec::new();
+        for a in 0..6 {
+            for b in 0..5 {
+                for c in 0..3 {
+                    let t = [a, b, c, (a + c) % 2];
+                    pts.push((t, (4.0 + 2.0 * a as f64 + 3.0 * b as f64) / 256.0));
+                }
+            }
+        }
+        let p = fit_progress(&pts);
+        assert!((p.bias - 4.0).abs() < 1e-3, "{p:?}");
+        assert!((p.coef[0] - 2.0).abs() < 1e-3, "{p:?}");
+        assert!((p.coef[1] - 3.0).abs() < 1e-3, "{p:?}");
+        assert!(p.coef[2].abs() < 1e-3 && p.coef[3].abs() < 1e-3, "{p:?}");
+        assert_eq!(fit_progress(&[]), Progress::DEFAULT);
+    }
+
+    #[test]
+    fn agreement_is_pearson_and_mean_absolute_difference() {
+        let (r, mae) = agreement(&[(1.0, 2.0), (2.0, 4.0), (3.0, 6.0)]).unwrap();
+        assert!((r - 1.0).abs() < 1e-12);
+        assert!((mae - 2.0).abs() < 1e-12);
+        let (r, _) = agreement(&[(1.0, 3.0), (2.0, 2.0), (3.0, 1.0)]).unwrap();
+        assert!((r + 1.0).abs() < 1e-12);
+        assert_eq!(agreement(&[(1.0, 1.0), (1.0, 2.0)]), None);
+    }
+}
