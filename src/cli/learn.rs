@@ -344,7 +344,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The records of label files (units renumbered so that different files are different
-/// games), of the named sources only if any are named.
+/// games), of the named sources only if any are named, each position once.
 fn read_records(data: &[PathBuf], sources: &[String]) -> anyhow::Result<Vec<Record>> {
     let mut records = Vec::new();
     let mut units_offset = 0u32;
@@ -378,6 +378,17 @@ fn read_records(data: &[PathBuf], sources: &[String]) -> anyhow::Result<Vec<Reco
             }
         }
         records.retain(|r| keep.contains(&r.source));
+    }
+    // A position met again (the same packed board, hands and side to move) is a
+    // duplicate: the first one read is kept.
+    let before = records.len();
+    let mut seen = std::collections::HashSet::with_capacity(records.len());
+    records.retain(|r| seen.insert(r.position));
+    if records.len() < before {
+        println!(
+            "{} duplicate positions left out (the first of each kept)",
+            before - records.len()
+        );
     }
     Ok(records)
 }

@@ -448,3 +448,72 @@ fn turn_sfen(sfen: &str) -> String {
     };
     format!("{} {side} {hands} 1", ranks.join("/"))
 }
+
+/// `learn king-fit` through the binary: a file of the stand-in teacher's labels twice over
+/// (every position a duplicate) is fitted once per position, the progress, the default
+/// evaluation's agreement and every epoch are printed, the weights file it writes loads
+/// as the `KingPieceWeights` option, and a damaged copy is refused naming the file.
+#[test]
+fn king_fit_writes_weights_the_search_loads() {
+    use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+    use std::process::Command;
+    let s = settings(8);
+    let path = temp("king-fit");
+    gen_file(&s, &path, 1);
+    let n = record::read_file(&path).unwrap().1.records.len();
+    let out = path.with_file_name("kp.bin");
+    let run = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+        .args(["learn", "king-fit"])
+        .arg(&path)
+        .arg(&path)
+        .args(["--epochs", "2", "--batch", "16", "--validation", "50", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // Every position of the second copy is a duplicate (and any the games repeat).
+    let dups: usize = text
+        .split(" duplicate positions left out")
+        .next()
+        .and_then(|t| t.trim().rsplit('\n').next())
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    let kept: usize = text
+        .lines()
+        .find_map(|l| l.split_once(" positions (selfplay "))
+        .and_then(|(t, _)| t.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(dups >= n, "{text}");
+    assert_eq!(dups + kept, 2 * n, "{text}");
+    assert!(text.contains("progress = "), "{text}");
+    assert!(text.contains("default evaluation alone:"), "{text}");
+    assert!(text.contains("epoch   2"), "{text}");
+    assert!(!text.contains("teacher r NaN"), "{text}");
+    let bytes = std::fs::read(&out).unwrap();
+    let w = KingPieceWeights::from_bytes(&bytes).unwrap();
+    assert!(w.comment.starts_with("learn king-fit"), "{}", w.comment);
+    let bench = |file: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .args(["bench", "--depth", "3", "--option"])
+            .arg(format!("KingPieceWeights={}", file.display()))
+            .output()
+            .unwrap()
+    };
+    assert!(bench(&out).status.success());
+    let bad = path.with_file_name("kp-damaged.bin");
+    let mut damaged = bytes.clone();
+    damaged[5000] ^= 1;
+    std::fs::write(&bad, damaged).unwrap();
+    let refused = bench(&bad);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("kp-damaged.bin") && err.contains("damaged"),
+        "{err}"
+    );
+}
