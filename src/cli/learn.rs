@@ -32,6 +32,21 @@ pub enum LearnCommand {
     /// Fit the king-relative piece evaluation (KingPieceWeights) to labelled positions,
     /// as a correction of the default evaluation.
     KingFit(KingFitArgs),
+    /// Print the records of a label file as tab-separated text: SFEN, teacher score, mate
+    /// flag, result for the side to move, source, ply, unit.
+    Dump(DumpArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DumpArgs {
+    /// A label file made by `learn gen`.
+    pub data: PathBuf,
+    /// Print one record in this many.
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    /// Print at most this many records.
+    #[arg(long)]
+    pub limit: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -201,6 +216,7 @@ pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
         LearnCommand::Gen(g) => run_gen(g),
         LearnCommand::Fit(f) => run_fit(f),
         LearnCommand::KingFit(f) => run_king_fit(f),
+        LearnCommand::Dump(d) => run_dump(d),
     }
 }
 
@@ -629,4 +645,62 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     println!("wrote {}", a.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_dump(a: DumpArgs) -> anyhow::Result<ExitCode> {
+    let (_, sum) = record::read_file(&a.data)
+        .with_context(|| format!("cannot read labels {}", a.data.display()))?;
+    match dump(&a, &sum.records) {
+        // A reader that stops early (`| head`) is not an error.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            return Ok(ExitCode::SUCCESS);
+        }
+        r => r?,
+    }
+    if sum.bad > 0 || sum.partial_bytes > 0 {
+        eprintln!(
+            "floodgate-scan: warning: {}: {} bad records skipped, {} trailing bytes",
+            a.data.display(),
+            sum.bad,
+            sum.partial_bytes
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dump(a: &DumpArgs, records: &[Record]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    writeln!(out, "sfen\tscore\tmate\tresult\tsource\tply\tunit")?;
+    let every = a.every.max(1);
+    for (i, r) in records
+        .iter()
+        .step_by(every)
+        .take(a.limit.unwrap_or(usize::MAX))
+        .enumerate()
+    {
+        let sfen = r.position().map(|p| p.to_sfen()).with_context(|| {
+            format!(
+                "{}: record {} does not decode",
+                a.data.display(),
+                i * every + 1
+            )
+        })?;
+        writeln!(
+            out,
+            "{sfen}\t{}\t{}\t{}\t{}\t{}\t{}",
+            r.score,
+            r.mate as u8,
+            r.outcome.value(),
+            r.source.name(),
+            r.ply,
+            r.unit
+        )?;
+    }
+    out.flush()?;
+    Ok(())
 }

@@ -104,13 +104,7 @@ impl Searcher {
     pub(super) fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => {
-                let base = match &self.config.linear {
-                    Some(w) => self.eval_cache.get_or(pos.key(), || {
-                        crate::engine::learn::linear::evaluate_total(pos, w)
-                    }),
-                    None => eval::evaluate(pos),
-                };
-                match (&self.config.king_piece, self.king_piece.last()) {
+                let kp = match (&self.config.king_piece, self.king_piece.last()) {
                     (Some(w), Some(acc)) => {
                         debug_assert_eq!(
                             *acc,
@@ -118,9 +112,19 @@ impl Searcher {
                             "the incremental sums of {}",
                             pos.to_sfen()
                         );
-                        base + acc.value(pos, w)
+                        Some((w, acc))
                     }
-                    _ => base,
+                    _ => None,
+                };
+                match (&self.config.linear, kp) {
+                    (Some(w), kp) => self.eval_cache.get_or(pos.key(), || {
+                        crate::engine::learn::linear::evaluate_total(pos, w)
+                            + kp.map_or(0, |(w, acc)| acc.value(pos, w))
+                    }),
+                    (None, Some((w, acc))) => self
+                        .eval_cache
+                        .get_or(pos.key(), || eval::evaluate(pos) + acc.value(pos, w)),
+                    (None, None) => eval::evaluate(pos),
                 }
             }
             Mode::Decl24 => {
