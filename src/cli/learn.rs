@@ -7,14 +7,14 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use floodgate_scan::engine::learn::fit::{self, FitSettings};
-use floodgate_scan::engine::learn::generate::{
+use floodgate_scan::engine::eval::linear::LinearWeights;
+use floodgate_scan::lab::learn::fit::{self, FitSettings};
+use floodgate_scan::lab::learn::generate::{
     self as generate, GenSettings, parse_mix, position_from_usi,
 };
-use floodgate_scan::engine::learn::king_fit::{self, KingBase, KingFitSettings};
-use floodgate_scan::engine::learn::linear::LinearWeights;
-use floodgate_scan::engine::learn::record::{self, Record, Source};
-use floodgate_scan::engine::learn::teacher::TeacherSpec;
+use floodgate_scan::lab::learn::king_fit::{self, KingBase, KingFitSettings};
+use floodgate_scan::lab::learn::record::{self, Record, Source};
+use floodgate_scan::lab::learn::teacher::TeacherSpec;
 use floodgate_scan::shogi::Position;
 
 #[derive(Debug, clap::Args)]
@@ -287,7 +287,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
             "hand" => None,
             "builtin" => Some((
                 "builtin".to_string(),
-                floodgate_scan::engine::learn::linear::builtin(),
+                floodgate_scan::engine::eval::linear::builtin(),
             )),
             path => {
                 let text = std::fs::read_to_string(path)

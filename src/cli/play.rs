@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use floodgate_scan::engine::eval24::Weights;
+use floodgate_scan::engine::eval::eval24::Weights;
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::lab::endings::{self, StartPosition};
 use floodgate_scan::lab::play::GameSettings;

@@ -3,23 +3,22 @@
 //! ([`crate::shogi`]); the games it plays for `replay`, `tune`, `validate` and `sprt` are
 //! [`crate::lab`]'s.
 //!
-//! - [`eval`]: the normal evaluation; [`eval24`]: the 24-point evaluation and its weights;
-//!   [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
+//! - [`eval`]: every evaluation the search calls: the hand-made one, the learned linear
+//!   correction ([`eval::linear`]), the king-relative piece evaluation
+//!   ([`eval::king_piece`]), the 24-point evaluation and its weights ([`eval::eval24`]),
+//!   and the cache ([`eval::cache`]); [`guard`]: the mate guard of both modes; [`mate`]: the mate solver of `go mate`.
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`history`], [`picker`],
 //!   [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
-//! - [`learn`]: the learned evaluation, its training data and its fit; [`rng`]: the
-//!   deterministic random numbers it and the self-play tools draw.
+//! - [`rng`]: the deterministic random numbers the learning and the self-play tools
+//!   ([`crate::lab`]) draw.
 
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod eval;
-pub mod eval24;
-pub mod eval_cache;
 pub mod guard;
 pub mod history;
-pub mod learn;
 pub mod mate;
 pub mod ordering;
 pub mod picker;
@@ -29,6 +28,6 @@ pub mod time;
 pub mod tt;
 pub mod usi;
 
-pub use eval24::Weights;
+pub use eval::eval24::Weights;
 pub use search::{Config, Control, Decision, Mode, SearchResult, Searcher};
 pub use time::Limits;

@@ -1,5 +1,5 @@
 //! A small deterministic random number generator, the same on every machine and for any
-//! number of threads: the learned evaluation's sampling ([`super::learn`]), and the
+//! number of threads: the learned evaluation's sampling ([`crate::lab::learn`]), and the
 //! perturbations and random openings of the self-play tools.
 
 /// A tiny deterministic generator (xorshift64*), enough for perturbation signs.

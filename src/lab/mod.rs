@@ -9,10 +9,13 @@
 //!   the summary.
 //! - [`tune`]: SPSA tuning of the 24-point weights and the validation match.
 //! - [`sprt`]: the self-play SPRT between two configurations of the engine.
+//! - [`learn`]: training positions labelled by an outside engine, and the fits of the
+//!   learned evaluations.
 
 #![warn(missing_docs)]
 
 pub mod endings;
+pub mod learn;
 pub mod play;
 pub mod sprt;
 pub mod tune;

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use super::play::{GameSettings, play_game, progress};
-use crate::engine::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
+use crate::engine::eval::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
 use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Mode};
 use crate::shogi::{Color, Position};

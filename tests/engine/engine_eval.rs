@@ -8,8 +8,8 @@
 //! evaluation and the reference share, is checked apart against its definition.
 
 use crate::core_support::{SplitMix64, bench_sfens, pos};
+use floodgate_scan::engine::eval::eval24::{self, Weights};
 use floodgate_scan::engine::eval::{castle_term, evaluate, evaluate_portable, evaluate_reference};
-use floodgate_scan::engine::eval24::{self, Weights};
 use floodgate_scan::engine::ordering::{history_index, see, see_reference};
 use floodgate_scan::shogi::sets::{
     BISHOP, EMPTY, KIND_LIST, KINDS, PAWN, Pieces, ROOK, SquareSet, attack_map, captures, squares,

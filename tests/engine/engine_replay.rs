@@ -233,7 +233,7 @@ fn a_zero_correction_of_the_hand_made_evaluation_searches_as_the_hand_made_one()
     let weights = dir.join("zero.txt");
     std::fs::write(
         &weights,
-        floodgate_scan::engine::learn::linear::LinearWeights::zero_residual().to_text("zero"),
+        floodgate_scan::engine::eval::linear::LinearWeights::zero_residual().to_text("zero"),
     )
     .unwrap();
     let option = format!("LinearWeights={}", weights.display());
@@ -248,7 +248,7 @@ fn a_zero_correction_of_the_hand_made_evaluation_searches_as_the_hand_made_one()
 /// 24-point mode: zero weights search exactly as without, a tempo weight does not.
 #[test]
 fn a_correction_of_the_24_point_evaluation_is_added_in_its_mode() {
-    use floodgate_scan::engine::learn::linear::{LinearWeights, OFF_TEMPO};
+    use floodgate_scan::engine::eval::linear::{LinearWeights, OFF_TEMPO};
     let dir = std::env::temp_dir().join(format!("fs-decl24-corr-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let zero = LinearWeights::zero_residual().with_decl24(true);

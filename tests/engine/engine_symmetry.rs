@@ -8,7 +8,7 @@
 
 use crate::core_support::{SplitMix64, bench_sfens, pos};
 use floodgate_scan::engine::eval::evaluate;
-use floodgate_scan::engine::learn::linear::{self, LinearWeights};
+use floodgate_scan::engine::eval::linear::{self, LinearWeights};
 use floodgate_scan::shogi::{Move, Position};
 
 fn values(p: &Position, w: &LinearWeights) -> [i32; 3] {

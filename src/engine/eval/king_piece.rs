@@ -4,7 +4,7 @@
 //! # Features
 //!
 //! Each side `c` sees the board turned so that it plays up the board (White's squares are
-//! point-mirrored, `80 - index`, as in [`crate::engine::learn::linear`]). An **item** is a
+//! point-mirrored, `80 - index`, as in [`crate::engine::eval::linear`]). An **item** is a
 //! piece seen from `c`: a piece on the board, by owner (ours or theirs), kind (14) and
 //! turned square (81), [`BOARD_ITEMS`] in all; or the `n`-th piece of a kind in a hand, by
 //! owner, kind and `n` (pawn 1..18, lance, knight, silver, gold 1..4, bishop and rook 1..2),
@@ -29,7 +29,7 @@
 //!
 //! # Learning
 //!
-//! The fit ([`crate::engine::learn::king_fit`]) learns the tables in a factorized form (an
+//! The fit ([`crate::lab::learn::king_fit`]) learns the tables in a factorized form (an
 //! item's weight regardless of the king, and by its offset from the king, besides the full
 //! table) and folds the factors into the two tables it writes: where the data is thin the
 //! factors carry the value, where it is thick the full entries refine them.

@@ -3,7 +3,10 @@
 //! phase-blended king safety, the castle and the attack on it, and a check penalty.
 //! Computed on any [`Pieces`] source (the position read in place): one attack set per
 //! piece, attack maps per side, popcounts.
+pub mod cache;
+pub mod eval24;
 pub mod king_piece;
+pub mod linear;
 
 use crate::shogi::sets::*;
 

@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval24::Weights;
+use super::eval::eval24::Weights;
 use crate::shogi::{EnteringKingRule, Move};
 
 mod alphabeta;
@@ -96,11 +96,11 @@ pub struct Config {
     pub quiescence_tt: bool,
     /// The learned linear evaluation used in [`Mode::Search`] (the `LinearWeights`
     /// option): by default the compiled-in correction of the hand-made evaluation
-    /// ([`super::learn::linear::builtin`]); `None`: the hand-made evaluation alone.
-    pub linear: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
+    /// ([`super::eval::linear::builtin`]); `None`: the hand-made evaluation alone.
+    pub linear: Option<std::sync::Arc<super::eval::linear::LinearWeights>>,
     /// A learned correction of the 24-point evaluation, added to it in [`Mode::Decl24`]
     /// (the `LinearWeights24` option; `None` by default).
-    pub linear24: Option<std::sync::Arc<super::learn::linear::LinearWeights>>,
+    pub linear24: Option<std::sync::Arc<super::eval::linear::LinearWeights>>,
     /// The king-relative piece evaluation added in [`Mode::Search`] (the `KingPieceWeights`
     /// option; `None` by default), kept up to date move by move
     /// ([`super::eval::king_piece`]).
@@ -255,7 +255,7 @@ impl Default for Config {
             weights: Weights::default(),
             threats: Threats::default(),
             quiescence_tt: false,
-            linear: Some(super::learn::linear::builtin()),
+            linear: Some(super::eval::linear::builtin()),
             linear24: None,
             king_piece: None,
             prunings: Prunings::default(),

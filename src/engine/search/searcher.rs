@@ -9,7 +9,7 @@ use super::rules::{Path, PathEntry, draw_is_best};
 use super::{Config, Control, Decision, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Mode};
 use super::{SearchResult, can_declare_draw, can_declare_win};
 use crate::engine::eval;
-use crate::engine::eval24;
+use crate::engine::eval::eval24;
 use crate::engine::guard;
 use crate::engine::history::{Histories, piece_to};
 use crate::engine::picker::{is_capture, useless_non_promotion};
@@ -43,8 +43,8 @@ pub struct Searcher {
     root_side: Color,
     pub(super) lmr: Vec<[u8; 64]>,
     pub(super) scratch: Vec<PlyScratch>,
-    /// Static evaluations of this search (see [`crate::engine::eval_cache`]).
-    eval_cache: crate::engine::eval_cache::EvalCache,
+    /// Static evaluations of this search (see [`crate::engine::eval::cache`]).
+    eval_cache: crate::engine::eval::cache::EvalCache,
     /// The king-relative accumulators of the current line, the root's first (only with
     /// [`Config::king_piece`]).
     king_piece: Vec<crate::engine::eval::king_piece::Accumulator>,
@@ -118,7 +118,7 @@ impl Searcher {
                 };
                 match (&self.config.linear, kp) {
                     (Some(w), kp) => self.eval_cache.get_or(pos.key(), || {
-                        crate::engine::learn::linear::evaluate_total(pos, w)
+                        crate::engine::eval::linear::evaluate_total(pos, w)
                             + kp.map_or(0, |(w, acc)| acc.value(pos, w))
                     }),
                     (None, Some((w, acc))) => self
@@ -135,7 +135,7 @@ impl Searcher {
                     Some(self.root_side.index()),
                 );
                 match &self.config.linear24 {
-                    Some(w) => crate::engine::learn::linear::evaluate_decl24(pos, v, w),
+                    Some(w) => crate::engine::eval::linear::evaluate_decl24(pos, v, w),
                     None => v,
                 }
             }

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::engine::eval24::{Weights, WeightsError};
-use crate::engine::learn::linear::{LinearWeights, WeightsError as LinearWeightsError};
+use crate::engine::eval::eval24::{Weights, WeightsError};
+use crate::engine::eval::linear::{LinearWeights, WeightsError as LinearWeightsError};
 use crate::engine::search::{Config, Mode, Prunings, Threats, Tweaks, UnknownMode};
 use crate::shogi::EnteringKingRule;
 
@@ -203,7 +203,7 @@ impl Default for Options {
             threats: Threats::default(),
             quiescence_tt: Config::default().quiescence_tt,
             linear_path: BUILTIN_LINEAR.to_string(),
-            linear: Some(crate::engine::learn::linear::builtin()),
+            linear: Some(crate::engine::eval::linear::builtin()),
             linear24_path: String::new(),
             linear24: None,
             king_piece_path: String::new(),
@@ -350,7 +350,7 @@ impl Options {
                     self.linear = None;
                 } else if path == BUILTIN_LINEAR || path.eq_ignore_ascii_case("builtin") {
                     self.linear_path = BUILTIN_LINEAR.to_string();
-                    self.linear = Some(crate::engine::learn::linear::builtin());
+                    self.linear = Some(crate::engine::eval::linear::builtin());
                 } else {
                     let w = read_linear("LinearWeights", path, false)?;
                     self.linear = Some(Arc::new(w));

@@ -291,7 +291,7 @@ pub struct LinearWeights {
     /// evaluation plus the linear sum) instead of standing alone.
     pub residual: bool,
     /// Whether the correction is of the 24-point engine's evaluation
-    /// ([`crate::engine::eval24`]) rather than the hand-made one (with `residual`).
+    /// ([`crate::engine::eval::eval24`]) rather than the hand-made one (with `residual`).
     pub decl24: bool,
     /// `values` times [`WEIGHT_SCALE`], rounded (within +-2^20).
     quantised: Vec<i32>,

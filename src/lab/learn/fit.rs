@@ -2,7 +2,7 @@
 //!
 //! Each position is first taken to the leaf of a capture-only quiescence search on
 //! material (so the model sees a quiet position; the sign turns if the side to move
-//! changed), and its features are listed ([`super::linear::features_reference`]).
+//! changed), and its features are listed ([`crate::engine::eval::linear::features_reference`]).
 //!
 //! The loss mixes the teacher and the game (as elmo did): the target is
 //! `lambda * sigmoid(teacher / K) + (1 - lambda) * result`, the prediction
@@ -13,8 +13,8 @@
 //! sit on both sides).
 use rayon::prelude::*;
 
-use super::linear::{self, LinearWeights, N_FEATURES, PROGRESS_MAX, STAGES};
 use super::record::{Record, Source};
+use crate::engine::eval::linear::{self, LinearWeights, N_FEATURES, PROGRESS_MAX, STAGES};
 use crate::engine::eval::{self, hand_bonus, piece_value};
 use crate::engine::rng::XorShift64Star;
 use crate::shogi::sets::*;
@@ -118,9 +118,9 @@ pub enum Base {
 pub fn base_value(pos: &Position, base: Base) -> i32 {
     match base {
         Base::Hand => eval::evaluate(pos),
-        Base::Decl24 => crate::engine::eval24::evaluate(
+        Base::Decl24 => crate::engine::eval::eval24::evaluate(
             pos,
-            &crate::engine::eval24::Weights::default(),
+            &crate::engine::eval::eval24::Weights::default(),
             crate::shogi::EnteringKingRule::CSARule24,
         ),
     }
@@ -436,9 +436,9 @@ mod tests {
             assert_ne!(hand, decl24, "two different evaluations");
             assert_eq!(
                 base_value(&leaf, Base::Decl24),
-                crate::engine::eval24::evaluate(
+                crate::engine::eval::eval24::evaluate(
                     &leaf,
-                    &crate::engine::eval24::Weights::default(),
+                    &crate::engine::eval::eval24::Weights::default(),
                     crate::shogi::EnteringKingRule::CSARule24
                 )
             );

@@ -73,9 +73,9 @@ impl KingSample {
         let (leaf, flipped) = quiet_leaf(pos);
         let turn: i8 = if flipped { -1 } else { 1 };
         let b = match base {
-            KingBase::Default => crate::engine::learn::linear::evaluate_total(
+            KingBase::Default => crate::engine::eval::linear::evaluate_total(
                 &leaf,
-                &crate::engine::learn::linear::builtin(),
+                &crate::engine::eval::linear::builtin(),
             ) as f32,
             KingBase::Zero => 0.0,
         };

@@ -120,7 +120,7 @@ pub struct GenSettings {
     /// are written under in the header (`builtin` or the file's path).
     pub engine_linear: Option<(
         String,
-        std::sync::Arc<crate::engine::learn::linear::LinearWeights>,
+        std::sync::Arc<crate::engine::eval::linear::LinearWeights>,
     )>,
 }
 
