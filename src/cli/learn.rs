@@ -88,7 +88,7 @@ pub struct KingFitArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Fit on the positions of these sources only (comma-separated: selfplay, versus,
-    /// aiiru, aiiru_replay, decl24_replay; default all).
+    /// aiiru, aiiru_replay, decl24_replay, outside; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
 }
@@ -122,9 +122,9 @@ pub struct GenArgs {
     /// Label one position in this many (the teacher's own moves in versus games always).
     #[arg(long, default_value_t = 3)]
     pub every: u32,
-    /// Unit pattern: kind:count,... with kinds selfplay, versus, aiiru, decl24 (the
-    /// 24-point engine's games under the 24-point rule from the --aiiru positions,
-    /// labelled by their results only).
+    /// Unit pattern: kind:count,... with kinds selfplay, versus (against the teacher),
+    /// outside (against --opponent), aiiru, decl24 (the 24-point engine's games under the
+    /// 24-point rule from the --aiiru positions, labelled by their results only).
     #[arg(long, default_value = "selfplay:2,versus:1,aiiru:1")]
     pub mix: String,
     /// Openings, one USI position per line (`startpos moves ...`); default the start.
@@ -142,6 +142,16 @@ pub struct GenArgs {
     /// The teacher's go command.
     #[arg(long, default_value = "go byoyomi 20000")]
     pub go: String,
+    /// The outside opponent of `outside` units (a USI engine: GPS Shogi, YaneuraOu,
+    /// Fairy-Stockfish, ...; program and arguments).
+    #[arg(long)]
+    pub opponent: Option<String>,
+    /// Opponent options NAME=VALUE (repeatable).
+    #[arg(long = "opponent-option")]
+    pub opponent_options: Vec<String>,
+    /// The opponent's go command.
+    #[arg(long, default_value = "go byoyomi 100")]
+    pub opponent_go: String,
     /// Seconds before a teacher search is stopped.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
@@ -206,7 +216,7 @@ pub struct FitArgs {
     #[arg(long)]
     pub decl24: bool,
     /// Fit on the positions of these sources only (comma-separated: selfplay, versus,
-    /// aiiru, aiiru_replay, decl24_replay; default all).
+    /// aiiru, aiiru_replay, decl24_replay, outside; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
 }
@@ -229,6 +239,17 @@ fn read_lines(path: &PathBuf) -> anyhow::Result<Vec<String>> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
         .collect())
+}
+
+/// `NAME=VALUE` options of a USI engine.
+fn name_values(flag: &str, values: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    values
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((k, v)) => Ok((k.to_string(), v.to_string())),
+            None => bail!("{flag} `{o}`: expected NAME=VALUE"),
+        })
+        .collect()
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
@@ -255,15 +276,25 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
     if mix.contains(&generate::UnitKind::Aiiru) && aiiru.is_empty() {
         bail!("the mix has aiiru units: give --aiiru");
     }
-    let mut options = Vec::new();
-    for o in &a.teacher_options {
-        let Some((k, v)) = o.split_once('=') else {
-            bail!("--teacher-option `{o}`: expected NAME=VALUE");
-        };
-        options.push((k.to_string(), v.to_string()));
-    }
+    let options = name_values("--teacher-option", &a.teacher_options)?;
     let mut targs = a.teacher.split_whitespace().map(str::to_string);
     let program = targs.next().unwrap_or_default();
+    let opponent = match &a.opponent {
+        Some(o) => {
+            let mut words = o.split_whitespace().map(str::to_string);
+            Some(TeacherSpec {
+                program: words.next().unwrap_or_default(),
+                args: words.collect(),
+                options: name_values("--opponent-option", &a.opponent_options)?,
+                go: a.opponent_go.clone(),
+                timeout_s: a.timeout,
+            })
+        }
+        None => None,
+    };
+    if mix.contains(&generate::UnitKind::Outside) && opponent.is_none() {
+        bail!("the mix has outside units: give --opponent");
+    }
     let settings = GenSettings {
         seed: a.seed,
         units: a.units,
@@ -282,6 +313,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
             go: a.go.clone(),
             timeout_s: a.timeout,
         },
+        opponent,
         hash_mb: a.hash,
         engine_linear: match a.engine_weights.as_str() {
             "hand" => None,
@@ -389,7 +421,7 @@ fn read_records(data: &[PathBuf], sources: &[String]) -> anyhow::Result<Vec<Reco
             match Source::ALL.iter().find(|s| s.name() == name.trim()) {
                 Some(s) => keep.push(*s),
                 None => bail!(
-                    "--sources: unknown source `{name}` (selfplay, versus, aiiru, aiiru_replay, decl24_replay)"
+                    "--sources: unknown source `{name}` (selfplay, versus, aiiru, aiiru_replay, decl24_replay, outside)"
                 ),
             }
         }

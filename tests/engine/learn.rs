@@ -61,6 +61,7 @@ fn settings(units: u32) -> GenSettings {
             go: "go byoyomi 100".into(),
             timeout_s: 10.0,
         },
+        opponent: None,
         hash_mb: 1,
         engine_linear: None,
     }
@@ -516,4 +517,62 @@ fn king_fit_writes_weights_the_search_loads() {
         err.contains("kp-damaged.bin") && err.contains("damaged"),
         "{err}"
     );
+}
+
+/// `outside` units: the built-in engine against an outside USI engine (here the program
+/// itself through `floodgate-scan usi`, 200 nodes a move), colours alternating, the
+/// teacher labelling both sides' positions; the source is recorded and the header names
+/// the opponent.
+#[test]
+fn outside_units_are_games_against_the_opponent() {
+    let mut s = settings(4);
+    s.mix = vec![UnitKind::Outside];
+    s.opponent = Some(TeacherSpec {
+        program: env!("CARGO_BIN_EXE_floodgate-scan").to_string(),
+        args: vec!["usi".into()],
+        options: vec![("USI_Hash".into(), "1".into())],
+        go: "go nodes 200".into(),
+        timeout_s: 10.0,
+    });
+    let path = temp("outside");
+    gen_file(&s, &path, 1);
+    let (header, sum) = record::read_file(&path).unwrap();
+    assert!(header.contains("opponent_go=go nodes 200"), "{header}");
+    assert!(!sum.records.is_empty());
+    assert!(sum.records.iter().all(|r| r.source == Source::Outside));
+    // The games went on past the opponent's first moves: it answered with legal moves.
+    let longest = sum.records.iter().map(|r| r.ply).max().unwrap();
+    assert!(longest >= 20, "longest game {longest} plies");
+    // An opponent that resigns at once (the stand-in) loses every game at its first move.
+    let mut s = settings(4);
+    s.mix = vec![UnitKind::Outside];
+    s.random_moves = 0;
+    s.opponent = Some(s.teacher.clone());
+    let path2 = path.with_file_name("resigns.bin");
+    gen_file(&s, &path2, 1);
+    let (_, sum) = record::read_file(&path2).unwrap();
+    for r in &sum.records {
+        assert!(r.ply <= 1, "ply {}", r.ply);
+    }
+    let units: std::collections::BTreeSet<u32> = sum.records.iter().map(|r| r.unit).collect();
+    assert_eq!(units.len(), 4);
+    for u in units {
+        let of: Vec<_> = sum.records.iter().filter(|r| r.unit == u).collect();
+        // The built-in engine moves first in units where the opponent has White (ply 0
+        // is ours and we win); otherwise the opponent resigns at ply 0.
+        let ours_first = of.len() == 2;
+        for r in of {
+            let ours = (r.ply % 2 == 0) == ours_first;
+            let want = if ours { Outcome::Win } else { Outcome::Loss };
+            assert_eq!(r.outcome, want, "unit {u} ply {}", r.ply);
+        }
+    }
+    // Without an opponent the settings refuse outside units at the command line.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+        .args(["learn", "gen", "--mix", "outside", "-o"])
+        .arg(path.with_file_name("none.bin"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --opponent"));
 }

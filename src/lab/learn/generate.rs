@@ -46,6 +46,10 @@ pub enum UnitKind {
     /// the 24-point rule; its positions are labelled by the game's result alone (the
     /// teacher is not asked): data for a correction of the 24-point evaluation.
     Decl24,
+    /// The built-in engine against an outside engine (`GenSettings::opponent`: GPS Shogi,
+    /// YaneuraOu, Fairy-Stockfish, ...), colours alternating; the teacher labels one
+    /// position in `every` of both sides.
+    Outside,
 }
 
 impl UnitKind {
@@ -55,6 +59,7 @@ impl UnitKind {
             UnitKind::Versus => "versus",
             UnitKind::Aiiru => "aiiru",
             UnitKind::Decl24 => "decl24",
+            UnitKind::Outside => "outside",
         }
     }
 }
@@ -74,6 +79,7 @@ pub fn parse_mix(s: &str) -> Result<Vec<UnitKind>, BadMix> {
             "versus" => UnitKind::Versus,
             "aiiru" => UnitKind::Aiiru,
             "decl24" => UnitKind::Decl24,
+            "outside" => UnitKind::Outside,
             _ => return Err(BadMix(s.to_string())),
         };
         let n: usize = n.trim().parse().map_err(|_| BadMix(s.to_string()))?;
@@ -113,6 +119,8 @@ pub struct GenSettings {
     pub aiiru: Vec<Position>,
     /// The teacher.
     pub teacher: TeacherSpec,
+    /// The outside opponent of `outside` units (its moves are its `bestmove`s).
+    pub opponent: Option<TeacherSpec>,
     /// Transposition table of the built-in engine, MB.
     pub hash_mb: usize,
     /// The built-in engine's evaluation: `None` the hand-made one (with which the
@@ -138,6 +146,21 @@ fn fnv64(parts: &[String]) -> u64 {
 impl GenSettings {
     /// The header text: every setting but the unit count (a run may be extended).
     pub fn header(&self) -> String {
+        // Files made without an opponent keep the header they had before one could be
+        // named, so that they can be resumed.
+        let opponent = match &self.opponent {
+            None => String::new(),
+            Some(o) => {
+                let opts: Vec<String> = o.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!(
+                    "opponent={} {}\nopponent_options={}\nopponent_go={}\n",
+                    o.program,
+                    o.args.join(" "),
+                    opts.join(" "),
+                    o.go
+                )
+            }
+        };
         let engine = match &self.engine_linear {
             // Files made with the hand-made evaluation keep the header they had before
             // the engine's evaluation could be chosen, so that they can be resumed.
@@ -154,7 +177,7 @@ impl GenSettings {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         format!(
-            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n{}",
+            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n{}{}",
             record::RECORD_BYTES,
             self.seed,
             self.nodes,
@@ -173,6 +196,7 @@ impl GenSettings {
             self.teacher.go,
             self.hash_mb,
             engine,
+            opponent,
         )
     }
 
@@ -223,6 +247,7 @@ pub fn play_unit(
     s: &GenSettings,
     unit: u32,
     teacher: &mut Teacher,
+    mut opponent: Option<&mut Teacher>,
 ) -> Result<Vec<Record>, UnitError> {
     let mut rng = unit_rng(s.seed, unit);
     let kind = s.kind_of(unit);
@@ -234,7 +259,7 @@ pub fn play_unit(
         }
         _ => Position::startpos(),
     };
-    let teacher_color = if kind == UnitKind::Versus {
+    let teacher_color = if matches!(kind, UnitKind::Versus | UnitKind::Outside) {
         Some(if (unit / s.mix.len() as u32).is_multiple_of(2) {
             Color::White
         } else {
@@ -282,7 +307,8 @@ pub fn play_unit(
         if legal.as_slice().is_empty() {
             break Some(us.opposite());
         }
-        let teacher_moves = teacher_color == Some(us);
+        let outside_moves = kind == UnitKind::Outside && teacher_color == Some(us);
+        let teacher_moves = kind == UnitKind::Versus && teacher_color == Some(us);
         let wanted = teacher_moves || ply % every == offset || (entering && ply == 0);
         let mut teacher_move = None;
         if wanted {
@@ -304,6 +330,7 @@ pub fn play_unit(
                     UnitKind::Aiiru if ply == 0 => Source::Aiiru,
                     UnitKind::Aiiru => Source::AiiruReplay,
                     UnitKind::Decl24 => Source::Decl24Replay,
+                    UnitKind::Outside => Source::Outside,
                 };
                 pending.push(Pending {
                     position: pack(&pos),
@@ -314,10 +341,19 @@ pub fn play_unit(
                 });
             }
         }
+        let outside_move = match (&mut opponent, outside_moves && !random_at.contains(&ply)) {
+            (Some(o), true) => o.label(&format!("sfen {}", pos.to_sfen()))?.map(|l| l.best),
+            _ => None,
+        };
         let m: Move = if random_at.contains(&ply) {
             legal.as_slice()[below(&mut rng, legal.as_slice().len() as u64) as usize]
-        } else if teacher_moves {
-            match teacher_move.as_deref() {
+        } else if teacher_moves || outside_moves {
+            let answer = if outside_moves {
+                outside_move
+            } else {
+                teacher_move
+            };
+            match answer.as_deref() {
                 Some("resign") => break Some(us.opposite()),
                 Some("win") => break Some(us),
                 Some(t) => match Move::from_usi(t) {
@@ -477,6 +513,19 @@ pub fn run(
                         return;
                     }
                 };
+                let mut opponent = match &s.opponent {
+                    Some(spec) if s.mix.contains(&UnitKind::Outside) => {
+                        match Teacher::start(spec) {
+                            Ok(t) => Some(t),
+                            Err(e) => {
+                                failed.store(true, Ordering::Relaxed);
+                                let _ = tx.send((u32::MAX, Err(e)));
+                                return;
+                            }
+                        }
+                    }
+                    _ => None,
+                };
                 loop {
                     if stop() || failed.load(Ordering::Relaxed) {
                         return;
@@ -485,7 +534,7 @@ pub fn run(
                     if i >= s.units {
                         return;
                     }
-                    let r = play_unit(s, i, &mut teacher);
+                    let r = play_unit(s, i, &mut teacher, opponent.as_mut());
                     let bad = r.is_err();
                     if tx.send((i, r)).is_err() || bad {
                         failed.store(true, Ordering::Relaxed);

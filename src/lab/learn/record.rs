@@ -51,22 +51,26 @@ pub enum Source {
     /// entering-king position: labelled by the game's result only (the teacher is not
     /// asked; its score is written as 0 and [`Source::has_teacher`] is false).
     Decl24Replay = 4,
+    /// The built-in engine against an outside engine other than the teacher (`--opponent`),
+    /// labelled by the teacher.
+    Outside = 5,
 }
 
 impl Source {
     /// All sources, in code order.
-    pub const ALL: [Source; 5] = [
+    pub const ALL: [Source; 6] = [
         Source::SelfPlay,
         Source::Versus,
         Source::Aiiru,
         Source::AiiruReplay,
         Source::Decl24Replay,
+        Source::Outside,
     ];
     /// Whether positions of this source carry the teacher's score.
     pub fn has_teacher(self) -> bool {
         self != Source::Decl24Replay
     }
-    /// The source of a code (0..4).
+    /// The source of a code (0..5).
     pub fn from_code(c: u8) -> Option<Source> {
         Source::ALL.get(c as usize).copied()
     }
@@ -78,6 +82,7 @@ impl Source {
             Source::Aiiru => "aiiru",
             Source::AiiruReplay => "aiiru_replay",
             Source::Decl24Replay => "decl24_replay",
+            Source::Outside => "outside",
         }
     }
 }
