@@ -119,7 +119,7 @@ pub struct GenArgs {
     /// Plies after which a game is stopped as a draw.
     #[arg(long, default_value_t = 256)]
     pub max_plies: u32,
-    /// Label one position in this many (the teacher's own moves in versus games always).
+    /// Label one position in this many, of both sides alike.
     #[arg(long, default_value_t = 3)]
     pub every: u32,
     /// Unit pattern: kind:count,... with kinds selfplay, versus (against the teacher),

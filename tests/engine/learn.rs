@@ -576,3 +576,43 @@ fn outside_units_are_games_against_the_opponent() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("give --opponent"));
 }
+
+/// Versus units record one position in `every` of both sides alike, not every position
+/// where the teacher moves (here a teacher that plays: the program itself through
+/// `floodgate-scan usi`).
+#[test]
+fn versus_units_record_both_sides_alike() {
+    let mut s = settings(6);
+    s.mix = vec![UnitKind::Versus];
+    s.every = 3;
+    s.teacher = TeacherSpec {
+        program: env!("CARGO_BIN_EXE_floodgate-scan").to_string(),
+        args: vec!["usi".into()],
+        options: vec![("USI_Hash".into(), "1".into())],
+        go: "go nodes 200".into(),
+        timeout_s: 10.0,
+    };
+    let path = temp("versus-both");
+    gen_file(&s, &path, 1);
+    let (header, sum) = record::read_file(&path).unwrap();
+    assert!(header.contains("recorded=every_both_sides"), "{header}");
+    let mut sides = [0usize; 2];
+    for unit in 0..6u32 {
+        let plies: Vec<u16> = sum
+            .records
+            .iter()
+            .filter(|r| r.unit == unit)
+            .map(|r| r.ply)
+            .collect();
+        assert!(plies.len() >= 3, "unit {unit}: {plies:?}");
+        // One residue of 3: the random offset, not the teacher's turns.
+        assert!(
+            plies.iter().all(|p| p % 3 == plies[0] % 3),
+            "unit {unit}: {plies:?}"
+        );
+        for p in &plies {
+            sides[(*p % 2) as usize] += 1;
+        }
+    }
+    assert!(sides[0] > 3 && sides[1] > 3, "{sides:?}");
+}

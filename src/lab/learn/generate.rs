@@ -9,8 +9,12 @@
 //! - self-play: the built-in engine against itself from a real opening, with a few random
 //!   legal moves in the first plies; one position in `every` is labelled (random offset);
 //! - versus: the built-in engine against the teacher (colours by the unit's parity), from
-//!   a real opening with the same random moves; the teacher labels every position where it
-//!   moves (its search gives the move), one in `every` of the others;
+//!   a real opening with the same random moves; the teacher's search gives its moves, and
+//!   one position in `every` is recorded, of both sides alike (recording the teacher's
+//!   own moves too, as the first files did, filled the data with positions whose side to
+//!   move wins: a skew towards the side to move);
+//! - outside: the built-in engine against an outside engine (`--opponent`), colours by
+//!   the unit's parity, one position in `every` labelled by the teacher;
 //! - aiiru: an entering-king position (the next one in turn), labelled, and the built-in
 //!   engine's self-play from it, one position in `every` labelled;
 //! - decl24: an entering-king position (taken in turn with the aiiru units) and the
@@ -177,7 +181,7 @@ impl GenSettings {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         format!(
-            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\n{}{}",
+            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\nrecorded=every_both_sides\n{}{}",
             record::RECORD_BYTES,
             self.seed,
             self.nodes,
@@ -309,7 +313,12 @@ pub fn play_unit(
         }
         let outside_moves = kind == UnitKind::Outside && teacher_color == Some(us);
         let teacher_moves = kind == UnitKind::Versus && teacher_color == Some(us);
-        let wanted = teacher_moves || ply % every == offset || (entering && ply == 0);
+        // Recorded: one position in `every`, of both sides alike. The teacher's own moves
+        // in versus games are searched but not recorded apart from those: the teacher
+        // wins most of them, so its positions alone would teach that the side to move is
+        // ahead (the side-to-move skew of the first correction).
+        let recorded = ply % every == offset || (entering && ply == 0);
+        let wanted = teacher_moves || recorded;
         let mut teacher_move = None;
         if wanted {
             let label = if kind == UnitKind::Decl24 {
@@ -324,21 +333,23 @@ pub fn play_unit(
             };
             if let Some(label) = label {
                 teacher_move = Some(label.best.clone());
-                let source = match kind {
-                    UnitKind::SelfPlay => Source::SelfPlay,
-                    UnitKind::Versus => Source::Versus,
-                    UnitKind::Aiiru if ply == 0 => Source::Aiiru,
-                    UnitKind::Aiiru => Source::AiiruReplay,
-                    UnitKind::Decl24 => Source::Decl24Replay,
-                    UnitKind::Outside => Source::Outside,
-                };
-                pending.push(Pending {
-                    position: pack(&pos),
-                    label,
-                    color: us,
-                    source,
-                    ply: ply.min(u16::MAX as u32) as u16,
-                });
+                if recorded {
+                    let source = match kind {
+                        UnitKind::SelfPlay => Source::SelfPlay,
+                        UnitKind::Versus => Source::Versus,
+                        UnitKind::Aiiru if ply == 0 => Source::Aiiru,
+                        UnitKind::Aiiru => Source::AiiruReplay,
+                        UnitKind::Decl24 => Source::Decl24Replay,
+                        UnitKind::Outside => Source::Outside,
+                    };
+                    pending.push(Pending {
+                        position: pack(&pos),
+                        label,
+                        color: us,
+                        source,
+                        ply: ply.min(u16::MAX as u32) as u16,
+                    });
+                }
             }
         }
         let outside_move = match (&mut opponent, outside_moves && !random_at.contains(&ply)) {
