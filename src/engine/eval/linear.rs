@@ -568,12 +568,31 @@ pub fn evaluate_reference(pos: &Position, w: &LinearWeights) -> i32 {
 /// the hand-made evaluation when the weights are a correction of it.
 #[inline]
 pub fn evaluate_total<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
-    let v = evaluate(b, w);
-    if w.residual {
-        (v + crate::engine::eval::evaluate(b)).clamp(-20_000, 20_000)
-    } else {
-        v
+    if !w.residual {
+        return evaluate(b, w);
     }
+    #[cfg(target_arch = "x86_64")]
+    if crate::engine::eval::fast_bit_instructions() {
+        // SAFETY: the processor has every feature `total_x86` is compiled for.
+        return unsafe { total_x86(b, w) };
+    }
+    total_body(b, w)
+}
+
+/// The hand-made evaluation and the correction over one set of attack maps: the hand-made
+/// evaluation counts the attacks of every piece as it goes, and the correction reads
+/// those counts instead of computing its own.
+#[inline(always)]
+fn total_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    let (hand, counts) = crate::engine::eval::evaluate_counting(b);
+    (evaluate_with_counts(b, w, &counts) + hand).clamp(-20_000, 20_000)
+}
+
+/// [`total_body`] compiled for the bit-counting instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1")]
+unsafe fn total_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    total_body(b, w)
 }
 
 /// The 24-point engine's value with a correction `w` of it ([`LinearWeights::decl24`]):
@@ -597,16 +616,17 @@ pub fn evaluate_total_reference(pos: &Position, w: &LinearWeights) -> i32 {
 /// Bit-sliced attack counts of one side: squares attacked at least once, twice, three
 /// times, and the attacks of its pieces other than the king.
 #[derive(Default, Clone, Copy)]
-struct Counts {
+pub(crate) struct Counts {
     one: u128,
     two: u128,
     three: u128,
-    guards: u128,
+    pub(crate) guards: u128,
 }
 
 impl Counts {
+    /// Count one more attack on every square of `a`.
     #[inline(always)]
-    fn add(&mut self, a: u128) {
+    pub(crate) fn add(&mut self, a: u128) {
         self.three |= self.two & a;
         self.two |= self.one & a;
         self.one |= a;
@@ -745,9 +765,15 @@ unsafe fn evaluate_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
 /// [`evaluate`] compiled for any processor.
 #[inline(always)]
 fn evaluate_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+    evaluate_with_counts(b, w, &[side_counts(b, 0), side_counts(b, 1)])
+}
+
+/// [`evaluate`] from the attack counts of both sides (computed here, or by the hand-made
+/// evaluation on its way: [`evaluate_total`]).
+#[inline(always)]
+fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2]) -> i32 {
     let q = &w.packed[..N_FEATURES];
     let occ = b.occupancy();
-    let counts = [side_counts(b, 0), side_counts(b, 1)];
     let kings = [b.king_of(0), b.king_of(1)];
     // Both stages in one sum: at most ~700 features of at most 2^20 each keep the
     // endgame part within 32 bits.

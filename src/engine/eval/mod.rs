@@ -386,7 +386,10 @@ pub fn evaluate_reference<P: Pieces>(b: &P) -> i32 {
 /// Material, piece-square, camp, mobility and attack map of the pieces of kind `K` and
 /// colour `c`: `K` is a constant, so the per-kind choice of [`mobility`] folds away.
 #[inline(always)]
-fn kind_terms<P: Pieces, const C: usize, const K: usize>(b: &P, acc: &mut SideTerms) {
+fn kind_terms<P: Pieces, const C: usize, const K: usize, const COUNT: bool>(
+    b: &P,
+    acc: &mut SideTerms,
+) {
     let c = C;
     let set = b.set(c, K);
     if set == 0 {
@@ -402,6 +405,12 @@ fn kind_terms<P: Pieces, const C: usize, const K: usize>(b: &P, acc: &mut SideTe
         if K != KING {
             acc.attack.add(att);
         }
+        if COUNT {
+            acc.counts.add(att);
+            if K != KING {
+                acc.counts.guards |= att;
+            }
+        }
     }
     if K != KING {
         acc.phase += set.count_ones() as i32 * (piece_value(unpromote(K)) / 100);
@@ -415,13 +424,15 @@ struct SideTerms {
     map: SquareSet,
     phase: i32,
     attack: KingAttack,
+    /// Attack counts for the linear correction (only when asked: `COUNT`).
+    counts: linear::Counts,
 }
 
 /// Pawns in one go: a pawn attacks one square straight ahead, so the attack map of all
 /// pawns is the pawn set shifted by one rank and the mobility is one popcount. A pawn
 /// never stands on its last rank; the mask keeps the shift within the files anyway.
 #[inline(always)]
-fn pawn_terms<P: Pieces, const C: usize>(b: &P, acc: &mut SideTerms) {
+fn pawn_terms<P: Pieces, const C: usize, const COUNT: bool>(b: &P, acc: &mut SideTerms) {
     let c = C;
     let set = b.set(c, PAWN);
     if set == 0 {
@@ -433,6 +444,11 @@ fn pawn_terms<P: Pieces, const C: usize>(b: &P, acc: &mut SideTerms) {
         (set & !LAST_ROW) << 1
     };
     acc.map |= att;
+    if COUNT {
+        // No two pawns of a side attack the same square: one addition counts them all.
+        acc.counts.add(att);
+        acc.counts.guards |= att;
+    }
     // Each pawn attacks one square of its own: the hits are the pawns that hit, as
     // `KingAttack::add` pawn by pawn would count them.
     acc.attack.guards |= att;
@@ -463,25 +479,25 @@ const LAST_ROW: SquareSet = row_set(8);
 
 /// Every term of colour `C` but king safety and the check penalty.
 #[inline(always)]
-fn side_terms<P: Pieces, const C: usize>(b: &P) -> SideTerms {
+fn side_terms<P: Pieces, const C: usize, const COUNT: bool>(b: &P) -> SideTerms {
     let mut acc = SideTerms {
         attack: KingAttack::new(b, C),
         ..SideTerms::default()
     };
-    pawn_terms::<P, C>(b, &mut acc);
-    kind_terms::<P, C, LANCE>(b, &mut acc);
-    kind_terms::<P, C, KNIGHT>(b, &mut acc);
-    kind_terms::<P, C, SILVER>(b, &mut acc);
-    kind_terms::<P, C, GOLD>(b, &mut acc);
-    kind_terms::<P, C, BISHOP>(b, &mut acc);
-    kind_terms::<P, C, ROOK>(b, &mut acc);
-    kind_terms::<P, C, KING>(b, &mut acc);
-    kind_terms::<P, C, PRO_PAWN>(b, &mut acc);
-    kind_terms::<P, C, PRO_LANCE>(b, &mut acc);
-    kind_terms::<P, C, PRO_KNIGHT>(b, &mut acc);
-    kind_terms::<P, C, PRO_SILVER>(b, &mut acc);
-    kind_terms::<P, C, HORSE>(b, &mut acc);
-    kind_terms::<P, C, DRAGON>(b, &mut acc);
+    pawn_terms::<P, C, COUNT>(b, &mut acc);
+    kind_terms::<P, C, LANCE, COUNT>(b, &mut acc);
+    kind_terms::<P, C, KNIGHT, COUNT>(b, &mut acc);
+    kind_terms::<P, C, SILVER, COUNT>(b, &mut acc);
+    kind_terms::<P, C, GOLD, COUNT>(b, &mut acc);
+    kind_terms::<P, C, BISHOP, COUNT>(b, &mut acc);
+    kind_terms::<P, C, ROOK, COUNT>(b, &mut acc);
+    kind_terms::<P, C, KING, COUNT>(b, &mut acc);
+    kind_terms::<P, C, PRO_PAWN, COUNT>(b, &mut acc);
+    kind_terms::<P, C, PRO_LANCE, COUNT>(b, &mut acc);
+    kind_terms::<P, C, PRO_KNIGHT, COUNT>(b, &mut acc);
+    kind_terms::<P, C, PRO_SILVER, COUNT>(b, &mut acc);
+    kind_terms::<P, C, HORSE, COUNT>(b, &mut acc);
+    kind_terms::<P, C, DRAGON, COUNT>(b, &mut acc);
     for k in 0..7 {
         let n = b.hand_count(C, k);
         acc.score += n * (piece_value(k) + hand_bonus(k));
@@ -492,7 +508,22 @@ fn side_terms<P: Pieces, const C: usize>(b: &P) -> SideTerms {
 
 #[inline(always)]
 fn evaluate_body<P: Pieces>(b: &P) -> i32 {
-    let terms = [side_terms::<P, 0>(b), side_terms::<P, 1>(b)];
+    terms_value(
+        b,
+        &[side_terms::<P, 0, false>(b), side_terms::<P, 1, false>(b)],
+    )
+}
+
+/// The evaluation and the attack counts of both sides the linear correction reads (see
+/// [`linear::evaluate_total`]): one pass over the pieces for both.
+#[inline(always)]
+pub(crate) fn evaluate_counting<P: Pieces>(b: &P) -> (i32, [linear::Counts; 2]) {
+    let terms = [side_terms::<P, 0, true>(b), side_terms::<P, 1, true>(b)];
+    (terms_value(b, &terms), [terms[0].counts, terms[1].counts])
+}
+
+#[inline(always)]
+fn terms_value<P: Pieces>(b: &P, terms: &[SideTerms; 2]) -> i32 {
     let phase = terms[0].phase + terms[1].phase;
     let mut score = [terms[0].score, terms[1].score];
     for (c, s) in score.iter_mut().enumerate() {
