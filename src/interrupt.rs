@@ -2,20 +2,31 @@
 //! so that a scan stops within a moment, removes its temporaries and says how far it got,
 //! instead of dying with its files half written.
 //!
-//! The handler only stores the signal's number (all a signal handler may safely do) and
-//! gives the signal back its default action, so a second Ctrl-C ends the process at once.
-//! Without [`install`] (every command but `scan`), the signals keep their default action;
-//! an output folder's temporaries left that way are removed by the next run into it.
+//! The handlers are `signal-hook`'s: the first signal of a kind sets its flag, a second
+//! one (a second Ctrl-C) takes the signal's default action and ends the process at once.
+//! Without [`install`] (every command but the long ones), the signals keep their default
+//! action; an output folder's temporaries left that way are removed by the next run into
+//! it.
 #![warn(missing_docs)]
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// The signal received (0: none).
-static RECEIVED: AtomicI32 = AtomicI32::new(0);
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// SIGINT (the same number on every Unix).
 pub const SIGINT: i32 = 2;
 /// SIGTERM (the same number on every Unix).
 pub const SIGTERM: i32 = 15;
+
+/// The flags of SIGINT and SIGTERM, set by their handlers.
+fn flags() -> &'static [(i32, Arc<AtomicBool>); 2] {
+    static FLAGS: OnceLock<[(i32, Arc<AtomicBool>); 2]> = OnceLock::new();
+    FLAGS.get_or_init(|| {
+        [
+            (SIGINT, Arc::new(AtomicBool::new(false))),
+            (SIGTERM, Arc::new(AtomicBool::new(false))),
+        ]
+    })
+}
 
 /// The run was stopped by a signal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -38,12 +49,12 @@ pub fn signal_name(signal: i32) -> String {
     }
 }
 
-/// The signal received since [`install`], if any.
+/// The signal received since [`install`], if any (SIGINT first if both came).
 pub fn received() -> Option<Interrupted> {
-    match RECEIVED.load(Ordering::Relaxed) {
-        0 => None,
-        n => Some(Interrupted(n)),
-    }
+    flags()
+        .iter()
+        .find(|(_, f)| f.load(Ordering::Relaxed))
+        .map(|(s, _)| Interrupted(*s))
 }
 
 /// `Err` once a signal was received.
@@ -51,43 +62,15 @@ pub fn check() -> Result<(), Interrupted> {
     received().map_or(Ok(()), Err)
 }
 
-/// Catch SIGINT and SIGTERM from now on (Unix; elsewhere a no-op).
+/// Catch SIGINT and SIGTERM from now on (Unix; elsewhere a no-op). A handler that cannot
+/// be installed leaves that signal its default action.
 pub fn install() {
     #[cfg(unix)]
-    unix::install();
-}
-
-#[cfg(unix)]
-mod unix {
-    use super::{RECEIVED, SIGINT, SIGTERM};
-    use std::sync::atomic::Ordering;
-
-    // `signal` of the C library the standard library already links (on Linux and the BSDs
-    // it keeps the handler installed and restarts interrupted system calls).
-    unsafe extern "C" {
-        fn signal(signum: i32, handler: usize) -> usize;
-    }
-    const SIG_DFL: usize = 0;
-
-    extern "C" fn on_signal(signum: i32) {
-        RECEIVED
-            .compare_exchange(0, signum, Ordering::Relaxed, Ordering::Relaxed)
-            .ok();
-        // The next one ends the process (async-signal-safe, as POSIX lists it).
-        unsafe {
-            signal(signum, SIG_DFL);
-        }
-    }
-
-    pub fn install() {
-        let handler = on_signal as extern "C" fn(i32) as usize;
-        for s in [SIGINT, SIGTERM] {
-            // SAFETY: the handler only touches an atomic and calls `signal`, both safe in a
-            // signal handler.
-            unsafe {
-                signal(s, handler);
-            }
-        }
+    for (s, f) in flags() {
+        // The order matters: the conditional default first, so that the first signal
+        // (flag still clear) only sets the flag and the second ends the process.
+        let _ = signal_hook::flag::register_conditional_default(*s, Arc::clone(f));
+        let _ = signal_hook::flag::register(*s, Arc::clone(f));
     }
 }
 
