@@ -33,39 +33,81 @@ fn see_value(k: usize) -> i32 {
 /// are found once, and after each capture only the line through the capturing piece's
 /// square is looked along again for a slider behind it.
 pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
-    let to = sq_index(m.to());
-    let us = b.to_move();
-    let (mut occ, mut current, first_gain) = match m {
-        Move::Normal { from, promote, .. } => {
-            let from = sq_index(from);
-            let k = b.kind_on(from);
-            let moved = if promote { promoted(k) } else { k };
-            let captured = if b.piece_code_at(to) == EMPTY {
-                0
-            } else {
-                see_value(b.kind_on(to))
-            };
-            let promo_gain = if promote {
-                piece_value(moved) - piece_value(k)
-            } else {
-                0
-            };
-            (
-                b.occupancy() ^ (1u128 << from),
-                moved,
-                captured + promo_gain,
-            )
+    let start = ExchangeStart::of(b, m);
+    let sets = ExchangeSets::new(b, start.to, start.occ);
+    exchange(b, start, sets)
+}
+
+/// The first capture of an exchange: the square, the occupancy after it, the piece now
+/// standing on the square and what the mover gained.
+#[derive(Clone, Copy)]
+struct ExchangeStart {
+    to: usize,
+    us: usize,
+    occ: SquareSet,
+    current: usize,
+    first_gain: i32,
+}
+
+impl ExchangeStart {
+    #[inline]
+    fn of<P: Pieces>(b: &P, m: Move) -> ExchangeStart {
+        let to = sq_index(m.to());
+        let (occ, current, first_gain) = match m {
+            Move::Normal { from, promote, .. } => {
+                let from = sq_index(from);
+                let k = b.kind_on(from);
+                let moved = if promote { promoted(k) } else { k };
+                let captured = if b.piece_code_at(to) == EMPTY {
+                    0
+                } else {
+                    see_value(b.kind_on(to))
+                };
+                let promo_gain = if promote {
+                    piece_value(moved) - piece_value(k)
+                } else {
+                    0
+                };
+                (
+                    b.occupancy() ^ (1u128 << from),
+                    moved,
+                    captured + promo_gain,
+                )
+            }
+            Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
+        };
+        ExchangeStart {
+            to,
+            us: b.to_move(),
+            occ: occ | 1u128 << to,
+            current,
+            first_gain,
         }
-        Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
-    };
-    occ |= 1u128 << to;
-    let mut sets = ExchangeSets::new(b, to, occ);
+    }
+}
+
+/// Where an exchange finds the attackers of its square: [`ExchangeSets`] (found once,
+/// kept up to date) or [`FromScratch`] (recomputed at every capture).
+trait ExchangeAttackers {
+    /// Pieces of colour `c` attacking the square with the occupancy `occ`.
+    fn attackers<P: Pieces>(&self, b: &P, c: usize, occ: SquareSet) -> SquareSet;
+    /// The attacker on `sq` left the square's lines (`occ` no longer holds it).
+    fn removed(&mut self, sq: usize, occ: SquareSet);
+}
+
+/// The exchange on the square once the first capture is made: each side recaptures with
+/// its cheapest attacker (a king only where the square is then safe), and either side
+/// may stop; the mover's balance.
+#[inline]
+fn exchange<P: Pieces, A: ExchangeAttackers>(b: &P, start: ExchangeStart, mut src: A) -> i32 {
+    let mut occ = start.occ;
+    let mut current = start.current;
     let mut gain = [0i32; 40];
-    gain[0] = first_gain;
+    gain[0] = start.first_gain;
     let mut d = 0;
-    let mut side = 1 - us;
+    let mut side = 1 - start.us;
     loop {
-        let attackers = sets.attackers(side, occ);
+        let attackers = src.attackers(b, side, occ);
         if attackers == 0 || d >= 38 {
             break;
         }
@@ -78,8 +120,8 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
         d += 1;
         gain[d] = see_value(current) - gain[d - 1];
         occ ^= 1u128 << sq;
-        sets.reveal(sq, occ);
-        if k == KING && sets.attackers(1 - side, occ) != 0 {
+        src.removed(sq, occ);
+        if k == KING && src.attackers(b, 1 - side, occ) != 0 {
             // The king may not capture into an attacked square.
             d -= 1;
             break;
@@ -92,6 +134,31 @@ pub fn see<P: Pieces>(b: &P, m: Move) -> i32 {
         d -= 1;
     }
     gain[0]
+}
+
+/// The attackers recomputed from the board at every capture ([`see_reference`]).
+struct FromScratch {
+    to: usize,
+}
+
+impl ExchangeAttackers for FromScratch {
+    #[inline]
+    fn attackers<P: Pieces>(&self, b: &P, c: usize, occ: SquareSet) -> SquareSet {
+        attackers_to(b, c, self.to, occ)
+    }
+    #[inline]
+    fn removed(&mut self, _sq: usize, _occ: SquareSet) {}
+}
+
+impl ExchangeAttackers for ExchangeSets {
+    #[inline]
+    fn attackers<P: Pieces>(&self, _b: &P, c: usize, occ: SquareSet) -> SquareSet {
+        self.attackers(c, occ)
+    }
+    #[inline]
+    fn removed(&mut self, sq: usize, occ: SquareSet) {
+        self.reveal(sq, occ);
+    }
 }
 
 /// The pieces that attack one square in an exchange, kept up to date as captures
@@ -169,63 +236,8 @@ impl ExchangeSets {
 /// Static exchange evaluation, the plain way: every attacker recomputed from scratch at
 /// every capture of the exchange. It defines [`see`], which is tested against it.
 pub fn see_reference<P: Pieces>(b: &P, m: Move) -> i32 {
-    let to = sq_index(m.to());
-    let us = b.to_move();
-    let (mut occ, mut current, first_gain) = match m {
-        Move::Normal { from, promote, .. } => {
-            let from = sq_index(from);
-            let k = b.kind_on(from);
-            let moved = if promote { promoted(k) } else { k };
-            let captured = if b.piece_code_at(to) == EMPTY {
-                0
-            } else {
-                see_value(b.kind_on(to))
-            };
-            let promo_gain = if promote {
-                piece_value(moved) - piece_value(k)
-            } else {
-                0
-            };
-            (
-                b.occupancy() ^ (1u128 << from),
-                moved,
-                captured + promo_gain,
-            )
-        }
-        Move::Drop { kind, .. } => (b.occupancy(), kind_index(kind), 0),
-    };
-    occ |= 1u128 << to;
-    let mut gain = [0i32; 40];
-    gain[0] = first_gain;
-    let mut d = 0;
-    let mut side = 1 - us;
-    loop {
-        let attackers = attackers_to(b, side, to, occ);
-        if attackers == 0 || d >= 38 {
-            break;
-        }
-        let Some((k, sq)) = CHEAPEST_FIRST.iter().find_map(|&k| {
-            let s = attackers & b.set(side, k);
-            (s != 0).then(|| (k, s.trailing_zeros() as usize))
-        }) else {
-            break;
-        };
-        d += 1;
-        gain[d] = see_value(current) - gain[d - 1];
-        if k == KING && attackers_to(b, 1 - side, to, occ ^ (1u128 << sq)) != 0 {
-            // The king may not capture into an attacked square.
-            d -= 1;
-            break;
-        }
-        occ ^= 1u128 << sq;
-        current = k;
-        side = 1 - side;
-    }
-    while d > 0 {
-        gain[d - 1] = -((-gain[d - 1]).max(gain[d]));
-        d -= 1;
-    }
-    gain[0]
+    let start = ExchangeStart::of(b, m);
+    exchange(b, start, FromScratch { to: start.to })
 }
 
 /// The kind a piece of kind `k` goes into the hand as.
