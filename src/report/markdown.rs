@@ -234,6 +234,14 @@ size, share of the pool at or above it and ties). {}\n",
     let pops = df.column("population").ok()?.str().ok()?.clone();
     let roles = df.column("role").ok()?.str().ok()?.clone();
     let few = df.column("few_games").ok()?.bool().ok()?.clone();
+    let tests = df.column("test").ok()?.str().ok()?.clone();
+    let family = df
+        .column("holm_family")
+        .ok()?
+        .i64()
+        .ok()?
+        .max()
+        .unwrap_or(0);
     for i in 0..df.height() {
         if pops.get(i) != Some("controlled") {
             continue;
@@ -258,15 +266,30 @@ size, share of the pool at or above it and ties). {}\n",
                 )
             }
         };
-        let test = match log10("score_p_log10", i) {
-            None => "no test (a cell without games)".to_string(),
+        let method = tests.get(i).unwrap_or(super::tables::TEST_NONE);
+        let test = match log10("test_p_log10", i) {
+            None => {
+                if int("a_games", i) == 0 || int("b_games", i) == 0 {
+                    "no test (a cell without games)".to_string()
+                } else {
+                    format!(
+                        "no test (a small cell of more than {} games, too many for the exact methods)",
+                        super::exact::EXACT_MAX_GAMES
+                    )
+                }
+            }
             Some(l) => {
                 let adjusted = match log10("holm_p_log10", i) {
                     Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
                     _ => String::new(),
                 };
+                let (interval, name) = if method == super::tables::TEST_EXACT {
+                    ("exact Chan-Zhang CI", "Boschloo's exact test")
+                } else {
+                    ("score CI", "score test")
+                };
                 format!(
-                    "difference {} percentage points (95% score CI {} to {}), score test p = {}{adjusted}",
+                    "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
                     points(df, "rate_diff", i),
                     points(df, "rate_diff_lo", i),
                     points(df, "rate_diff_hi", i),
@@ -290,11 +313,15 @@ size, share of the pool at or above it and ties). {}\n",
             side("b"),
         );
     }
-    out.push_str(
-        "\nOne inference throughout: the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 \
-exactly when p < 0.05). The controlled declaration-win rate is the primary comparison; the three others of table 3e (this move-limit \
-rate and the two raw rows) are secondary, with Holm's adjustment over the three. See table 3e for the raw (uncontrolled) rows and the \
-definitions.\n\n",
+    let _ = writeln!(
+        out,
+        "\nThe inference of each comparison follows a rule fixed in advance: where a cell has fewer than {} games or the 2x2 table an \
+expected count below 5, Boschloo's exact unconditional test with Chan and Zhang's exact interval (the asymptotic test is not printed for \
+such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
+p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
+members (this move-limit rate and the two raw rows of table 3e), with Holm's adjustment over all {family} (a comparison that cannot be tested \
+stays in the family, untested). See table 3e for the raw (uncontrolled) rows and the definitions.\n",
+        c.min_games
     );
     Some(out)
 }

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod columns;
+pub mod exact;
 pub mod export;
 pub mod markdown;
 pub mod pdf;

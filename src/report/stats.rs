@@ -77,12 +77,13 @@ pub fn ln_factorial(n: u64) -> f64 {
     x * x.ln() - x + 0.5 * (2.0 * std::f64::consts::PI * x).ln() + series
 }
 
-fn ln_choose(n: u64, r: u64) -> f64 {
+/// `ln C(n, r)` for `r <= n`.
+pub(crate) fn ln_choose(n: u64, r: u64) -> f64 {
     ln_factorial(n) - ln_factorial(r) - ln_factorial(n - r)
 }
 
 /// `ln(sum(exp(x)))` of the values, without overflow or underflow; `-inf` for none.
-fn ln_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+pub(crate) fn ln_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     let m = xs.clone().fold(f64::NEG_INFINITY, f64::max);
     if m == f64::NEG_INFINITY {
         return m;
@@ -157,7 +158,7 @@ pub fn ln_erfc(x: f64) -> f64 {
 /// minus `delta`, over its standard error at the maximum-likelihood proportions
 /// restricted to that difference, times `sqrt((N - 1) / N)`. Positive when the observed
 /// difference is above `delta`; infinite where that standard error is 0.
-fn mn_statistic(k1: u64, n1: u64, k2: u64, n2: u64, delta: f64) -> f64 {
+pub(crate) fn mn_statistic(k1: u64, n1: u64, k2: u64, n2: u64, delta: f64) -> f64 {
     let (x1, x2) = (n1 as f64, n2 as f64);
     let (p1, p2) = (k1 as f64 / x1, k2 as f64 / x2);
     let d = p1 - p2 - delta;

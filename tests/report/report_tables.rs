@@ -640,33 +640,45 @@ fn era_comparison_score_test_interval_and_holm() {
     assert!(close(float(&d, "b_rate_lo"), 10.0 / (10.0 + Z2)));
     assert!(close(float(&d, "b_rate_hi"), 1.0));
     assert!(close(float(&d, "rate_diff"), -0.7));
-    // The Miettinen-Nurminen score test and its interval; reference values computed in
-    // mpmath (restricted MLE by golden-section search, erfc, bounds by bisection).
-    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-9;
-    assert!(near(float(&d, "rate_diff_lo"), -0.894_964_921_005_108));
-    assert!(near(float(&d, "rate_diff_hi"), -0.334_106_980_011_319));
-    assert!(near(float(&d, "score_z"), -3.198_557_367_121_814));
-    assert!(near(float(&d, "score_p"), 0.001_381_170_503_512_833));
+    // 3/10 against 10/10: an expected count of 3.5 (13 wins and 7 others over 20 games,
+    // 10 a cell), below 5, so the exact pair: Boschloo's p from scipy's boschloo_exact,
+    // Chan and Zhang's interval from the brute-force computation of
+    // scripts/exact-reference.py.
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-6;
+    assert!(close(float(&d, "expected_min"), 3.5));
+    assert_eq!(strings(&d, "test"), ["boschloo"]);
+    assert!(near(float(&d, "rate_diff_lo"), -0.933_260_488_822_266_4));
+    assert!(near(float(&d, "rate_diff_hi"), -0.311_374_120_422_122_76));
+    assert!(near(float(&d, "test_p"), 0.000_872_809_837_397_771_5));
+    assert_eq!(float(&d, "score_z"), None, "no asymptotic statistic");
     assert_eq!(strings(&d, "role"), ["primary"]);
     assert_eq!(
         float(&d, "holm_p"),
         None,
         "the primary comparison is not adjusted"
     );
+    assert_eq!(int(&d, "holm_family"), None);
     assert_eq!(boolean(&d, "few_games"), Some(false));
     let m = pick("move_limit_rate", "controlled");
     assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
     assert!(close(float(&m, "rate_diff"), 0.7));
-    assert!(near(float(&m, "rate_diff_lo"), 0.334_106_980_011_319));
-    assert!(near(float(&m, "rate_diff_hi"), 0.894_964_921_005_108));
-    // Holm over the three secondary p-values 0.0013812, 0.0025688, 0.0025688: 3 x the
-    // smallest, then 2 x the next (kept for the largest, which is not larger).
+    // 7/10 against 0/10 is 3/10 against 10/10 with wins and others swapped.
+    assert!(near(float(&m, "rate_diff_lo"), 0.311_374_120_422_122_76));
+    assert!(near(float(&m, "rate_diff_hi"), 0.933_260_488_822_266_4));
+    // Holm over the family of three secondary p-values 0.00087281, 0.0018927 (raw: 4/11
+    // against 10/10, scipy), 0.0018927: 3 x the smallest, then 2 x the next (kept for the
+    // largest, which is not larger).
     assert_eq!(strings(&m, "role"), ["secondary"]);
-    assert!(near(float(&m, "holm_p"), 3.0 * 0.001_381_170_503_512_833));
+    assert_eq!(int(&m, "holm_family"), Some(3));
+    assert!(near(float(&m, "holm_p"), 3.0 * 0.000_872_809_837_397_771_5));
     for measure in ["decl_win_rate", "move_limit_rate"] {
         let raw = pick(measure, "raw");
-        assert!(near(float(&raw, "score_p"), 0.002_568_831_527_022_718));
-        assert!(near(float(&raw, "holm_p"), 2.0 * 0.002_568_831_527_022_718));
+        assert_eq!(strings(&raw, "test"), ["boschloo"]);
+        assert!(near(float(&raw, "test_p"), 0.001_892_669_820_098_665_7));
+        assert!(near(
+            float(&raw, "holm_p"),
+            2.0 * 0.001_892_669_820_098_665_7
+        ));
     }
     // Raw: the unrated game counts, 4 of 11.
     let raw = pick("decl_win_rate", "raw");
@@ -682,10 +694,12 @@ fn era_comparison_score_test_interval_and_holm() {
         "{md}"
     );
     assert!(
-        md.contains("difference -70.0 percentage points (95% score CI -89.5 to -33.4), score test p = 0.00138"),
+        md.contains("difference -70.0 percentage points (95% exact Chan-Zhang CI -93.3 to -31.1), Boschloo's exact test p = 8.73e-4"),
         "{md}"
     );
-    assert!(md.contains("Holm-adjusted p = 0.00414"), "{md}");
+    assert!(md.contains("Holm-adjusted p = 0.00262"), "{md}");
+    assert!(md.contains("has 3 members"), "{md}");
+    assert!(!md.contains("score test p"), "{md}");
     assert!(md.contains("- Primary — declaration-win rate"), "{md}");
     // The period x Max_Moves table reads the same cells directly.
     let t = r.table("strength_by_era_max_moves").unwrap();
@@ -723,7 +737,8 @@ fn comparison_without_games_has_counts_and_no_rates() {
     assert_eq!(df.height(), 4);
     assert_eq!(int(df, "a_games"), Some(0));
     assert_eq!(float(df, "a_rate"), None);
-    assert_eq!(float(df, "score_p"), None);
+    assert_eq!(float(df, "test_p"), None);
+    assert_eq!(strings(df, "test")[0], "none");
     assert_eq!(boolean(df, "few_games"), Some(true));
     // The headline says there is no game rather than printing 0/0.
     let md = floodgate_scan::report::markdown::render(&r);
@@ -753,12 +768,111 @@ fn few_games_are_flagged_in_the_comparison_and_the_headline() {
         md.contains("**Few games** (a cell has fewer than 10)"),
         "{md}"
     );
-    // 1/1 against 0/4: z = 2.0, p = 0.0455 (mpmath); the interval [+2.0, +100.0] excludes
-    // 0 as the test rejects: the two agree.
+    // 1/1 against 0/4: the score test would give p = 0.0455 and an interval [+2.0, +100.0]
+    // excluding 0; the exact pair gives Boschloo's p = 0.16384 (4^4 / 5^5 twice, scipy
+    // agrees) and Chan and Zhang's interval from (0.025 / 0.08192)^(1/5) - 1 = -21.1 pp.
     assert!(
-        md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"),
+        md.contains("(95% exact Chan-Zhang CI -21.1 to +100.0), Boschloo's exact test p = 0.164"),
         "{md}"
     );
+    assert!(!md.contains("score test p"), "{md}");
+    assert!(!md.contains("0.0455"), "{md}");
+    let m = df
+        .filter(
+            &df.column("measure")
+                .unwrap()
+                .str()
+                .unwrap()
+                .equal("move_limit_rate"),
+        )
+        .unwrap();
+    let ps: Vec<Option<f64>> = m
+        .column("test_p")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert!((ps[0].unwrap() - 0.16384).abs() < 1e-9, "{ps:?}");
+}
+
+#[test]
+fn an_untestable_comparison_stays_in_the_holm_family() {
+    // Cell A (2022, Max_Moves 256): 8 rated games, 6 declaration wins; cell B (2025,
+    // Max_Moves 512): 10 unrated games, 2 declaration wins. No controlled game in B: the
+    // two controlled comparisons cannot be tested; the two raw ones are (6/8 against 2/10,
+    // exact: scipy's Boschloo p = 0.0286258). Holm over the family of 3 fixed in advance
+    // (not over the 2 that could be tested): 3 x 0.0286258 for both.
+    let g = |year: i64, mm: i64, reason: &str, rating: Option<f64>| {
+        let mut g = rated(game(Some(year), "mutual", Some(reason)), rating, rating);
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..6).map(|_| g(2022, 256, "kachi", Some(2000.0))));
+    rows.extend((0..2).map(|_| g(2022, 256, "max_moves", Some(2000.0))));
+    rows.extend((0..2).map(|_| g(2025, 512, "kachi", None)));
+    rows.extend((0..8).map(|_| g(2025, 512, "max_moves", None)));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    assert_eq!(
+        strings(df, "test"),
+        ["none", "none", "boschloo", "boschloo"]
+    );
+    let family: Vec<Option<i64>> = df
+        .column("holm_family")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(family, [None, Some(3), Some(3), Some(3)]);
+    let holm: Vec<Option<f64>> = df
+        .column("holm_p")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(holm[1], None, "untested, not adjusted");
+    for h in &holm[2..] {
+        assert!(
+            (h.unwrap() - 3.0 * 0.028_625_847_142_929_414).abs() < 1e-6,
+            "{holm:?}"
+        );
+    }
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("has 3 members"), "{md}");
+}
+
+#[test]
+fn large_cells_keep_the_score_test() {
+    // 12/20 against 4/20: expected counts 8 and 12 a cell, 20 games each: the score test,
+    // as stats::score_test computes it (checked there against mpmath).
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..12).map(|_| g(2022, 256, "kachi")));
+    rows.extend((0..8).map(|_| g(2022, 256, "toryo")));
+    rows.extend((0..4).map(|_| g(2025, 512, "kachi")));
+    rows.extend((0..16).map(|_| g(2025, 512, "toryo")));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let t = floodgate_scan::report::stats::score_test(12, 20, 4, 20).unwrap();
+    assert_eq!(strings(df, "test")[0], "score");
+    assert!(close(float(df, "expected_min"), 8.0));
+    assert!(close(float(df, "score_z"), t.z));
+    assert!(close(float(df, "test_p"), t.ln_p.exp()));
+    assert!(close(float(df, "rate_diff_lo"), t.lo));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("score test p = "), "{md}");
 }
 
 /// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
@@ -968,9 +1082,9 @@ fn p_values_below_the_smallest_double_are_kept_and_printed() {
     );
     let md = floodgate_scan::report::markdown::render(&r);
     // The score test: log10 p = -386.14248551326411 (mpmath).
-    let l = float(&d, "score_p_log10").unwrap();
+    let l = float(&d, "test_p_log10").unwrap();
     assert!((l - -386.142_485_513_264_1).abs() < 1e-8, "{l}");
-    assert_eq!(float(&d, "score_p"), Some(0.0));
+    assert_eq!(float(&d, "test_p"), Some(0.0));
     assert!(md.contains("p = 7.20e-387"), "{md}");
     assert!(!md.contains("p = 0."), "no p printed as 0");
 }

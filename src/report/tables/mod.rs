@@ -40,7 +40,10 @@ pub use cut::{
 };
 use endings::{Population, endings};
 use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
-pub use strength::{COMPARISON_CELLS, PRIMARY_COMPARISON, per_game_strength, thresholds};
+pub use strength::{
+    COMPARISON_CELLS, PRIMARY_COMPARISON, TEST_EXACT, TEST_NONE, TEST_SCORE, per_game_strength,
+    thresholds,
+};
 use strength::{
     era_comparison, strength_by_era, strength_by_era_max_moves, strength_by_max_moves,
     strength_by_year,
@@ -284,13 +287,17 @@ study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
 cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
 above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
 declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
-games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
-minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
-`score_z` the statistic at no difference and `score_p` its two-sided p-value (the interval excludes 0 exactly when `score_p` < 0.05; \
-`score_p_log10`: its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison \
-is the declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones have \
-`holm_p`, Holm's adjustment over the three (`holm_p_log10` its logarithm). With few games the normal approximation of the test is rough: \
-read such rows as descriptive.",
+games. `expected_min`: the smallest expected count of the comparison's 2x2 table under equal rates. `test` says which inference \
+a row has, fixed by a rule stated in advance: a comparison with a cell of fewer than {min_games} games or an expected count below 5 is \
+`boschloo` (Boschloo's exact unconditional test, two-sided as twice the smaller one-sided p-value, with Chan and Zhang's exact 95% interval \
+of the difference), the others `score` (the Miettinen-Nurminen score test and the interval that inverts it, which excludes 0 exactly when \
+the p-value is below 0.05), and a comparison with a cell without games, or needing the exact methods on more than 5,000 games, `none` \
+(no test, no interval). `rate_diff` = A's rate minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% interval of \
+the row's `test`, `score_z` the score statistic at no difference (score rows only), `test_p` the two-sided p-value (`test_p_log10`: \
+its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison is the \
+declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones form a \
+family fixed in advance (`holm_family`, its size) with `holm_p`, Holm's adjustment over it (`holm_p_log10` its logarithm); an \
+untestable comparison stays in the family, untested, and so keeps the others' adjustment as strict as planned.",
         compute: era_comparison,
     },
     TableSpec {

@@ -5,6 +5,7 @@
 use polars::prelude::*;
 
 use super::super::columns::*;
+use super::super::exact::{MIN_EXPECTED, exact_comparison, min_expected};
 use super::super::stats::{holm_ln, score_test, wilson};
 use super::super::{RatingPool, ReportConfig};
 use super::expr::*;
@@ -354,7 +355,7 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
     let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
     let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
     let mut ints: [Vec<i64>; 4] = Default::default();
-    let mut few = Vec::new();
+    let (mut few, mut tests, mut expected) = (Vec::new(), Vec::new(), Vec::new());
     let mut floats: [Vec<Option<f64>>; 12] = Default::default();
     let mut ln_ps: Vec<Option<f64>> = Vec::new();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
@@ -363,7 +364,22 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
             let (nb, kb) = (counts[1][base], counts[1][base + off]);
             let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
             let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
-            let t = score_test(ka, na, kb, nb);
+            let is_few = na.min(nb) < u64::from(config.min_games);
+            let min_exp = min_expected(ka, na, kb, nb);
+            let small = is_few || min_exp.is_some_and(|e| e < MIN_EXPECTED);
+            // (test, z, ln p, lo, hi): the score test where every expected count is 5 or
+            // more and neither cell has few games, else the exact pair, else none.
+            let (test, z, ln_p, lo, hi) = match (min_exp, small) {
+                (None, _) => (TEST_NONE, None, None, None, None),
+                (Some(_), false) => match score_test(ka, na, kb, nb) {
+                    Some(t) => (TEST_SCORE, Some(t.z), Some(t.ln_p), Some(t.lo), Some(t.hi)),
+                    None => (TEST_NONE, None, None, None, None),
+                },
+                (Some(_), true) => match exact_comparison(ka, na, kb, nb) {
+                    Some(e) => (TEST_EXACT, None, Some(e.ln_p), Some(e.lo), Some(e.hi)),
+                    None => (TEST_NONE, None, None, None, None),
+                },
+            };
             measures.push(measure);
             populations.push(population);
             roles.push(if (population, measure) == PRIMARY_COMPARISON {
@@ -371,11 +387,13 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
             } else {
                 "secondary"
             });
-            few.push(na.min(nb) < u64::from(config.min_games));
+            few.push(is_few);
+            tests.push(test);
+            expected.push(min_exp);
             for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
                 v.push(x as i64);
             }
-            ln_ps.push(t.map(|t| t.ln_p));
+            ln_ps.push(ln_p);
             let row = [
                 rate(ka, na),
                 wa.map(|w| w.0),
@@ -384,31 +402,37 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
                 wb.map(|w| w.0),
                 wb.map(|w| w.1),
                 diff,
-                t.map(|t| t.lo),
-                t.map(|t| t.hi),
-                t.map(|t| t.z),
-                t.map(|t| t.ln_p.exp()),
-                t.map(|t| t.ln_p / std::f64::consts::LN_10),
+                lo,
+                hi,
+                z,
+                ln_p.map(f64::exp),
+                ln_p.map(|l| l / std::f64::consts::LN_10),
             ];
             for (v, x) in floats.iter_mut().zip(row) {
                 v.push(x);
             }
         }
     }
-    // Holm's adjustment over the secondary comparisons that have a test.
+    // Holm's adjustment over the family fixed in advance, every secondary comparison: an
+    // untestable one stays in it (as p = 1, which ranks last and so changes no multiplier
+    // of the others) and gets no adjusted p.
     let secondary: Vec<usize> = (0..roles.len())
-        .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
+        .filter(|&i| roles[i] == "secondary")
         .collect();
     let adjusted = holm_ln(
         &secondary
             .iter()
-            .filter_map(|&i| ln_ps[i])
+            .map(|&i| ln_ps[i].unwrap_or(0.0))
             .collect::<Vec<_>>(),
     );
     let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
     for (&i, a) in secondary.iter().zip(adjusted) {
-        holm[i] = Some(a);
+        holm[i] = ln_ps[i].map(|_| a);
     }
+    let family: Vec<Option<i64>> = roles
+        .iter()
+        .map(|r| (*r == "secondary").then_some(secondary.len() as i64))
+        .collect();
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
     let [
@@ -445,12 +469,15 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
             f("b_rate_lo", rb_lo),
             f("b_rate_hi", rb_hi),
             Column::new("few_games".into(), few),
+            f("expected_min", expected),
+            Column::new("test".into(), tests),
             f("rate_diff", d),
             f("rate_diff_lo", d_lo),
             f("rate_diff_hi", d_hi),
             f("score_z", z),
-            f("score_p", p),
-            f("score_p_log10", p_log10),
+            f("test_p", p),
+            f("test_p_log10", p_log10),
+            Column::new("holm_family".into(), family),
             f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
             f(
                 "holm_p_log10",
@@ -461,6 +488,16 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
         ],
     )
 }
+
+/// Table 3e's `test` of a comparison with a cell of few games or an expected count below
+/// 5: Boschloo's exact test with Chan and Zhang's interval.
+pub const TEST_EXACT: &str = "boschloo";
+/// Table 3e's `test` of the other comparisons: the Miettinen-Nurminen score test and the
+/// interval that inverts it.
+pub const TEST_SCORE: &str = "score";
+/// Table 3e's `test` of a comparison that cannot be tested (a cell without games, or too
+/// many games for the exact computation where it is needed).
+pub const TEST_NONE: &str = "none";
 
 /// The comparison of table 3e that answers the study's question (population, measure);
 /// the other three are secondary, with Holm-adjusted p-values.
