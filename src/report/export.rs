@@ -1,8 +1,7 @@
 //! Forms of the report's tables for a paper and for other tools: each table as a booktabs
-//! LaTeX file (`report --latex`), as a tidy long table (one row per group and rate: `table`,
-//! `group`, `measure`, `count`, `n`, `rate`, `lo`, `hi`), and the report's settings, the
-//! tool's version and the input's summary as `report.json` and as key-value metadata of
-//! every Parquet file.
+//! LaTeX file (`report --latex`), and the report's settings, the tool's version and the
+//! input's summary as `report.json` and as key-value metadata of every Parquet file (the
+//! data files themselves are shaped in [`super::tidy`]).
 
 use std::fmt::Write as _;
 
@@ -46,73 +45,6 @@ pub fn rate_parts(rate: &str) -> Option<(&'static str, &'static str)> {
         "decisive_share" => ("decisive", "games"),
         _ => return None,
     })
-}
-
-/// The text columns of a table that identify its rows (the group keys), in order.
-fn key_columns(df: &DataFrame) -> Vec<String> {
-    df.columns()
-        .iter()
-        .filter(|c| matches!(c.dtype(), DataType::String))
-        .map(|c| c.name().to_string())
-        .collect()
-}
-
-/// The table in tidy long form: one row per row of `table` and rate with an interval.
-/// Columns `table`, `group` (the row's key values joined by ` / `), `measure`, `count`,
-/// `n`, `rate`, `lo`, `hi`.
-pub fn tidy(table: &Table) -> PolarsResult<DataFrame> {
-    let df = &table.data;
-    let keys = key_columns(df);
-    let (mut groups, mut measures) = (Vec::<String>::new(), Vec::<String>::new());
-    let (mut counts, mut ns) = (Vec::<Option<i64>>::new(), Vec::<Option<i64>>::new());
-    let mut rates: [Vec<Option<f64>>; 3] = Default::default();
-    let rate_cols: Vec<(String, &str, &str)> = df
-        .columns()
-        .iter()
-        .filter_map(|c| {
-            let name = c.name().as_str();
-            let (k, n) = rate_parts(name)?;
-            let has = |s: &str| df.column(s).is_ok();
-            (has(&format!("{name}_lo")) && has(k) && has(n)).then(|| (name.to_string(), k, n))
-        })
-        .collect();
-    let int = |c: &str, i: usize| -> PolarsResult<Option<i64>> {
-        Ok(df.column(c)?.cast(&DataType::Int64)?.i64()?.get(i))
-    };
-    let float = |c: &str, i: usize| -> PolarsResult<Option<f64>> {
-        Ok(df.column(c)?.cast(&DataType::Float64)?.f64()?.get(i))
-    };
-    for i in 0..df.height() {
-        let mut group = Vec::new();
-        for k in &keys {
-            group.push(df.column(k)?.str()?.get(i).unwrap_or("unknown").to_string());
-        }
-        let group = group.join(" / ");
-        for (rate, k, n) in &rate_cols {
-            groups.push(group.clone());
-            measures.push(rate.clone());
-            counts.push(int(k, i)?);
-            ns.push(int(n, i)?);
-            rates[0].push(float(rate, i)?);
-            rates[1].push(float(&format!("{rate}_lo"), i)?);
-            rates[2].push(float(&format!("{rate}_hi"), i)?);
-        }
-    }
-    let h = groups.len();
-    let [rate, lo, hi] = rates;
-    DataFrame::new(
-        h,
-        vec![
-            Column::new("table".into(), vec![table.spec.name; h]),
-            Column::new("group".into(), groups),
-            Column::new("measure".into(), measures),
-            Column::new("count".into(), counts),
-            Column::new("n".into(), ns),
-            Column::new("rate".into(), rate),
-            Column::new("lo".into(), lo),
-            Column::new("hi".into(), hi),
-        ],
-    )
 }
 
 /// Escape text for LaTeX (outside math mode).

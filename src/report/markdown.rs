@@ -45,8 +45,13 @@ value, `all` = total row.\n\n",
         let s = table.spec;
         let _ = writeln!(out, "## Table {}. {}\n", s.number, s.title);
         let _ = writeln!(out, "{}\n", s.caption_for(c));
-        let long = if super::export::tidy(table).is_ok_and(|t| t.height() > 0) {
+        let long = if super::tidy::long(table).is_ok_and(|t| t.height() > 0) {
             format!(", long form `{}_long.csv`", s.name)
+        } else {
+            String::new()
+        };
+        let total = if super::tidy::split_totals(&table.data).is_ok_and(|(_, t)| t.is_some()) {
+            format!(", total row `{}_total.csv`", s.name)
         } else {
             String::new()
         };
@@ -55,7 +60,11 @@ value, `all` = total row.\n\n",
         } else {
             String::new()
         };
-        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`{long}{tex}.\n", s.name);
+        let _ = writeln!(
+            out,
+            "Files: `{0}.csv`, `{0}.parquet`{total}{long}{tex}.\n",
+            s.name
+        );
         out.push_str(&table_markdown(&table.data));
         out.push('\n');
     }

@@ -20,6 +20,7 @@ pub mod positions;
 pub mod replay;
 pub mod stats;
 pub mod tables;
+pub mod tidy;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -318,70 +319,67 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
         .into_iter()
         .map(|(k, v)| (format!("floodgate_scan.{k}"), v))
         .collect();
+    // Every Parquet file: the report's metadata, the table's name and caption, and the
+    // Arrow schema with plain strings.
+    let parquet = |name: &str, df: &mut DataFrame, table: &str, caption: &str| {
+        let mut meta = kv.clone();
+        meta.push(("floodgate_scan.table".to_string(), table.to_string()));
+        if !caption.is_empty() {
+            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
+        }
+        meta.push(tidy::arrow_schema_plain_strings(df));
+        ParquetWriter::new(create(name)?)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
+            .finish(df)
+            .map_err(ReportError::polars(dir.join(name).display().to_string()))?;
+        Ok::<(), ReportError>(())
+    };
     let write_table = |stem: &str, df: &mut DataFrame, caption: &str| {
         let csv = format!("{stem}.csv");
         let f = create(&csv)?;
         CsvWriter::new(f)
             .finish(df)
             .map_err(ReportError::polars(dir.join(&csv).display().to_string()))?;
-        let pq = format!("{stem}.parquet");
-        let f = create(&pq)?;
-        let mut meta = kv.clone();
-        meta.push(("floodgate_scan.table".to_string(), stem.to_string()));
-        if !caption.is_empty() {
-            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
-        }
-        ParquetWriter::new(f)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
-            .finish(df)
-            .map_err(ReportError::polars(dir.join(&pq).display().to_string()))?;
-        Ok::<(), ReportError>(())
+        parquet(&format!("{stem}.parquet"), df, stem, caption)
     };
     for table in &report.tables {
         let caption = table.spec.caption_for(&report.config);
-        write_table(table.spec.name, &mut table.data.clone(), &caption)?;
-        let mut long = export::tidy(table).map_err(ReportError::polars(format!(
-            "table {} (long form)",
-            table.spec.name
-        )))?;
+        let name = table.spec.name;
+        let (mut data, totals) = tidy::split_totals(&table.data)
+            .map_err(ReportError::polars(format!("table {name} (files)")))?;
+        write_table(name, &mut data, &caption)?;
+        if let Some(mut totals) = totals {
+            write_table(&format!("{name}_total"), &mut totals, "")?;
+        }
+        let mut long =
+            tidy::long(table).map_err(ReportError::polars(format!("table {name} (long form)")))?;
         if long.height() > 0 {
-            write_table(&format!("{}_long", table.spec.name), &mut long, "")?;
+            write_table(&format!("{name}_long"), &mut long, "")?;
         }
         if report.config.latex {
-            let tex = format!("{}.tex", table.spec.name);
-            let text = export::latex(table, &caption).map_err(ReportError::polars(format!(
-                "table {} (LaTeX)",
-                table.spec.name
-            )))?;
+            let tex = format!("{name}.tex");
+            let text = export::latex(table, &caption)
+                .map_err(ReportError::polars(format!("table {name} (LaTeX)")))?;
             create(&tex)?
                 .write_all(text.as_bytes())
                 .map_err(ReportError::io(&dir.join(&tex)))?;
         }
     }
     if let Some(per_game) = &report.per_game {
-        let pq = "strength_per_game.parquet";
-        let mut meta = kv.clone();
-        meta.push((
-            "floodgate_scan.table".to_string(),
-            "strength_per_game".to_string(),
-        ));
-        ParquetWriter::new(create(pq)?)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
-            .finish(&mut per_game.clone())
-            .map_err(ReportError::polars(dir.join(pq).display().to_string()))?;
+        parquet(
+            "strength_per_game.parquet",
+            &mut per_game.clone(),
+            "strength_per_game",
+            "",
+        )?;
     }
     for table in &report.extra {
         let mut df = table.data.clone();
-        for (ext, csv) in [("csv", true), ("parquet", false)] {
-            let name = format!("{}.{ext}", table.name);
-            let f = create(&name)?;
-            let r = if csv {
-                CsvWriter::new(f).finish(&mut df)
-            } else {
-                ParquetWriter::new(f).finish(&mut df).map(|_| ())
-            };
-            r.map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
-        }
+        let name = format!("{}.csv", table.name);
+        CsvWriter::new(create(&name)?)
+            .finish(&mut df)
+            .map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
+        parquet(&format!("{}.parquet", table.name), &mut df, &table.name, "")?;
     }
     for plot in &report.plots {
         create(plot.file)?

@@ -446,10 +446,10 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     assert!(tex.contains("\\midrule\nall &"), "{tex}");
     let tex = std::fs::read_to_string(rep.join("era_comparison.tex")).unwrap();
     assert!(tex.contains("rate\\_diff (pp, 95\\% CI)"), "{tex}");
-    // The tidy long form: one row per group and rate.
+    // The tidy long form: one row per group and rate, a column per key.
     let long = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves_long.csv")).unwrap();
     assert!(
-        long.starts_with("table,group,measure,count,n,rate,lo,hi\n"),
+        long.starts_with("table,max_moves,measure,count,n,rate,lo,hi\n"),
         "{long}"
     );
     assert!(

@@ -786,13 +786,7 @@ fn few_games_are_flagged_in_the_comparison_and_the_headline() {
                 .equal("move_limit_rate"),
         )
         .unwrap();
-    let ps: Vec<Option<f64>> = m
-        .column("test_p")
-        .unwrap()
-        .f64()
-        .unwrap()
-        .iter()
-        .collect();
+    let ps: Vec<Option<f64>> = m.column("test_p").unwrap().f64().unwrap().iter().collect();
     assert!((ps[0].unwrap() - 0.16384).abs() < 1e-9, "{ps:?}");
 }
 
@@ -827,13 +821,7 @@ fn an_untestable_comparison_stays_in_the_holm_family() {
         .iter()
         .collect();
     assert_eq!(family, [None, Some(3), Some(3), Some(3)]);
-    let holm: Vec<Option<f64>> = df
-        .column("holm_p")
-        .unwrap()
-        .f64()
-        .unwrap()
-        .iter()
-        .collect();
+    let holm: Vec<Option<f64>> = df.column("holm_p").unwrap().f64().unwrap().iter().collect();
     assert_eq!(holm[1], None, "untested, not adjusted");
     for h in &holm[2..] {
         assert!(
