@@ -65,7 +65,10 @@ value, `all` = total row.\n\n",
             "Files: `{0}.csv`, `{0}.parquet`{total}{long}{tex}.\n",
             s.name
         );
-        out.push_str(&table_markdown(&table.data));
+        out.push_str(&columns_markdown(
+            &table.data,
+            &super::latex::shown_columns(table),
+        ));
         out.push('\n');
     }
     for t in &report.extra {
@@ -91,22 +94,31 @@ value, `all` = total row.\n\n",
     out
 }
 
-/// One DataFrame as a Markdown table.
-///
-/// A column `NAME_log10` beside a p-value column `NAME` is not shown: `NAME` is printed
-/// from it, so that a p-value below the smallest `f64` is printed, not 0.
+/// One DataFrame as a Markdown table, every column shown (see [`columns_markdown`]).
 pub fn table_markdown(df: &DataFrame) -> String {
-    let mut out = String::new();
-    let all = df.columns();
-    let has = |n: &str| all.iter().any(|c| c.name().as_str() == n);
-    let cols: Vec<&Column> = all
+    let has = |n: &str| df.column(n).is_ok();
+    let cols: Vec<String> = df
+        .columns()
         .iter()
-        .filter(|c| {
-            c.name()
-                .strip_suffix("_log10")
-                .is_none_or(|base| !has(base))
+        .map(|c| c.name().as_str())
+        .filter(|name| {
+            let base = name
+                .strip_suffix("_lo")
+                .or_else(|| name.strip_suffix("_hi"));
+            !base.is_some_and(|b| has(b) && has(&format!("{b}_lo")) && has(&format!("{b}_hi")))
+                && !name.strip_suffix("_log10").is_some_and(has)
         })
+        .map(str::to_string)
         .collect();
+    columns_markdown(df, &cols)
+}
+
+/// The columns `cols` of a DataFrame as a Markdown table: a rate with its 95% interval
+/// in one cell (`30.0% [10.8, 60.3]`), a p-value printed from its `NAME_log10` column
+/// where there is one (so that a p-value below the smallest `f64` is printed, not 0).
+pub fn columns_markdown(df: &DataFrame, cols: &[String]) -> String {
+    let mut out = String::new();
+    let cols: Vec<&Column> = cols.iter().filter_map(|c| df.column(c).ok()).collect();
     out.push('|');
     for c in &cols {
         let _ = write!(out, " {} |", c.name());
@@ -117,16 +129,29 @@ pub fn table_markdown(df: &DataFrame) -> String {
         out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
+    let float = |name: &str, i: usize| df.column(name).ok().and_then(|l| l.f64().ok()?.get(i));
     for i in 0..df.height() {
         out.push('|');
         for c in &cols {
-            let log10 = df
-                .column(&format!("{}_log10", c.name()))
-                .ok()
-                .and_then(|l| l.f64().ok()?.get(i));
-            let text = match log10 {
-                Some(l) if c.name().ends_with("_p") => p_value_log10(l),
-                _ => cell(c.name(), &c.get(i).unwrap_or(AnyValue::Null)),
+            let name = c.name().as_str();
+            let log10 = float(&format!("{name}_log10"), i);
+            let bounds = (
+                float(&format!("{name}_lo"), i),
+                float(&format!("{name}_hi"), i),
+            );
+            let text = match (log10, bounds) {
+                (Some(l), _) if name.ends_with("_p") => p_value_log10(l),
+                (_, (Some(lo), Some(hi))) => {
+                    let v = c.get(i).unwrap_or(AnyValue::Null);
+                    let bound = |x: f64| {
+                        cell(name, &AnyValue::Float64(x))
+                            .trim_end_matches('%')
+                            .trim_end_matches(" pp")
+                            .to_string()
+                    };
+                    format!("{} [{}, {}]", cell(name, &v), bound(lo), bound(hi))
+                }
+                _ => cell(name, &c.get(i).unwrap_or(AnyValue::Null)),
             };
             let _ = write!(out, " {text} |");
         }

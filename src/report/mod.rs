@@ -13,6 +13,7 @@
 pub mod columns;
 pub mod exact;
 pub mod export;
+pub mod latex;
 pub mod markdown;
 pub mod pdf;
 pub mod plots;
@@ -358,12 +359,17 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
         }
         if report.config.latex {
             let tex = format!("{name}.tex");
-            let text = export::latex(table, &caption)
+            let text = latex::table_tex(table, &caption)
                 .map_err(ReportError::polars(format!("table {name} (LaTeX)")))?;
             create(&tex)?
                 .write_all(text.as_bytes())
                 .map_err(ReportError::io(&dir.join(&tex)))?;
         }
+    }
+    if report.config.latex {
+        create("tables.tex")?
+            .write_all(latex::document(report).as_bytes())
+            .map_err(ReportError::io(&dir.join("tables.tex")))?;
     }
     if let Some(per_game) = &report.per_game {
         parquet(
@@ -401,6 +407,7 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     let mut obsolete: Vec<String> = Vec::new();
     if !report.config.latex {
         obsolete.extend(report.tables.iter().map(|t| format!("{}.tex", t.spec.name)));
+        obsolete.push("tables.tex".to_string());
     }
     if report.per_game.is_none() {
         obsolete.push("strength_per_game.parquet".to_string());

@@ -366,14 +366,26 @@ fn check_latex(name: &str, text: &str) {
         prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
     }
     assert_eq!(depth, 0, "{name}: unbalanced braces");
+    let float = if text.contains("\\begin{sidewaystable}") {
+        "sidewaystable"
+    } else {
+        "table"
+    };
+    let begin = format!("\\begin{{{float}}}");
+    let end = format!("\\end{{{float}}}");
     let order = [
-        "\\begin{table}",
+        begin.as_str(),
+        "\\begin{threeparttable}",
+        "\\caption{",
         "\\begin{tabular}",
         "\\toprule",
         "\\midrule",
         "\\bottomrule",
         "\\end{tabular}",
-        "\\end{table}",
+        "\\begin{tablenotes}",
+        "\\end{tablenotes}",
+        "\\end{threeparttable}",
+        end.as_str(),
     ];
     let mut at = 0;
     for mark in order {
@@ -381,6 +393,17 @@ fn check_latex(name: &str, text: &str) {
             .find(mark)
             .unwrap_or_else(|| panic!("{name}: {mark} missing or out of order"));
         at += pos;
+    }
+    // One number per table: LaTeX's; no Markdown left; signs in math.
+    assert!(!text.contains("\\caption{Table"), "{name}: numbered twice");
+    for bad in ['`', '<', '>'] {
+        assert!(
+            !text
+                .lines()
+                .filter(|l| !l.starts_with('%'))
+                .any(|l| l.contains(bad)),
+            "{name}: {bad} left in the text"
+        );
     }
     let cells = |line: &str| line.replace("\\&", "").matches('&').count();
     let body = text
@@ -397,10 +420,10 @@ fn check_latex(name: &str, text: &str) {
     assert!(!rows.is_empty(), "{name}: no rows");
     let want = cells(rows[0]);
     let cols = text
-        .split("\\begin{tabular}{")
+        .split("\\begin{tabular}{@{}")
         .nth(1)
         .unwrap()
-        .split('}')
+        .split("@{}}")
         .next()
         .unwrap()
         .len();
@@ -444,8 +467,27 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     let tex = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves.tex")).unwrap();
     assert!(tex.contains("100.0 [43.9, 100.0]"), "{tex}");
     assert!(tex.contains("\\midrule\nall &"), "{tex}");
+    // Human headers, a short caption, the definitions as notes.
     let tex = std::fs::read_to_string(rep.join("era_comparison.tex")).unwrap();
-    assert!(tex.contains("rate\\_diff (pp, 95\\% CI)"), "{tex}");
+    assert!(tex.contains("A $-$ B (pp)"), "{tex}");
+    assert!(
+        tex.contains("\\caption{The 256 era against the 512 era}"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("\\item The reference study's headline comparison"),
+        "{tex}"
+    );
+    assert!(!tex.contains("rate\\_diff\\_lo &"), "{tex}");
+    let tex = std::fs::read_to_string(rep.join("funnel.tex")).unwrap();
+    assert!(tex.contains("\\emph{leading side}"), "{tex}");
+    assert!(!tex.contains("*leading side*"), "{tex}");
+    assert!(tex.contains("Owned $\\geq$ 31"), "{tex}");
+    let doc = std::fs::read_to_string(rep.join("tables.tex")).unwrap();
+    assert!(doc.contains("\\usepackage[T1]{fontenc}"), "{doc}");
+    for t in TABLES {
+        assert!(doc.contains(&format!("\\input{{{}.tex}}", t.name)), "{doc}");
+    }
     // The tidy long form: one row per group and rate, a column per key.
     let long = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves_long.csv")).unwrap();
     assert!(
@@ -474,5 +516,59 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     for c in ["year", "threshold", "strong", "mutual"] {
         assert!(pg.column(c).is_ok(), "{c}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tables.tex` of the bundled fixtures' report compiled with pdflatex where it is
+/// installed: every table typesets on A4, with no overfull box and no error.
+#[test]
+fn latex_tables_compile_without_overfull_boxes() {
+    let Ok(version) = Command::new("pdflatex").arg("--version").output() else {
+        eprintln!("SKIPPED: pdflatex is not installed (apt-get install texlive-latex-recommended)");
+        return;
+    };
+    assert!(version.status.success());
+    let dir = scratch("cli-pdflatex");
+    let scan = bin()
+        .args(["scan", "--quiet", "-o"])
+        .arg(dir.join("scan"))
+        .output()
+        .unwrap();
+    assert!(
+        scan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    let rep = dir.join("rep");
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("scan/games.parquet"))
+        .arg("-o")
+        .arg(&rep)
+        .arg("--latex")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tex = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
+        .current_dir(&rep)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(rep.join("tables.log")).unwrap_or_default();
+    assert!(tex.status.success(), "pdflatex failed:\n{log}");
+    for bad in ["Overfull \\hbox", "Overfull \\vbox", "\n! "] {
+        assert!(!log.contains(bad), "{bad} in tables.log:\n{log}");
+    }
+    assert!(
+        log.contains(&format!(
+            "Output written on tables.pdf ({} pages",
+            TABLES.len()
+        )),
+        "{log}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

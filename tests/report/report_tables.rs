@@ -476,7 +476,10 @@ fn markdown_has_every_table_with_its_caption() {
         assert!(md.contains(&t.spec.caption_for(&r.config)));
     }
     assert!(md.contains("75th percentile"));
-    assert!(md.contains("| 50.0% |"), "shares as percentages: {md}");
+    assert!(
+        md.contains("| 50.0% ["),
+        "shares as percentages with their interval: {md}"
+    );
     assert!(md.contains("![") && md.contains("funnel.svg"));
     assert!(md.contains("Files: `funnel.svg`, `funnel.pdf`."), "{md}");
 }
@@ -1112,7 +1115,7 @@ fn captions_ordinals_and_percentage_points() {
     );
     assert!(!caption.contains("pool)"), "{caption}");
     // Differences are percentage points, not percentages.
-    assert!(md.contains("| -70.0 pp |"), "{md}");
+    assert!(md.contains("| -70.0 pp ["), "{md}");
     assert!(!md.contains("| -70.0% |"), "{md}");
     // The headline with the entering pool reads as sentences, never `0/0 = –`.
     let cfg = ReportConfig {
@@ -1173,7 +1176,7 @@ fn match_rates_print_with_two_decimals_and_never_round_to_100() {
     rows.push(bad);
     let r = report(&rows, &ReportConfig::default());
     let md = floodgate_scan::report::markdown::render(&r);
-    assert!(md.contains("| 399 | 99.75% |"), "{md}");
+    assert!(md.contains("| 99.75% ["), "{md}");
     // 1,999 of 2,000 is 99.95%: printed with two decimals, not 100.00%.
     assert_eq!(
         floodgate_scan::report::markdown::cell(

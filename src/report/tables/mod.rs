@@ -61,6 +61,9 @@ pub struct TableSpec {
     /// What exactly is counted. `{percentile}`, `{pool}` and `{min_games}` are replaced by
     /// the report's settings.
     pub caption: &'static str,
+    /// The main measures, the columns `report.md` and LaTeX show (a rate brings its
+    /// interval); empty: every column. The files have every column.
+    pub shown: &'static [&'static str],
     compute: fn(LazyFrame, &ReportConfig) -> PolarsResult<DataFrame>,
 }
 
@@ -206,6 +209,18 @@ entering-king games only (final position mutual or one-sided; the reference stud
 Wilson interval (`*_lo`, `*_hi`); a rate below 100% never prints as 100%. `points_checked`: games with a replayed final position \
 (`final_sfen`), whose owned points are checked; `points_violations`: those whose two sides' owned points do not total 54 (a handicap game, or \
 an error). `judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+        shown: &[
+            "year",
+            "games",
+            "not_replayed",
+            "mutual",
+            "one_sided",
+            "no_entering",
+            "board_match_rate",
+            "entering_board_match_rate",
+            "points_violations",
+            "judge_disagreements",
+        ],
         compute: years,
     },
     TableSpec {
@@ -213,6 +228,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_mutual_by_year",
         title: "Endings of mutual entering-king games, by year",
         caption: ENDINGS_CAPTION_MUTUAL,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::Mutual, col(YEAR), "year"),
     },
     TableSpec {
@@ -220,6 +236,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_mutual_by_max_moves",
         title: "Endings of mutual entering-king games, by Max_Moves",
         caption: ENDINGS_CAPTION_MUTUAL,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::Mutual, col(MAX_MOVES), "max_moves"),
     },
     TableSpec {
@@ -227,6 +244,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_one_sided_by_year",
         title: "Endings of one-sided entering-king games, by year",
         caption: ENDINGS_CAPTION_ONE_SIDED,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::OneSided, col(YEAR), "year"),
     },
     TableSpec {
@@ -234,6 +252,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_one_sided_by_max_moves",
         title: "Endings of one-sided entering-king games, by Max_Moves",
         caption: ENDINGS_CAPTION_ONE_SIDED,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::OneSided, col(MAX_MOVES), "max_moves"),
     },
     TableSpec {
@@ -251,6 +270,18 @@ those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: t
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
 `move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
 of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
+        shown: &[
+            "year",
+            "pool_ratings",
+            "threshold",
+            "games",
+            "decl_win_rate",
+            "move_limit_rate",
+            "raw_games",
+            "raw_decl_win_rate",
+            "raw_move_limit_rate",
+            "few_games",
+        ],
         compute: strength_by_year,
     },
     TableSpec {
@@ -260,6 +291,7 @@ of the row, without strength control. Every rate has its 95% Wilson score interv
         caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
 2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
 of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_era,
     },
     TableSpec {
@@ -268,6 +300,7 @@ of years outside 2008-2026 are left out of it (table 3a's `all` row counts them)
         title: "Strength-controlled declaration rates, by Max_Moves",
         caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
 `0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_max_moves,
     },
     TableSpec {
@@ -277,6 +310,7 @@ of years outside 2008-2026 are left out of it (table 3a's `all` row counts them)
         caption: "As table 3a, one row per period of table 3b and `'Max_Moves` value read from the records, controlled and raw columns side by \
 side (each game judged against its own year's threshold); combinations without a mutual entering-king game are left out. The reference \
 study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_era_max_moves,
     },
     TableSpec {
@@ -298,6 +332,19 @@ its base-10 logarithm, exact where the p-value is below the smallest double, abo
 declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones form a \
 family fixed in advance (`holm_family`, its size) with `holm_p`, Holm's adjustment over it (`holm_p_log10` its logarithm); an \
 untestable comparison stays in the family, untested, and so keeps the others' adjustment as strict as planned.",
+        shown: &[
+            "measure",
+            "population",
+            "role",
+            "a_games",
+            "a_rate",
+            "b_games",
+            "b_rate",
+            "rate_diff",
+            "test",
+            "test_p",
+            "holm_p",
+        ],
         compute: era_comparison,
     },
     TableSpec {
@@ -318,6 +365,17 @@ whatever its points. `stranded_median`: median of owned minus declaration points
 fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent. The \
 `all` row pools regimes that differ in the move clause (a game cut at 256 ends at move 257, within it; at 512, at move 513, past it): read \
 the rows per Max_Moves (the plot shows them only).",
+        shown: &[
+            "max_moves",
+            "games",
+            "owned31_share",
+            "decl31_share",
+            "decl31_zone10_share",
+            "declarable_board_share",
+            "declarable_share",
+            "zone10_share",
+            "stranded_median",
+        ],
         compute: funnel,
     },
     TableSpec {
@@ -331,6 +389,16 @@ declaration points. `24-point`: the same with >= 31 points for a win and 24-30 f
 fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
 `decisive_share`: wins over games, with its 95% Wilson score interval. As in table 4, the `all` row pools Max_Moves regimes that differ in the \
 24-point rule's move clause.",
+        shown: &[
+            "max_moves",
+            "rule",
+            "games",
+            "black_win",
+            "white_win",
+            "draw",
+            "unchanged",
+            "decisive_share",
+        ],
         compute: counterfactual,
     },
     TableSpec {
@@ -341,6 +409,7 @@ fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the ga
 enemy camp; the final position need not be mutual). `board_pieces` counts kings; `legal_moves` is the complete legal set of the side to \
 move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `legal_share` is their \
 total over all legal moves. Median, range and mean over positions.",
+        shown: &[],
         compute: mutual_positions,
     },
     TableSpec {
@@ -353,6 +422,7 @@ total over all legal moves. Median, range and mean over positions.",
 tables 4 and 5: the king in the enemy camp, not in check (judged as if the side were to move), >= 10 pieces there, the points, and under the \
 24-point rule the SFEN move number at most 500 (a position first reached after move 500, possible only where the limit is 512, never counts). Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
 a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
+        shown: &[],
         compute: mutual_position_sides,
     },
     TableSpec {
@@ -361,8 +431,36 @@ a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cann
         title: "Distribution of the point shortfall at the first mutual entry",
         caption: "Number of sides of table 6b at each shortfall to the declaration-win threshold, under the 27-point rule (28/27) and \
 the 24-point rule (31).",
+        shown: &[],
         compute: mutual_shortfall,
     },
+];
+
+/// The main measures of tables 2a-2d (the keys first: `year` or `max_moves`).
+const ENDINGS_SHOWN: &[&str] = &[
+    "year",
+    "max_moves",
+    "games",
+    "valid_decl_share",
+    "invalid_decl_share",
+    "move_limit_share",
+    "resignation",
+    "repetition",
+    "other",
+];
+
+/// The main measures of tables 3b-3d.
+const STRENGTH_SHOWN: &[&str] = &[
+    "era",
+    "max_moves",
+    "games",
+    "decl_win_rate",
+    "move_limit_rate",
+    "low_side_share",
+    "raw_games",
+    "raw_decl_win_rate",
+    "raw_move_limit_rate",
+    "few_games",
 ];
 
 const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings in the enemy camp (`entering` = `mutual`), by the \
