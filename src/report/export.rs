@@ -42,22 +42,22 @@ pub fn rate_parts(rate: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// The settings, the tool's version and the input's summary as key-value pairs (also in
-/// every Parquet file's metadata, under these keys with a `floodgate_scan.` prefix).
-pub fn metadata(report: &Report) -> Vec<(String, String)> {
+/// The settings, the tool's version and commit, the input's summary and the provenance
+/// as key-value pairs, numbers as numbers (in every Parquet file's metadata too, under
+/// these keys with a `floodgate_scan.` prefix, each value as its text or its JSON).
+pub fn metadata(report: &Report) -> Vec<(String, serde_json::Value)> {
     let c = &report.config;
-    let mut kv = vec![
-        ("tool".to_string(), "floodgate-scan".to_string()),
-        ("version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
-        ("percentile".to_string(), c.percentile.to_string()),
-        ("pool".to_string(), c.pool.name().to_string()),
-        ("min_games".to_string(), c.min_games.to_string()),
-        (
-            "game_name".to_string(),
-            c.game_name.clone().unwrap_or_default(),
-        ),
+    let mut kv: Vec<(String, serde_json::Value)> = vec![
+        ("tool".to_string(), "floodgate-scan".into()),
+        ("version".to_string(), env!("CARGO_PKG_VERSION").into()),
+        ("commit".to_string(), super::provenance::COMMIT.into()),
+        ("percentile".to_string(), c.percentile.into()),
+        ("pool".to_string(), c.pool.name().into()),
+        ("min_games".to_string(), c.min_games.into()),
+        ("game_name".to_string(), c.game_name.clone().into()),
     ];
     kv.extend(report.input.iter().cloned());
+    kv.push(("provenance".to_string(), report.provenance.to_json()));
     kv
 }
 
@@ -65,7 +65,7 @@ pub fn metadata(report: &Report) -> Vec<(String, String)> {
 pub fn report_json(report: &Report, files: &[String]) -> String {
     let mut obj = serde_json::Map::new();
     for (k, v) in metadata(report) {
-        obj.insert(k, v.into());
+        obj.insert(k, v);
     }
     let tables: Vec<serde_json::Value> = report
         .tables

@@ -27,6 +27,7 @@ pub fn render(report: &Report) -> String {
         c.min_games
     );
     let _ = writeln!(out, "{}\n", super::tables::population(c));
+    let _ = writeln!(out, "{}\n", report.provenance.paragraph());
     out.push_str(
         "Definitions used throughout: a *declaration win* is a game whose server `'summary` reason is `kachi`; \
 a *move-limit* game has reason `max_moves` or `max_moves_draw`; the *entering* class (`mutual`, one-sided, none) \

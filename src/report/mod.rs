@@ -18,6 +18,7 @@ pub mod markdown;
 pub mod pdf;
 pub mod plots;
 pub mod positions;
+pub mod provenance;
 pub mod replay;
 pub mod stats;
 pub mod tables;
@@ -132,7 +133,8 @@ pub struct ReportConfig {
     pub game_name: Option<String>,
     /// Also write each table as a booktabs LaTeX file (`NAME.tex`).
     pub latex: bool,
-    /// Also write `strength_per_game.parquet`: every game's year threshold and strong flag.
+    /// Also write `strength_per_game.parquet`: every game's year threshold, `mutual` and
+    /// `strong` flags.
     pub per_game: bool,
 }
 
@@ -231,8 +233,10 @@ pub struct Report {
     /// Extra lines for `report.md` (e.g. the count of unreadable entries).
     pub notes: Vec<String>,
     /// The input's summary as key-value pairs (games in the table, games selected, years),
-    /// written to `report.json` and every Parquet file's metadata.
-    pub input: Vec<(String, String)>,
+    /// written to `report.json` (numbers as numbers) and every Parquet file's metadata.
+    pub input: Vec<(String, serde_json::Value)>,
+    /// The files read, the scan's inputs, the command line (see [`provenance`]).
+    pub provenance: provenance::Provenance,
     /// Every game's strength threshold and strong flag, when [`ReportConfig::per_game`].
     pub per_game: Option<DataFrame>,
     /// Tables from replays of the cut games (`report --replay`), after the others.
@@ -275,10 +279,7 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
         .and_then(|c| c.cast(&DataType::Int64))
         .map_err(ReportError::polars("year"))?;
     let years = years.i64().map_err(ReportError::polars("year"))?;
-    let span = match (years.min(), years.max()) {
-        (Some(a), Some(b)) => format!("{a}-{b}"),
-        _ => String::new(),
-    };
+    let (first, last) = (years.min(), years.max());
     let per_game = if config.per_game {
         Some(tables::per_game_strength(games, config).map_err(ReportError::polars("per-game"))?)
     } else {
@@ -290,9 +291,11 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
         plots: Vec::new(),
         notes: Vec::new(),
         input: vec![
-            ("games_selected".to_string(), games.height().to_string()),
-            ("years".to_string(), span),
+            ("games_selected".to_string(), games.height().into()),
+            ("first_year".to_string(), first.into()),
+            ("last_year".to_string(), last.into()),
         ],
+        provenance: provenance::Provenance::default(),
         per_game,
         extra: Vec::new(),
     };
@@ -318,7 +321,13 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     };
     let kv: Vec<(String, String)> = export::metadata(report)
         .into_iter()
-        .map(|(k, v)| (format!("floodgate_scan.{k}"), v))
+        .map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (format!("floodgate_scan.{k}"), text)
+        })
         .collect();
     // Every Parquet file: the report's metadata, the table's name and caption, and the
     // Arrow schema with plain strings.

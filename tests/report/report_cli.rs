@@ -503,12 +503,44 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(rep.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(json["percentile"], "75");
-    assert_eq!(json["games_in_table"], "3");
-    assert_eq!(json["unreadable_entries"], "1");
+    // Numbers as numbers.
+    assert_eq!(json["percentile"], 75.0);
+    assert_eq!(json["min_games"], 10);
+    assert_eq!(json["games_in_table"], 3);
+    assert_eq!(json["unreadable_entries"], 1);
+    assert_eq!(json["first_year"], 2024);
+    // Provenance: the files read with their size and SHA-256 (sha256sum's), the command.
+    let games = dir.join("games.parquet");
+    let p = &json["provenance"];
+    assert_eq!(p["files"][0]["role"], "games");
+    assert_eq!(p["files"][0]["path"], games.display().to_string());
+    assert_eq!(
+        p["files"][0]["bytes"],
+        std::fs::metadata(&games).unwrap().len()
+    );
+    let sum = Command::new("sha256sum").arg(&games).output().unwrap();
+    let want = String::from_utf8(sum.stdout).unwrap();
+    assert_eq!(p["files"][0]["sha256"], want.split(' ').next().unwrap());
+    assert_eq!(p["files"][1]["role"], "errors");
+    assert_eq!(p["command_line"][0], "floodgate-scan");
+    assert_eq!(p["command_line"][1], "report");
+    assert!(
+        p["command_line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "--latex")
+    );
     let bytes = std::fs::read(rep.join("years.parquet")).unwrap();
     let has = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
     assert!(has("floodgate_scan.version") && has("floodgate_scan.pool"));
+    assert!(has("floodgate_scan.provenance") && has(want.split(' ').next().unwrap()));
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert!(
+        md.contains("Reproducibility: made by floodgate-scan"),
+        "{md}"
+    );
+    assert!(md.contains(want.split(' ').next().unwrap()), "{md}");
     // The per-game strong flags and thresholds.
     let f = std::fs::File::open(rep.join("strength_per_game.parquet")).unwrap();
     let pg = ParquetReader::new(f).finish().unwrap();

@@ -1344,3 +1344,55 @@ fn the_cut_mutual_selection_is_the_same_in_rust_and_in_the_report() {
         .unwrap();
     assert_eq!(strings(&df, "game_id"), want);
 }
+
+#[test]
+fn strong_is_the_strength_condition_alone() {
+    // 2022: the year pool [1000, 1000, 2000, 2000, 3000 x 4] (both ratings of every game);
+    // its 75th percentile is at position 0.75 x 7 = 5.25, 3000 (numpy's linear). A mutual
+    // game at 3000
+    // is controlled; a game without entering kings at 3000 is strong but not mutual; a
+    // mutual game at 2000 is neither.
+    let rows = vec![
+        rated(
+            game(Some(2022), "mutual", Some("kachi")),
+            Some(3000.0),
+            Some(3000.0),
+        ),
+        rated(
+            game(Some(2022), "none", Some("toryo")),
+            Some(3000.0),
+            Some(3000.0),
+        ),
+        rated(
+            game(Some(2022), "mutual", Some("kachi")),
+            Some(2000.0),
+            Some(2000.0),
+        ),
+        rated(
+            game(Some(2022), "none", Some("toryo")),
+            Some(1000.0),
+            Some(1000.0),
+        ),
+    ];
+    let cfg = ReportConfig {
+        per_game: true,
+        ..ReportConfig::default()
+    };
+    let r = report(&rows, &cfg);
+    let pg = r.per_game.as_ref().unwrap();
+    let flags =
+        |c: &str| -> Vec<Option<bool>> { pg.column(c).unwrap().bool().unwrap().iter().collect() };
+    assert_eq!(
+        flags("strong"),
+        [Some(true), Some(true), Some(false), Some(false)]
+    );
+    assert_eq!(
+        flags("mutual"),
+        [Some(true), Some(false), Some(true), Some(false)]
+    );
+    assert!(close(float(pg, "threshold"), 3000.0));
+    // The controlled columns count the games that are both.
+    let y = row(&r, "strength_by_year", "2022");
+    assert_eq!(int(&y, "games"), Some(1));
+    assert_eq!(int(&y, "raw_games"), Some(2));
+}

@@ -66,23 +66,25 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
     Ok(t.left_join(ties, col(YEAR), col(YEAR)))
 }
 
-/// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
-/// above the threshold).
+/// Games with their year's threshold, a `strong` flag (both pre-game ratings at or above
+/// it: the strength condition alone) and a `controlled` flag (mutual and strong: the games
+/// the strength-controlled columns count).
 fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
     let t = thresholds(lf.clone(), config)?;
-    let strong = mutual()
-        .and(col(BLACK_RATE).gt_eq(col("threshold")))
+    let strong = col(BLACK_RATE)
+        .gt_eq(col("threshold"))
         .and(col(WHITE_RATE).gt_eq(col("threshold")))
         .fill_null(lit(false));
     Ok(lf
         .left_join(t, col(YEAR), col(YEAR))
-        .with_column(strong.alias("strong")))
+        .with_column(strong.alias("strong"))
+        .with_column(mutual().and(col("strong")).alias("controlled")))
 }
 
 /// One row per game: `game_id` and `entry` where the games table has them, `year`,
-/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` and `strong` (a mutual
-/// entering-king game whose two pre-game ratings are both at or above the threshold: the
-/// games tables 3a-3e count as controlled).
+/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` (a mutual entering-king
+/// game) and `strong` (both pre-game ratings at or above the threshold, whatever the
+/// ending): tables 3a-3e count as controlled the games that are both.
 pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
     let mut select: Vec<Expr> = ["game_id", "entry"]
         .iter()
@@ -110,7 +112,7 @@ fn family() -> Family {
         .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
     let mut columns = Vec::new();
     let mut rates = Vec::new();
-    for (prefix, sel) in [("", col("strong")), ("raw_", mutual())] {
+    for (prefix, sel) in [("", col("controlled")), ("raw_", mutual())] {
         let n = |s: &str| format!("{prefix}{s}");
         columns.push((n("games"), count_if(sel.clone())));
         columns.push((n("decl_wins"), count_if(sel.clone().and(declaration_win()))));
@@ -332,9 +334,10 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
         let df = lf
             .clone()
             .select([
-                count_if(cell.clone().and(col("strong"))).alias("c_games"),
-                count_if(cell.clone().and(col("strong")).and(declaration_win())).alias("c_decl"),
-                count_if(cell.clone().and(col("strong")).and(move_limit())).alias("c_limit"),
+                count_if(cell.clone().and(col("controlled"))).alias("c_games"),
+                count_if(cell.clone().and(col("controlled")).and(declaration_win()))
+                    .alias("c_decl"),
+                count_if(cell.clone().and(col("controlled")).and(move_limit())).alias("c_limit"),
                 count_if(cell.clone().and(mutual())).alias("r_games"),
                 count_if(cell.clone().and(mutual()).and(declaration_win())).alias("r_decl"),
                 count_if(cell.and(mutual()).and(move_limit())).alias("r_limit"),
