@@ -44,12 +44,13 @@ fn fixture_reports_match_the_goldens() {
     for entry in std::fs::read_dir(&golden).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let want = std::fs::read_to_string(&path).unwrap();
-        let got = std::fs::read_to_string(rep.join(&name))
-            .unwrap_or_else(|_| panic!("{name} not produced"));
-        assert_eq!(
-            got, want,
-            "{name} differs from its golden (scripts/regen-reports.sh)"
+        // Bytes, not text: the PDF files open with a binary comment line.
+        let want = std::fs::read(&path).unwrap();
+        let got = std::fs::read(rep.join(&name)).unwrap_or_else(|_| panic!("{name} not produced"));
+        assert!(
+            got == want,
+            "{name} differs from its golden (scripts/regen-reports.sh):\n{}",
+            String::from_utf8_lossy(&got)
         );
         compared += 1;
     }
