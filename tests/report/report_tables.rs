@@ -1003,7 +1003,7 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         text_y(funnel, "all").is_none(),
         "the regimes are not pooled"
     );
-    let legend = text_y(funnel, "owned &gt;= 31").unwrap();
+    let legend = text_y(funnel, "owned ≥ 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
     assert!(text_y(funnel, "and every condition").unwrap() > axis);
     // Bar values are not written on the bars.
@@ -1255,7 +1255,8 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
     let data_lines: Vec<Vec<(f64, f64)>> = svg
         .split("<polyline ")
         .skip(1)
-        .filter(|l| l.to_ascii_uppercase().contains("#1F77B4"))
+        .map(|l| l.split('>').next().unwrap_or(""))
+        .filter(|l| l.to_ascii_uppercase().contains("#08306B"))
         .map(|l| {
             let pts = l
                 .split(" points=\"")
@@ -1395,4 +1396,99 @@ fn strong_is_the_strength_condition_alone() {
     let y = row(&r, "strength_by_year", "2022");
     assert_eq!(int(&y, "games"), Some(1));
     assert_eq!(int(&y, "raw_games"), Some(2));
+}
+
+/// The polylines of `svg` drawn in `color` above the legend strip (y < 300), as points.
+fn data_polylines(svg: &str, color: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline ")
+        .skip(1)
+        .map(|l| l.split('>').next().unwrap_or(""))
+        .filter(|l| l.to_ascii_uppercase().contains(color))
+        .map(|l| {
+            let pts = l
+                .split(" points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            pts.split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .filter(|pts: &Vec<(f64, f64)>| pts.iter().all(|&(_, y)| y < 300.0))
+        .collect()
+}
+
+#[test]
+fn figures_break_at_a_limit_change_label_it_show_every_n_and_have_no_title() {
+    // Mutual games every year 2022-2025 (two a year, rated, so both series have a value),
+    // the limit 256 until 2023 and 512 from 2024: each series is two runs of two years,
+    // never a line from 2023 to 2024.
+    let mut rows = Vec::new();
+    for year in 2022..=2025 {
+        for _ in 0..2 {
+            let mut g = rated(
+                game(Some(year), "mutual", Some("kachi")),
+                Some(2000.0),
+                Some(2000.0),
+            );
+            g.max_moves = Some(if year < 2024 { 256 } else { 512 });
+            rows.push(g);
+        }
+    }
+    let r = report(&rows, &ReportConfig::default());
+    let svg = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "decl_rate_by_year.svg")
+        .unwrap()
+        .svg;
+    for color in ["#08306B", "#E69F00"] {
+        let lines = data_polylines(svg, color);
+        assert_eq!(lines.len(), 2, "{color}: {svg}");
+        assert!(lines.iter().all(|l| l.len() == 2), "{color}: {lines:?}");
+    }
+    // The change line is labelled with the old and the new value.
+    assert!(svg.contains("Max_Moves 256→512"), "{svg}");
+    // n at every point: 2 raw and 2 controlled games a year, eight labels "2".
+    let twos = svg
+        .split("<text ")
+        .skip(1)
+        .filter(|t| {
+            t.split_once('>')
+                .and_then(|(_, body)| body.split("</text>").next())
+                .map(str::trim)
+                == Some("2")
+        })
+        .count();
+    assert_eq!(twos, 8, "{svg}");
+    // No title inside a figure: the caption is the paper's.
+    assert!(!svg.contains("Declaration-win rate, mutual games"));
+    for p in &r.plots {
+        assert!(
+            !p.svg.contains("font-size=\"21") && !p.svg.contains("font-size=\"19"),
+            "{}: a title",
+            p.file
+        );
+    }
+    // Series told apart in greyscale: their colours' luma differ by at least 50.
+    let luma = |hex: &str| {
+        let v = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+        0.299 * v(1) + 0.587 * v(3) + 0.114 * v(5)
+    };
+    assert!(luma("#E69F00") - luma("#08306B") > 50.0);
+    let owned = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "owned_points.svg")
+        .unwrap()
+        .svg;
+    assert!(
+        owned.contains("31 owned (a win needs 31 decl. points)"),
+        "{owned}"
+    );
 }
