@@ -57,6 +57,10 @@ pub fn header(name: &str) -> String {
         "raw_decl_win_rate" => "Declaration win, all",
         "raw_move_limit_rate" => "Move limit, all",
         "a_games" => "Games A",
+        "a_pairs" => "Pairs A",
+        "b_pairs" => "Pairs B",
+        "a_design_effect" => "Design effect A",
+        "b_design_effect" => "Design effect B",
         "a_rate" => "Rate A",
         "b_games" => "Games B",
         "b_rate" => "Rate B",
@@ -400,7 +404,7 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
         table.spec.number, table.spec.title
     );
     let _ = writeln!(s, "\\begin{{{env}}}[htbp]\n\\centering\n\\footnotesize");
-    s.push_str("\\setlength{\\tabcolsep}{4pt}\n\\begin{threeparttable}\n");
+    s.push_str("\\setlength{\\tabcolsep}{3pt}\n\\begin{threeparttable}\n");
     let _ = writeln!(s, "\\caption{{{}}}", escape(table.spec.title));
     let _ = writeln!(s, "\\label{{tab:{}}}", table.spec.name.replace('_', "-"));
     let align: String = cols

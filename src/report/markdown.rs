@@ -292,12 +292,27 @@ size, share of the pool at or above it and ties). {}\n",
             if n == 0 {
                 format!("{} no controlled game", s(&format!("{p}_cell"), i))
             } else {
+                let clustered = match (
+                    log10(&format!("{p}_rate_cl_lo"), i),
+                    log10(&format!("{p}_rate_cl_hi"), i),
+                ) {
+                    (Some(lo), Some(hi)) => format!(
+                        "; clustered by engine pair {}–{}, design effect {}",
+                        percentage(lo, 1),
+                        percentage(hi, 1),
+                        log10(&format!("{p}_design_effect"), i)
+                            .map_or("–".to_string(), |d| format!("{d:.2}")),
+                    ),
+                    _ => "; no clustered interval (fewer than two pairs)".to_string(),
+                };
                 format!(
-                    "{} {k}/{n} = {} (95% CI {}–{})",
+                    "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
                     s(&format!("{p}_cell"), i),
                     s(&format!("{p}_rate"), i),
                     s(&format!("{p}_rate_lo"), i),
                     s(&format!("{p}_rate_hi"), i),
+                    int(&format!("{p}_engines"), i),
+                    int(&format!("{p}_pairs"), i),
                 )
             }
         };
@@ -355,7 +370,10 @@ expected count below 5, Boschloo's exact unconditional test with Chan and Zhang'
 such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
 p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
 members (this move-limit rate and the two raw rows of table 3e), with Holm's adjustment over all {family} (a comparison that cannot be tested \
-stays in the family, untested). See table 3e for the raw (uncontrolled) rows and the definitions.\n",
+stays in the family, untested). The intervals of the rates and tests are over games; the same engines play many games, so each \
+cell also gives the engines and engine pairs it rests on and the interval clustered by engine pair with its design effect (the \
+clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table 3e for the \
+raw (uncontrolled) rows and the definitions.\n",
         c.min_games
     );
     Some(out)

@@ -293,6 +293,53 @@ pub fn with_intervals(mut df: DataFrame, rates: &[(&str, &str, &str)]) -> Polars
     Ok(df)
 }
 
+/// A proportion whose trials come in clusters (the games of one engine pair), with its
+/// cluster-robust (sandwich) standard error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusteredRate {
+    /// The proportion over all trials.
+    pub rate: f64,
+    /// Its standard error clustered by the clusters: `sqrt(G / (G - 1) * sum_c (k_c - p
+    /// n_c)^2) / N`, the sandwich estimator of a mean with the small-sample factor.
+    pub se: f64,
+    /// The 95% interval `rate -/+ 1.96 se`, kept inside [0, 1].
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+    /// The design effect: the clustered variance over the binomial `p (1 - p) / N`
+    /// (1 for independent trials; `None` where the binomial variance is 0).
+    pub design_effect: Option<f64>,
+    /// The number of clusters.
+    pub clusters: usize,
+}
+
+/// The clustered proportion of `(trials, successes)` per cluster; `None` with fewer than
+/// two clusters (no variance between clusters to estimate) or no trial.
+pub fn clustered_rate(clusters: &[(u64, u64)]) -> Option<ClusteredRate> {
+    let g = clusters.len();
+    let n: u64 = clusters.iter().map(|c| c.0).sum();
+    let k: u64 = clusters.iter().map(|c| c.1).sum();
+    if g < 2 || n == 0 {
+        return None;
+    }
+    let p = k as f64 / n as f64;
+    let ss: f64 = clusters
+        .iter()
+        .map(|&(nc, kc)| (kc as f64 - p * nc as f64).powi(2))
+        .sum();
+    let var = ss * g as f64 / (g as f64 - 1.0) / (n as f64 * n as f64);
+    let se = var.sqrt();
+    let binomial = p * (1.0 - p) / n as f64;
+    Some(ClusteredRate {
+        rate: p,
+        se,
+        lo: (p - Z95 * se).max(0.0),
+        hi: (p + Z95 * se).min(1.0),
+        design_effect: (binomial > 0.0).then(|| var / binomial),
+        clusters: g,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,6 +540,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn clustered_rate_by_hand() {
+        // Two pairs of four games, one winning all, one none: p = 0.5; residual sums +2 and
+        // -2; variance 2 / 1 x 8 / 64 = 0.25 (se 0.5) against the binomial 0.25 / 8: a
+        // design effect of 8. The interval 0.5 -/+ 0.98 is kept inside [0, 1].
+        let c = clustered_rate(&[(4, 4), (4, 0)]).unwrap();
+        assert!(
+            close(c.rate, 0.5, 1e-15) && close(c.se, 0.5, 1e-15),
+            "{c:?}"
+        );
+        assert!(close(c.design_effect.unwrap(), 8.0, 1e-12), "{c:?}");
+        assert_eq!((c.lo, c.hi, c.clusters), (0.0, 1.0, 2));
+        // Eight pairs of one game each, four wins: independent trials. Variance
+        // 8/7 x 8 x 0.25 / 64 = 1/28 against 1/32: the design effect is G / (G - 1) = 8/7.
+        let one: Vec<(u64, u64)> = (0..8).map(|i| (1, u64::from(i < 4))).collect();
+        let c = clustered_rate(&one).unwrap();
+        assert!(close(c.se, (1.0f64 / 28.0).sqrt(), 1e-15), "{c:?}");
+        assert!(close(c.design_effect.unwrap(), 8.0 / 7.0, 1e-12), "{c:?}");
+        assert!(close(c.lo, 0.5 - Z95 * (1.0f64 / 28.0).sqrt(), 1e-15));
+        // No rate with one cluster; no design effect where every game is a win.
+        assert_eq!(clustered_rate(&[(5, 2)]), None);
+        assert_eq!(
+            clustered_rate(&[(2, 2), (3, 3)]).unwrap().design_effect,
+            None
+        );
+        assert_eq!(clustered_rate(&[]), None);
     }
 
     #[test]

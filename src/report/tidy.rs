@@ -162,8 +162,10 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
 
 /// Table 3e in long form: for each comparison (`measure`, `population`, `role`), a row
 /// per cell (`cell` `a` or `b`, with its `era` and `max_moves`, `count`, `n`, the rate as
-/// `value` and its Wilson interval) and a row for the difference (`cell` `a_minus_b`, the
-/// difference as `value`, its interval, `test`, `p`, `p_log10`, `holm_family`, `holm_p`).
+/// `value` and its Wilson interval, the distinct `engines` and `pairs`, the interval
+/// clustered by engine pair and the `design_effect`) and a row for the difference (`cell`
+/// `a_minus_b`, the difference as `value`, its interval and its clustered interval, `test`,
+/// `p`, `p_log10`, `holm_family`, `holm_p`).
 fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
     let text = |c: &str| -> PolarsResult<StringChunked> { Ok(df.column(c)?.str()?.clone()) };
     let int = |c: &str| -> PolarsResult<Int64Chunked> {
@@ -194,6 +196,23 @@ fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
         f("b_rate_lo")?,
         f("b_rate_hi")?,
     );
+    let (a_cl, b_cl, d_cl) = (
+        [
+            f("a_rate_cl_lo")?,
+            f("a_rate_cl_hi")?,
+            f("a_design_effect")?,
+        ],
+        [
+            f("b_rate_cl_lo")?,
+            f("b_rate_cl_hi")?,
+            f("b_design_effect")?,
+        ],
+        [f("rate_diff_cl_lo")?, f("rate_diff_cl_hi")?],
+    );
+    let (a_struct, b_struct) = (
+        [int("a_engines")?, int("a_pairs")?],
+        [int("b_engines")?, int("b_pairs")?],
+    );
     let (d, d_lo, d_hi, p, p_log10, holm) = (
         f("rate_diff")?,
         f("rate_diff_lo")?,
@@ -215,6 +234,11 @@ fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
         value: Vec<Option<f64>>,
         lo: Vec<Option<f64>>,
         hi: Vec<Option<f64>>,
+        engines: Vec<Option<i64>>,
+        pairs: Vec<Option<i64>>,
+        lo_clustered: Vec<Option<f64>>,
+        hi_clustered: Vec<Option<f64>>,
+        design_effect: Vec<Option<f64>>,
         test: Vec<Option<String>>,
         p: Vec<Option<f64>>,
         p_log10: Vec<Option<f64>>,
@@ -250,8 +274,26 @@ fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
                 [d.get(i), d_lo.get(i), d_hi.get(i)],
             ),
         ];
-        for (cell, (e, mm), k, n, [v, lo, hi]) in cells {
+        let clustered = [
+            (
+                [a_struct[0].get(i), a_struct[1].get(i)],
+                [a_cl[0].get(i), a_cl[1].get(i), a_cl[2].get(i)],
+            ),
+            (
+                [b_struct[0].get(i), b_struct[1].get(i)],
+                [b_cl[0].get(i), b_cl[1].get(i), b_cl[2].get(i)],
+            ),
+            ([None, None], [d_cl[0].get(i), d_cl[1].get(i), None]),
+        ];
+        for ((cell, (e, mm), k, n, [v, lo, hi]), ([engines, pairs], [cl_lo, cl_hi, deff])) in
+            cells.into_iter().zip(clustered)
+        {
             let diff = cell == "a_minus_b";
+            o.engines.push(engines);
+            o.pairs.push(pairs);
+            o.lo_clustered.push(cl_lo);
+            o.hi_clustered.push(cl_hi);
+            o.design_effect.push(deff);
             o.measure.push(measure.get(i).map(str::to_string));
             o.population.push(population.get(i).map(str::to_string));
             o.role.push(role.get(i).map(str::to_string));
@@ -287,6 +329,11 @@ fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
             Column::new("value".into(), o.value),
             Column::new("lo".into(), o.lo),
             Column::new("hi".into(), o.hi),
+            Column::new("engines".into(), o.engines),
+            Column::new("pairs".into(), o.pairs),
+            Column::new("lo_clustered".into(), o.lo_clustered),
+            Column::new("hi_clustered".into(), o.hi_clustered),
+            Column::new("design_effect".into(), o.design_effect),
             Column::new("test".into(), o.test),
             Column::new("p".into(), o.p),
             Column::new("p_log10".into(), o.p_log10),

@@ -693,7 +693,7 @@ fn era_comparison_score_test_interval_and_holm() {
     let md = floodgate_scan::report::markdown::render(&r);
     assert!(md.contains("## Headline"), "{md}");
     assert!(
-        md.contains("Max_Moves 256, 2021-2023 3/10 = 30.0% (95% CI 10.8%–60.3%)"),
+        md.contains("Max_Moves 256, 2021-2023 3/10 = 30.0% (95% CI 10.8%–60.3%;"),
         "{md}"
     );
     assert!(
@@ -1490,5 +1490,89 @@ fn figures_break_at_a_limit_change_label_it_show_every_n_and_have_no_title() {
     assert!(
         owned.contains("31 owned (a win needs 31 decl. points)"),
         "{owned}"
+    );
+}
+
+#[test]
+fn engine_pairs_widen_the_comparison_by_their_design_effect() {
+    // Cell A (2022, 256): X-Y play 6 games, all declaration wins; Z-W 6, none. Rate 0.5;
+    // pair residuals +3, -3: clustered variance 2 x 18 / 144 = 0.25 against the binomial
+    // 0.25 / 12, a design effect of 12. Cell B (2025, 512): four pairs of 3 games, two
+    // winning all and two none: variance 4/3 x 9 / 144 = 1/12, design effect 4. The
+    // difference 0 has the clustered interval -/+ 1.96 sqrt(0.25 + 1/12).
+    let g = |year: i64, mm: i64, b: &str, w: &str, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g.black = Some(b.into());
+        g.white = Some(w.into());
+        g
+    };
+    let mut rows = Vec::new();
+    for i in 0..6 {
+        // The same pair with colours swapped is the same pair.
+        let (b, w) = if i % 2 == 0 { ("X", "Y") } else { ("Y", "X") };
+        rows.push(g(2022, 256, b, w, "kachi"));
+        rows.push(g(2022, 256, "Z", "W", "toryo"));
+    }
+    for p in 0..4 {
+        for _ in 0..3 {
+            let (b, w) = (format!("b{p}"), format!("w{p}"));
+            rows.push(g(
+                2025,
+                512,
+                &b,
+                &w,
+                if p % 2 == 0 { "kachi" } else { "toryo" },
+            ));
+        }
+    }
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let d = df
+        .filter(
+            &(df.column("measure")
+                .unwrap()
+                .str()
+                .unwrap()
+                .equal("decl_win_rate")
+                & df.column("population")
+                    .unwrap()
+                    .str()
+                    .unwrap()
+                    .equal("controlled")),
+        )
+        .unwrap();
+    assert_eq!(
+        (int(&d, "a_engines"), int(&d, "a_pairs")),
+        (Some(4), Some(2))
+    );
+    assert_eq!(
+        (int(&d, "b_engines"), int(&d, "b_pairs")),
+        (Some(8), Some(4))
+    );
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-12;
+    assert!(near(float(&d, "a_design_effect"), 12.0));
+    assert!(near(float(&d, "b_design_effect"), 4.0));
+    assert_eq!(float(&d, "a_rate_cl_lo"), Some(0.0));
+    assert_eq!(float(&d, "a_rate_cl_hi"), Some(1.0));
+    // B: 0.5 -/+ 1.96 sqrt(1/12) = 0.5 -/+ 0.566, kept inside [0, 1].
+    assert_eq!(float(&d, "b_rate_cl_lo"), Some(0.0));
+    let se = (0.25f64 + 1.0 / 12.0).sqrt();
+    assert!(near(
+        float(&d, "rate_diff_cl_lo"),
+        -floodgate_scan::report::stats::Z95 * se
+    ));
+    assert!(near(
+        float(&d, "rate_diff_cl_hi"),
+        floodgate_scan::report::stats::Z95 * se
+    ));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(
+        md.contains("6/12 = 50.0% (95% CI 25.4%–74.6%; 4 engines, 2 pairs; clustered by engine pair 0.0%–100.0%, design effect 12.00)"),
+        "{md}"
     );
 }

@@ -331,15 +331,25 @@ the row's `test`, `score_z` the score statistic at no difference (score rows onl
 its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison is the \
 declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones form a \
 family fixed in advance (`holm_family`, its size) with `holm_p`, Holm's adjustment over it (`holm_p_log10` its logarithm); an \
-untestable comparison stays in the family, untested, and so keeps the others' adjustment as strict as planned.",
+untestable comparison stays in the family, untested, and so keeps the others' adjustment as strict as planned. The same \
+engines play many games, so games are not independent trials: `*_engines` and `*_pairs` count the distinct players and the unordered \
+pairs of players a cell's games rest on (a game without both names is a pair of its own), `*_rate_cl_lo` and `*_rate_cl_hi` are the 95% \
+interval of the rate clustered by engine pair (the sandwich estimator of a proportion, rate -/+ 1.96 clustered standard errors, none \
+with fewer than two pairs), `*_design_effect` the clustered variance over the binomial one, and `rate_diff_cl_lo` and `rate_diff_cl_hi` \
+the clustered interval of the difference (the two cells' clustered variances added). The primary interval is the test's (exact or \
+score), over games; the clustered one is reported beside it, and where the design effect is well above 1 it is the one to read.",
         shown: &[
             "measure",
             "population",
             "role",
             "a_games",
+            "a_pairs",
             "a_rate",
+            "a_design_effect",
             "b_games",
+            "b_pairs",
             "b_rate",
+            "b_design_effect",
             "rate_diff",
             "test",
             "test_p",
