@@ -38,6 +38,13 @@ pub fn rate_parts(rate: &str) -> Option<(&'static str, &'static str)> {
         "declarable_pass" => ("declarable", "declarable_board"),
         "zone10_share" => ("zone10", "games"),
         "decisive_share" => ("decisive", "games"),
+        "declaration_share" => ("declaration", "games"),
+        "invalid_declaration_share" => ("invalid_declaration", "games"),
+        "resignation_share" => ("resignation", "games"),
+        "repetition_share" => ("repetition", "games"),
+        "time_share" => ("time", "games"),
+        "other_share" => ("other", "games"),
+        "incidence_share" => ("ended", "games"),
         _ => return None,
     })
 }

@@ -88,6 +88,13 @@ pub fn header(name: &str) -> String {
         "mean" => "Mean",
         "legal_share" => "Share of legal moves",
         "sides" => "Sides",
+        "final_mutual" => "Mutual at the end",
+        "declaration_share" => "Declaration win",
+        "resignation_share" => "Resignation",
+        "plies_after_entry_median" => "Plies after entry",
+        "ending" => "Ending",
+        "plies" => "Within plies",
+        "incidence_share" => "Incidence",
         "zone10_share_sides" => "≥ 10 in zone",
         "points_share" => "Points",
         "shortfall_median" => "Median shortfall",
@@ -396,17 +403,6 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
         })
         .sum();
     let sideways = width > TEXT_WIDTH_PT;
-    let env = if sideways { "sidewaystable" } else { "table" };
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "% Table {}: {}. Written by floodgate-scan report --latex; needs \\usepackage[T1]{{fontenc}},\n% booktabs, threeparttable and rotating (tables.tex has the preamble).",
-        table.spec.number, table.spec.title
-    );
-    let _ = writeln!(s, "\\begin{{{env}}}[htbp]\n\\centering\n\\footnotesize");
-    s.push_str("\\setlength{\\tabcolsep}{3pt}\n\\begin{threeparttable}\n");
-    let _ = writeln!(s, "\\caption{{{}}}", escape(table.spec.title));
-    let _ = writeln!(s, "\\label{{tab:{}}}", table.spec.name.replace('_', "-"));
     let align: String = cols
         .iter()
         .map(|c| match df.column(c).map(|c| c.dtype().clone()) {
@@ -414,8 +410,47 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
             _ => 'r',
         })
         .collect();
-    let _ = writeln!(s, "\\begin{{tabular}}{{@{{}}{align}@{{}}}}\n\\toprule");
     let headers: Vec<String> = cols.iter().map(|c| header_cell(c)).collect();
+    let label = table.spec.name.replace('_', "-");
+    let notes = format!(
+        "{UNITS} Other columns are in \\texttt{{{}.csv}}.",
+        escape(table.spec.name).replace("\\_", "\\_\\allowbreak{}")
+    );
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "% Table {}: {}. Written by floodgate-scan report --latex; needs \\usepackage[T1]{{fontenc}},\n% booktabs, threeparttable, rotating and longtable (tables.tex has the preamble).",
+        table.spec.number, table.spec.title
+    );
+    if rows.len() > LONG_ROWS {
+        // Too many rows for a page: a long table over pages, its header repeated, the
+        // notes after it.
+        let _ = writeln!(
+            s,
+            "{{\\footnotesize\\setlength{{\\tabcolsep}}{{3pt}}\n\\begin{{longtable}}{{@{{}}{align}@{{}}}}\n\\caption{{{}}}\\label{{tab:{label}}}\\\\\n\\toprule\n{} \\\\\n\\midrule\n\\endfirsthead\n\\toprule\n{} \\\\\n\\midrule\n\\endhead\n\\bottomrule\n\\endfoot",
+            escape(table.spec.title),
+            headers.join(" & "),
+            headers.join(" & ")
+        );
+        for (total, cells) in &rows {
+            if *total {
+                s.push_str("\\midrule\n");
+            }
+            let _ = writeln!(s, "{} \\\\", cells.join(" & "));
+        }
+        let _ = writeln!(
+            s,
+            "\\end{{longtable}}\n\\par\\sloppy\\noindent {notes}\\par\\noindent {}\\par}}",
+            prose(caption)
+        );
+        return Ok(s);
+    }
+    let env = if sideways { "sidewaystable" } else { "table" };
+    let _ = writeln!(s, "\\begin{{{env}}}[htbp]\n\\centering\n\\footnotesize");
+    s.push_str("\\setlength{\\tabcolsep}{3pt}\n\\begin{threeparttable}\n");
+    let _ = writeln!(s, "\\caption{{{}}}", escape(table.spec.title));
+    let _ = writeln!(s, "\\label{{tab:{label}}}");
+    let _ = writeln!(s, "\\begin{{tabular}}{{@{{}}{align}@{{}}}}\n\\toprule");
     let _ = writeln!(s, "{} \\\\\n\\midrule", headers.join(" & "));
     for (total, cells) in &rows {
         if *total {
@@ -426,13 +461,15 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
     s.push_str("\\bottomrule\n\\end{tabular}\n");
     let _ = writeln!(
         s,
-        "\\begin{{tablenotes}}[flushleft]\n\\footnotesize\\sloppy\n\\item {UNITS} Other columns are in \\texttt{{{}.csv}}.\n\\item {}\n\\end{{tablenotes}}",
-        escape(table.spec.name).replace("\\_", "\\_\\allowbreak{}"),
+        "\\begin{{tablenotes}}[flushleft]\n\\footnotesize\\sloppy\n\\item {notes}\n\\item {}\n\\end{{tablenotes}}",
         prose(caption)
     );
     let _ = writeln!(s, "\\end{{threeparttable}}\n\\end{{{env}}}");
     Ok(s)
 }
+
+/// Tables with more rows than this are set as a `longtable` over pages.
+const LONG_ROWS: usize = 40;
 
 /// `tables.tex`: a document that compiles every table as written.
 pub fn document(report: &Report) -> String {
@@ -446,6 +483,7 @@ pub fn document(report: &Report) -> String {
 \\usepackage{booktabs}\n\
 \\usepackage{threeparttable}\n\
 \\usepackage{rotating}\n\
+\\usepackage{longtable}\n\
 \\begin{document}\n",
     );
     for t in &report.tables {

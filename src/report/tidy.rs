@@ -23,7 +23,7 @@ use super::tables::COMPARISON_CELLS;
 pub const TOTAL: &str = "all";
 
 /// Key columns whose values are numbers, written as integers (`unknown` as null).
-const NUMERIC_KEYS: [&str; 2] = ["year", "max_moves"];
+const NUMERIC_KEYS: [&str; 3] = ["year", "max_moves", "plies"];
 
 /// The text columns of a table that identify its rows (the group keys), in order.
 fn key_columns(df: &DataFrame) -> Vec<String> {

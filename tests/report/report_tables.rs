@@ -1576,3 +1576,77 @@ fn engine_pairs_widen_the_comparison_by_their_design_effect() {
         "{md}"
     );
 }
+
+#[test]
+fn the_cohort_at_the_first_mutual_entry_and_its_cumulative_incidence() {
+    // Fixture row 0's shape: 2020, Max_Moves 512, mutual at ply 249 (SFEN move number 250),
+    // then won by declaration as black_only at ply 400: not mutual at its end, so the
+    // final-position tables leave it out, the cohort keeps it, 151 plies after its entry.
+    let mut a = game(Some(2020), "black_only", Some("kachi"));
+    a.max_moves = Some(512);
+    a.plies = 400;
+    a.mutual_sfen = Some("4k4/9/9/9/9/9/9/9/4K4 w - 250".into());
+    // 2022, Max_Moves 256: mutual from ply 100 to the limit at ply 256 (156 plies).
+    let mut b = game(Some(2022), "mutual", Some("max_moves"));
+    b.max_moves = Some(256);
+    b.plies = 256;
+    b.mutual_sfen = Some("4k4/9/9/9/9/9/9/9/4K4 b - 101".into());
+    // Never mutual: not in the cohort.
+    let c = game(Some(2022), "none", Some("toryo"));
+    let r = report(&[a, b, c], &ReportConfig::default());
+    let t = r.table("cohort_endings").unwrap();
+    assert_eq!(strings(t, "era"), ["2018-2020", "2021-2023"]);
+    assert_eq!(strings(t, "max_moves"), ["512", "256"]);
+    let col =
+        |c: &str| -> Vec<Option<i64>> { t.column(c).unwrap().i64().unwrap().iter().collect() };
+    assert_eq!(col("games"), [Some(1), Some(1)]);
+    assert_eq!(col("final_mutual"), [Some(0), Some(1)]);
+    assert_eq!(col("declaration"), [Some(1), Some(0)]);
+    assert_eq!(col("move_limit"), [Some(0), Some(1)]);
+    let med: Vec<Option<f64>> = t
+        .column("plies_after_entry_median")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(med, [Some(151.0), Some(156.0)]);
+    // The final-position table 3d has only the 2022 game.
+    let d = r.table("strength_by_era_max_moves").unwrap();
+    assert_eq!(strings(d, "era"), ["2021-2023"]);
+    // Cumulative incidence: the declaration of the 512 game counts from 200 plies on (151),
+    // the move limit of the 256 game from 200 on (156); before, both games are still going.
+    let inc = r.table("cohort_incidence").unwrap();
+    let pick = |era: &str, ending: &str, plies: i64| -> Option<f64> {
+        let mask = inc.column("era").unwrap().str().unwrap().equal(era)
+            & inc.column("ending").unwrap().str().unwrap().equal(ending)
+            & inc.column("plies").unwrap().i64().unwrap().equal(plies);
+        let row = inc.filter(&mask).unwrap();
+        assert_eq!(row.height(), 1);
+        float(&row, "incidence_share")
+    };
+    assert_eq!(pick("2018-2020", "declaration", 100), Some(0.0));
+    assert_eq!(pick("2018-2020", "declaration", 200), Some(1.0));
+    assert_eq!(pick("2021-2023", "move_limit", 100), Some(0.0));
+    assert_eq!(pick("2021-2023", "move_limit", 500), Some(1.0));
+    // Competing risks: at every number of plies the endings' incidences add up to at most
+    // 1, and to 1 once every game has ended.
+    for era in ["2018-2020", "2021-2023"] {
+        for plies in floodgate_scan::report::tables::INCIDENCE_PLIES {
+            let total: f64 = [
+                "declaration",
+                "invalid_declaration",
+                "move_limit",
+                "resignation",
+                "repetition",
+                "time",
+                "other",
+            ]
+            .iter()
+            .map(|e| pick(era, e, plies).unwrap())
+            .sum();
+            let want = if plies >= 200 { 1.0 } else { 0.0 };
+            assert!((total - want).abs() < 1e-12, "{era} {plies}: {total}");
+        }
+    }
+}

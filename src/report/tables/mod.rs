@@ -24,6 +24,7 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 
+mod cohort;
 mod counterfactual;
 mod cut;
 mod endings;
@@ -32,6 +33,8 @@ mod positions;
 mod strength;
 mod years;
 
+pub use cohort::INCIDENCE_PLIES;
+use cohort::{cohort_endings, cohort_incidence};
 use counterfactual::counterfactual;
 use cut::funnel;
 pub use cut::{
@@ -167,7 +170,28 @@ pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
     let mut games = games.clone();
     let stm = side_to_move_column(&games)?;
     games.with_column(stm)?;
+    let ply = mutual_ply_column(&games)?;
+    games.with_column(ply)?;
     Ok(games.lazy().with_columns(typed()))
+}
+
+/// Name of the derived column: the ply after which both kings first stood in the enemy
+/// camps (the SFEN move number of `mutual_sfen` less one); null without one.
+pub(crate) const MUTUAL_PLY: &str = "mutual_ply";
+
+/// The first mutual entry's ply, from the move-number field of `mutual_sfen`.
+fn mutual_ply_column(games: &DataFrame) -> PolarsResult<Column> {
+    let sfen = games.column(MUTUAL_SFEN)?.cast(&DataType::String)?;
+    let s = sfen.str()?;
+    let v: Vec<Option<i64>> = (0..games.height())
+        .map(|i| {
+            s.get(i)
+                .and_then(|x| x.split_whitespace().nth(3))
+                .and_then(|n| n.parse::<i64>().ok())
+                .map(|n| n - 1)
+        })
+        .collect();
+    Ok(Column::new(MUTUAL_PLY.into(), v))
 }
 
 /// Name of the derived column: Black is to move in the final position.
@@ -443,6 +467,49 @@ a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cann
 the 24-point rule (31).",
         shown: &[],
         compute: mutual_shortfall,
+    },
+    TableSpec {
+        number: "7a",
+        name: "cohort_endings",
+        title: "Games ever mutual, from the first mutual entry to the end",
+        caption: "The cohort fixed before the outcome: every game replayed to its end that has a first mutual entry (`mutual_sfen`, \
+the first ply at which both kings stood in the enemy camps), whatever its final position, by period (table 3b's) and the \
+`'Max_Moves` read from the record. Comparing limits on the final position selects on the outcome, for the limit changes how games \
+end: a game mutual at ply 249 and won by declaration one-sided at ply 400 under a 512 limit would have been a mutual move-limit game \
+under 256. `final_mutual`: games still mutual in the final position (those of tables 2a-2b and 3a-3e, which stay as the final-position \
+tables). How each game ended, by the server's `'summary` reason: `declaration` (`kachi`), `invalid_declaration` (`illegal kachi`), \
+`move_limit`, `resignation` (`toryo`), `repetition`, `time` \
+(`time up`), `other`; each with its share of `games` and 95% Wilson interval. `plies_after_entry_median`: median plies from the \
+first mutual entry to the end.",
+        shown: &[
+            "era",
+            "max_moves",
+            "games",
+            "final_mutual",
+            "declaration_share",
+            "move_limit_share",
+            "resignation_share",
+            "plies_after_entry_median",
+        ],
+        compute: cohort_endings,
+    },
+    TableSpec {
+        number: "7b",
+        name: "cohort_incidence",
+        title: "Cumulative incidence of the endings after the first mutual entry",
+        caption: "The games of table 7a, per period and `'Max_Moves`: `incidence` is the share of the cell's `games` that had ended \
+by `ending` within `plies` plies of their first mutual entry (`ended` games; `incidence_share`), with its 95% Wilson interval. Every game has ended (there \
+is no censoring), so this empirical share is the competing-risks cumulative incidence (Aalen-Johansen), and at each `plies` the \
+endings' incidences and the share still going add up to 1.",
+        shown: &[
+            "era",
+            "max_moves",
+            "ending",
+            "plies",
+            "games",
+            "incidence_share",
+        ],
+        compute: cohort_incidence,
     },
 ];
 
