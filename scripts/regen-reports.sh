@@ -7,9 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cargo run --quiet -- scan --quiet -o "$tmp/scan"
+# Run in the temporary folder with relative paths, as tests/report/report_golden.rs does:
+# the report records its command line and the paths of the files it read.
+cargo build --quiet
+bin="$PWD/target/debug/floodgate-scan"
+(cd "$tmp" && "$bin" scan --quiet -o scan && "$bin" report scan/games.parquet -o report)
 rm -rf reports/fixtures
-cargo run --quiet -- report "$tmp/scan/games.parquet" -o reports/fixtures
+cp -r "$tmp/report" reports/fixtures
 rm -f reports/fixtures/*.parquet reports/fixtures/.floodgate-scan.lock
 echo "reports/fixtures regenerated:"
 ls reports/fixtures

@@ -40,7 +40,7 @@ pub struct ReportArgs {
     /// Also write each table as a booktabs LaTeX file (NAME.tex).
     #[arg(long)]
     pub latex: bool,
-    /// Also write strength_per_game.parquet: each game's threshold and strong flag.
+    /// Also write strength_per_game.parquet: each game's threshold, mutual and strong flags.
     #[arg(long)]
     pub per_game: bool,
     /// A table written by `replay --games` (repeatable, one per engine): adds how each
@@ -105,17 +105,44 @@ mod imp {
         let mut rep = report::build(&df, config)?;
         let used = report::select_games(&df, config)?.height();
         rep.input
-            .insert(0, ("games_in_table".to_string(), df.height().to_string()));
+            .insert(0, ("games_in_table".to_string(), df.height().into()));
         if let Some(name) = games.file_name() {
-            rep.input
-                .insert(0, ("input".to_string(), name.to_string_lossy().to_string()));
+            rep.input.insert(
+                0,
+                (
+                    "input".to_string(),
+                    name.to_string_lossy().to_string().into(),
+                ),
+            );
+        }
+        let mut command_line = vec!["floodgate-scan".to_string()];
+        command_line.extend(std::env::args().skip(1));
+        rep.provenance.command_line = command_line;
+        rep.provenance
+            .files
+            .push(report::provenance::file_record("games", games)?);
+        let beside = |name: &str| games.parent().map(|d| d.join(name)).filter(|p| p.exists());
+        if let Some(summary) = beside("summary.json") {
+            rep.provenance
+                .files
+                .push(report::provenance::file_record("summary", &summary)?);
+            rep.provenance.scan_inputs = report::provenance::scan_inputs(&summary)?;
+        }
+        if let Some(errors) = beside("errors.csv") {
+            rep.provenance
+                .files
+                .push(report::provenance::file_record("errors", &errors)?);
+        }
+        for r in replays {
+            rep.provenance
+                .files
+                .push(report::provenance::file_record("replay", r)?);
         }
         if let Some(n) = report::count_unreadable_entries(games)? {
             rep.notes.push(format!(
                 "Unreadable entries (listed in `errors.csv` beside the games table, no year known): {n}."
             ));
-            rep.input
-                .push(("unreadable_entries".to_string(), n.to_string()));
+            rep.input.push(("unreadable_entries".to_string(), n.into()));
         }
         if !replays.is_empty() {
             let rs = report::replay::read_replays(replays)?;

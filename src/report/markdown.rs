@@ -27,6 +27,7 @@ pub fn render(report: &Report) -> String {
         c.min_games
     );
     let _ = writeln!(out, "{}\n", super::tables::population(c));
+    let _ = writeln!(out, "{}\n", report.provenance.paragraph());
     out.push_str(
         "Definitions used throughout: a *declaration win* is a game whose server `'summary` reason is `kachi`; \
 a *move-limit* game has reason `max_moves` or `max_moves_draw`; the *entering* class (`mutual`, one-sided, none) \
@@ -45,8 +46,13 @@ value, `all` = total row.\n\n",
         let s = table.spec;
         let _ = writeln!(out, "## Table {}. {}\n", s.number, s.title);
         let _ = writeln!(out, "{}\n", s.caption_for(c));
-        let long = if super::export::tidy(table).is_ok_and(|t| t.height() > 0) {
+        let long = if super::tidy::long(table).is_ok_and(|t| t.height() > 0) {
             format!(", long form `{}_long.csv`", s.name)
+        } else {
+            String::new()
+        };
+        let total = if super::tidy::split_totals(&table.data).is_ok_and(|(_, t)| t.is_some()) {
+            format!(", total row `{}_total.csv`", s.name)
         } else {
             String::new()
         };
@@ -55,8 +61,15 @@ value, `all` = total row.\n\n",
         } else {
             String::new()
         };
-        let _ = writeln!(out, "Files: `{0}.csv`, `{0}.parquet`{long}{tex}.\n", s.name);
-        out.push_str(&table_markdown(&table.data));
+        let _ = writeln!(
+            out,
+            "Files: `{0}.csv`, `{0}.parquet`{total}{long}{tex}.\n",
+            s.name
+        );
+        out.push_str(&columns_markdown(
+            &table.data,
+            &super::latex::shown_columns(table),
+        ));
         out.push('\n');
     }
     for t in &report.extra {
@@ -82,22 +95,31 @@ value, `all` = total row.\n\n",
     out
 }
 
-/// One DataFrame as a Markdown table.
-///
-/// A column `NAME_log10` beside a p-value column `NAME` is not shown: `NAME` is printed
-/// from it, so that a p-value below the smallest `f64` is printed, not 0.
+/// One DataFrame as a Markdown table, every column shown (see [`columns_markdown`]).
 pub fn table_markdown(df: &DataFrame) -> String {
-    let mut out = String::new();
-    let all = df.columns();
-    let has = |n: &str| all.iter().any(|c| c.name().as_str() == n);
-    let cols: Vec<&Column> = all
+    let has = |n: &str| df.column(n).is_ok();
+    let cols: Vec<String> = df
+        .columns()
         .iter()
-        .filter(|c| {
-            c.name()
-                .strip_suffix("_log10")
-                .is_none_or(|base| !has(base))
+        .map(|c| c.name().as_str())
+        .filter(|name| {
+            let base = name
+                .strip_suffix("_lo")
+                .or_else(|| name.strip_suffix("_hi"));
+            !base.is_some_and(|b| has(b) && has(&format!("{b}_lo")) && has(&format!("{b}_hi")))
+                && !name.strip_suffix("_log10").is_some_and(has)
         })
+        .map(str::to_string)
         .collect();
+    columns_markdown(df, &cols)
+}
+
+/// The columns `cols` of a DataFrame as a Markdown table: a rate with its 95% interval
+/// in one cell (`30.0% [10.8, 60.3]`), a p-value printed from its `NAME_log10` column
+/// where there is one (so that a p-value below the smallest `f64` is printed, not 0).
+pub fn columns_markdown(df: &DataFrame, cols: &[String]) -> String {
+    let mut out = String::new();
+    let cols: Vec<&Column> = cols.iter().filter_map(|c| df.column(c).ok()).collect();
     out.push('|');
     for c in &cols {
         let _ = write!(out, " {} |", c.name());
@@ -108,16 +130,29 @@ pub fn table_markdown(df: &DataFrame) -> String {
         out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
+    let float = |name: &str, i: usize| df.column(name).ok().and_then(|l| l.f64().ok()?.get(i));
     for i in 0..df.height() {
         out.push('|');
         for c in &cols {
-            let log10 = df
-                .column(&format!("{}_log10", c.name()))
-                .ok()
-                .and_then(|l| l.f64().ok()?.get(i));
-            let text = match log10 {
-                Some(l) if c.name().ends_with("_p") => p_value_log10(l),
-                _ => cell(c.name(), &c.get(i).unwrap_or(AnyValue::Null)),
+            let name = c.name().as_str();
+            let log10 = float(&format!("{name}_log10"), i);
+            let bounds = (
+                float(&format!("{name}_lo"), i),
+                float(&format!("{name}_hi"), i),
+            );
+            let text = match (log10, bounds) {
+                (Some(l), _) if name.ends_with("_p") => p_value_log10(l),
+                (_, (Some(lo), Some(hi))) => {
+                    let v = c.get(i).unwrap_or(AnyValue::Null);
+                    let bound = |x: f64| {
+                        cell(name, &AnyValue::Float64(x))
+                            .trim_end_matches('%')
+                            .trim_end_matches(" pp")
+                            .to_string()
+                    };
+                    format!("{} [{}, {}]", cell(name, &v), bound(lo), bound(hi))
+                }
+                _ => cell(name, &c.get(i).unwrap_or(AnyValue::Null)),
             };
             let _ = write!(out, " {text} |");
         }
@@ -234,6 +269,14 @@ size, share of the pool at or above it and ties). {}\n",
     let pops = df.column("population").ok()?.str().ok()?.clone();
     let roles = df.column("role").ok()?.str().ok()?.clone();
     let few = df.column("few_games").ok()?.bool().ok()?.clone();
+    let tests = df.column("test").ok()?.str().ok()?.clone();
+    let family = df
+        .column("holm_family")
+        .ok()?
+        .i64()
+        .ok()?
+        .max()
+        .unwrap_or(0);
     for i in 0..df.height() {
         if pops.get(i) != Some("controlled") {
             continue;
@@ -249,24 +292,54 @@ size, share of the pool at or above it and ties). {}\n",
             if n == 0 {
                 format!("{} no controlled game", s(&format!("{p}_cell"), i))
             } else {
+                let clustered = match (
+                    log10(&format!("{p}_rate_cl_lo"), i),
+                    log10(&format!("{p}_rate_cl_hi"), i),
+                ) {
+                    (Some(lo), Some(hi)) => format!(
+                        "; clustered by engine pair {}–{}, design effect {}",
+                        percentage(lo, 1),
+                        percentage(hi, 1),
+                        log10(&format!("{p}_design_effect"), i)
+                            .map_or("–".to_string(), |d| format!("{d:.2}")),
+                    ),
+                    _ => "; no clustered interval (fewer than two pairs)".to_string(),
+                };
                 format!(
-                    "{} {k}/{n} = {} (95% CI {}–{})",
+                    "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
                     s(&format!("{p}_cell"), i),
                     s(&format!("{p}_rate"), i),
                     s(&format!("{p}_rate_lo"), i),
                     s(&format!("{p}_rate_hi"), i),
+                    int(&format!("{p}_engines"), i),
+                    int(&format!("{p}_pairs"), i),
                 )
             }
         };
-        let test = match log10("score_p_log10", i) {
-            None => "no test (a cell without games)".to_string(),
+        let method = tests.get(i).unwrap_or(super::tables::TEST_NONE);
+        let test = match log10("test_p_log10", i) {
+            None => {
+                if int("a_games", i) == 0 || int("b_games", i) == 0 {
+                    "no test (a cell without games)".to_string()
+                } else {
+                    format!(
+                        "no test (a small cell of more than {} games, too many for the exact methods)",
+                        super::exact::EXACT_MAX_GAMES
+                    )
+                }
+            }
             Some(l) => {
                 let adjusted = match log10("holm_p_log10", i) {
                     Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
                     _ => String::new(),
                 };
+                let (interval, name) = if method == super::tables::TEST_EXACT {
+                    ("exact Chan-Zhang CI", "Boschloo's exact test")
+                } else {
+                    ("score CI", "score test")
+                };
                 format!(
-                    "difference {} percentage points (95% score CI {} to {}), score test p = {}{adjusted}",
+                    "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
                     points(df, "rate_diff", i),
                     points(df, "rate_diff_lo", i),
                     points(df, "rate_diff_hi", i),
@@ -290,11 +363,18 @@ size, share of the pool at or above it and ties). {}\n",
             side("b"),
         );
     }
-    out.push_str(
-        "\nOne inference throughout: the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 \
-exactly when p < 0.05). The controlled declaration-win rate is the primary comparison; the three others of table 3e (this move-limit \
-rate and the two raw rows) are secondary, with Holm's adjustment over the three. See table 3e for the raw (uncontrolled) rows and the \
-definitions.\n\n",
+    let _ = writeln!(
+        out,
+        "\nThe inference of each comparison follows a rule fixed in advance: where a cell has fewer than {} games or the 2x2 table an \
+expected count below 5, Boschloo's exact unconditional test with Chan and Zhang's exact interval (the asymptotic test is not printed for \
+such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
+p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
+members (this move-limit rate and the two raw rows of table 3e), with Holm's adjustment over all {family} (a comparison that cannot be tested \
+stays in the family, untested). The intervals of the rates and tests are over games; the same engines play many games, so each \
+cell also gives the engines and engine pairs it rests on and the interval clustered by engine pair with its design effect (the \
+clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table 3e for the \
+raw (uncontrolled) rows and the definitions.\n",
+        c.min_games
     );
     Some(out)
 }

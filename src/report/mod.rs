@@ -11,14 +11,18 @@
 #![warn(missing_docs)]
 
 pub mod columns;
+pub mod exact;
 pub mod export;
+pub mod latex;
 pub mod markdown;
 pub mod pdf;
 pub mod plots;
 pub mod positions;
+pub mod provenance;
 pub mod replay;
 pub mod stats;
 pub mod tables;
+pub mod tidy;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -129,7 +133,8 @@ pub struct ReportConfig {
     pub game_name: Option<String>,
     /// Also write each table as a booktabs LaTeX file (`NAME.tex`).
     pub latex: bool,
-    /// Also write `strength_per_game.parquet`: every game's year threshold and strong flag.
+    /// Also write `strength_per_game.parquet`: every game's year threshold, `mutual` and
+    /// `strong` flags.
     pub per_game: bool,
 }
 
@@ -228,8 +233,10 @@ pub struct Report {
     /// Extra lines for `report.md` (e.g. the count of unreadable entries).
     pub notes: Vec<String>,
     /// The input's summary as key-value pairs (games in the table, games selected, years),
-    /// written to `report.json` and every Parquet file's metadata.
-    pub input: Vec<(String, String)>,
+    /// written to `report.json` (numbers as numbers) and every Parquet file's metadata.
+    pub input: Vec<(String, serde_json::Value)>,
+    /// The files read, the scan's inputs, the command line (see [`provenance`]).
+    pub provenance: provenance::Provenance,
     /// Every game's strength threshold and strong flag, when [`ReportConfig::per_game`].
     pub per_game: Option<DataFrame>,
     /// Tables from replays of the cut games (`report --replay`), after the others.
@@ -272,10 +279,7 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
         .and_then(|c| c.cast(&DataType::Int64))
         .map_err(ReportError::polars("year"))?;
     let years = years.i64().map_err(ReportError::polars("year"))?;
-    let span = match (years.min(), years.max()) {
-        (Some(a), Some(b)) => format!("{a}-{b}"),
-        _ => String::new(),
-    };
+    let (first, last) = (years.min(), years.max());
     let per_game = if config.per_game {
         Some(tables::per_game_strength(games, config).map_err(ReportError::polars("per-game"))?)
     } else {
@@ -287,9 +291,11 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
         plots: Vec::new(),
         notes: Vec::new(),
         input: vec![
-            ("games_selected".to_string(), games.height().to_string()),
-            ("years".to_string(), span),
+            ("games_selected".to_string(), games.height().into()),
+            ("first_year".to_string(), first.into()),
+            ("last_year".to_string(), last.into()),
         ],
+        provenance: provenance::Provenance::default(),
         per_game,
         extra: Vec::new(),
     };
@@ -315,72 +321,80 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     };
     let kv: Vec<(String, String)> = export::metadata(report)
         .into_iter()
-        .map(|(k, v)| (format!("floodgate_scan.{k}"), v))
+        .map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (format!("floodgate_scan.{k}"), text)
+        })
         .collect();
+    // Every Parquet file: the report's metadata, the table's name and caption, and the
+    // Arrow schema with plain strings.
+    let parquet = |name: &str, df: &mut DataFrame, table: &str, caption: &str| {
+        let mut meta = kv.clone();
+        meta.push(("floodgate_scan.table".to_string(), table.to_string()));
+        if !caption.is_empty() {
+            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
+        }
+        meta.push(tidy::arrow_schema_plain_strings(df));
+        ParquetWriter::new(create(name)?)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
+            .finish(df)
+            .map_err(ReportError::polars(dir.join(name).display().to_string()))?;
+        Ok::<(), ReportError>(())
+    };
     let write_table = |stem: &str, df: &mut DataFrame, caption: &str| {
         let csv = format!("{stem}.csv");
         let f = create(&csv)?;
         CsvWriter::new(f)
             .finish(df)
             .map_err(ReportError::polars(dir.join(&csv).display().to_string()))?;
-        let pq = format!("{stem}.parquet");
-        let f = create(&pq)?;
-        let mut meta = kv.clone();
-        meta.push(("floodgate_scan.table".to_string(), stem.to_string()));
-        if !caption.is_empty() {
-            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
-        }
-        ParquetWriter::new(f)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
-            .finish(df)
-            .map_err(ReportError::polars(dir.join(&pq).display().to_string()))?;
-        Ok::<(), ReportError>(())
+        parquet(&format!("{stem}.parquet"), df, stem, caption)
     };
     for table in &report.tables {
         let caption = table.spec.caption_for(&report.config);
-        write_table(table.spec.name, &mut table.data.clone(), &caption)?;
-        let mut long = export::tidy(table).map_err(ReportError::polars(format!(
-            "table {} (long form)",
-            table.spec.name
-        )))?;
+        let name = table.spec.name;
+        let (mut data, totals) = tidy::split_totals(&table.data)
+            .map_err(ReportError::polars(format!("table {name} (files)")))?;
+        write_table(name, &mut data, &caption)?;
+        if let Some(mut totals) = totals {
+            write_table(&format!("{name}_total"), &mut totals, "")?;
+        }
+        let mut long =
+            tidy::long(table).map_err(ReportError::polars(format!("table {name} (long form)")))?;
         if long.height() > 0 {
-            write_table(&format!("{}_long", table.spec.name), &mut long, "")?;
+            write_table(&format!("{name}_long"), &mut long, "")?;
         }
         if report.config.latex {
-            let tex = format!("{}.tex", table.spec.name);
-            let text = export::latex(table, &caption).map_err(ReportError::polars(format!(
-                "table {} (LaTeX)",
-                table.spec.name
-            )))?;
+            let tex = format!("{name}.tex");
+            let text = latex::table_tex(table, &caption)
+                .map_err(ReportError::polars(format!("table {name} (LaTeX)")))?;
             create(&tex)?
                 .write_all(text.as_bytes())
                 .map_err(ReportError::io(&dir.join(&tex)))?;
         }
     }
+    if report.config.latex {
+        create("tables.tex")?
+            .write_all(latex::document(report).as_bytes())
+            .map_err(ReportError::io(&dir.join("tables.tex")))?;
+    }
     if let Some(per_game) = &report.per_game {
-        let pq = "strength_per_game.parquet";
-        let mut meta = kv.clone();
-        meta.push((
-            "floodgate_scan.table".to_string(),
-            "strength_per_game".to_string(),
-        ));
-        ParquetWriter::new(create(pq)?)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
-            .finish(&mut per_game.clone())
-            .map_err(ReportError::polars(dir.join(pq).display().to_string()))?;
+        parquet(
+            "strength_per_game.parquet",
+            &mut per_game.clone(),
+            "strength_per_game",
+            "",
+        )?;
     }
     for table in &report.extra {
         let mut df = table.data.clone();
-        for (ext, csv) in [("csv", true), ("parquet", false)] {
-            let name = format!("{}.{ext}", table.name);
-            let f = create(&name)?;
-            let r = if csv {
-                CsvWriter::new(f).finish(&mut df)
-            } else {
-                ParquetWriter::new(f).finish(&mut df).map(|_| ())
-            };
-            r.map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
-        }
+        let name = format!("{}.csv", table.name);
+        CsvWriter::new(create(&name)?)
+            .finish(&mut df)
+            .map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
+        parquet(&format!("{}.parquet", table.name), &mut df, &table.name, "")?;
     }
     for plot in &report.plots {
         create(plot.file)?
@@ -402,6 +416,7 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     let mut obsolete: Vec<String> = Vec::new();
     if !report.config.latex {
         obsolete.extend(report.tables.iter().map(|t| format!("{}.tex", t.spec.name)));
+        obsolete.push("tables.tex".to_string());
     }
     if report.per_game.is_none() {
         obsolete.push("strength_per_game.parquet".to_string());

@@ -1,18 +1,24 @@
 //! A PDF drawing backend for `plotters`: one page the size of the figure (one pixel of the
-//! figure is one PDF point), vector lines, rectangles, polygons and circles, and text in
-//! Helvetica, one of the standard 14 fonts every PDF reader has, so no font is embedded
-//! and none need be installed. The file is PDF 1.4, uncompressed and plain ASCII (text
-//! outside ASCII is written as octal escapes in WinAnsiEncoding), and the same drawing
-//! gives the same bytes.
+//! figure is one PDF point), vector lines, rectangles, polygons and circles, and text drawn
+//! as the outlines of its glyphs, so that the file uses no font at all: nothing to embed,
+//! nothing a reader or a printer must have, and `≥` or `→` print as they should. The
+//! glyphs are those of DejaVu Sans (a subset of ASCII, Latin-1 and a few symbols,
+//! `assets/fonts/`, read with `ttf-parser`); a character it lacks is drawn as `?`. The
+//! document around the drawing is written by `pdf-writer`; the same drawing gives the same
+//! bytes.
 //!
 //! Text is placed as the SVG backend places it (size / 1.24, the anchor's baseline at
-//! 0.76 em below a top anchor and half an x-height below a centre anchor), with widths
-//! from Helvetica's metrics so that centred and right-aligned text lines up. Transparency
+//! 0.76 em below a top anchor and half an x-height below a centre anchor), with the
+//! font's advance widths so that centred and right-aligned text lines up. Transparency
 //! uses an `ExtGState` per alpha value (`/CA` for strokes, `/ca` for fills).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use pdf_writer::{Name, Pdf, Rect, Ref};
+use ttf_parser::{Face, GlyphId, OutlineBuilder};
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
@@ -20,80 +26,110 @@ use plotters_backend::{
     FontTransform,
 };
 
-/// Advance widths of Helvetica for the printable ASCII characters 32 (space) to 126 (~),
-/// in thousandths of the font size. Provenance: the `WX` values of Adobe's Core 14 AFM
-/// file `Helvetica.afm` (Helvetica, version 002.000, 1997), for the glyphs WinAnsiEncoding
-/// maps to these codes (39 is `quotesingle`, 96 is `grave`). Facts of the font's metrics,
-/// typed in from the published table.
-const HELVETICA_ASCII: [u16; 95] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // 32-47
-    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 48-63
-    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // 64-79
-    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // 80-95
-    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // 96-111
-    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // 112-126
-];
-/// The width used for a character outside ASCII (that of a digit, the most common width).
-const HELVETICA_OTHER: u16 = 556;
-/// Helvetica's x-height (`XHeight` in the AFM), in thousandths of the font size.
-const HELVETICA_X_HEIGHT: f64 = 523.0;
-/// Helvetica's ascender and descender (`Ascender`, `Descender` in the AFM).
-const HELVETICA_ASCENT: f64 = 718.0;
-const HELVETICA_DESCENT: f64 = 207.0;
+/// The font whose glyph outlines draw the text: a subset of DejaVu Sans (provenance and
+/// licence in `assets/fonts/README.md`).
+static FONT_DATA: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
+
+/// The parsed font (`None` only if the bundled file were broken: then no text is drawn).
+fn font() -> Option<&'static Face<'static>> {
+    static FACE: OnceLock<Option<Face<'static>>> = OnceLock::new();
+    FACE.get_or_init(|| Face::parse(FONT_DATA, 0).ok()).as_ref()
+}
+
 /// plotters' text size is 1.24 times the size the SVG backend writes.
 const SIZE_SCALE: f64 = 1.24;
 
-/// The WinAnsiEncoding code of a character, if it has one (ASCII and the Latin-1
-/// characters from 160 on, which WinAnsiEncoding places at their own code, plus the
-/// dashes, quotes and bullet of the 128-159 range).
-fn win_ansi(c: char) -> Option<u8> {
-    match c {
-        ' '..='~' => Some(c as u8),
-        '\u{a0}'..='\u{ff}' => Some(c as u32 as u8),
-        '\u{2013}' => Some(0x96),
-        '\u{2014}' => Some(0x97),
-        '\u{2018}' => Some(0x91),
-        '\u{2019}' => Some(0x92),
-        '\u{201c}' => Some(0x93),
-        '\u{201d}' => Some(0x94),
-        '\u{2022}' => Some(0x95),
-        '\u{2026}' => Some(0x85),
-        '\u{2212}' => Some(b'-'),
-        _ => None,
-    }
+/// The glyph of `c`, or of `?` where the font has none.
+fn glyph(face: &Face<'_>, c: char) -> Option<GlyphId> {
+    face.glyph_index(c).or_else(|| face.glyph_index('?'))
 }
 
-/// The width of `text` in Helvetica at size 1 (characters without a WinAnsiEncoding code
-/// are drawn as `?`).
-pub fn helvetica_width(text: &str) -> f64 {
+/// The advance width of `text` at size 1 (in ems).
+pub fn text_width(text: &str) -> f64 {
+    let Some(face) = font() else {
+        return 0.0;
+    };
+    let em = f64::from(face.units_per_em());
     text.chars()
-        .map(|c| match win_ansi(c).unwrap_or(b'?') {
-            b @ 32..=126 => HELVETICA_ASCII[(b - 32) as usize],
-            _ => HELVETICA_OTHER,
-        })
-        .map(f64::from)
-        .sum::<f64>()
-        / 1000.0
+        .filter_map(|c| glyph(face, c))
+        .map(|g| f64::from(face.glyph_hor_advance(g).unwrap_or(0)) / em)
+        .sum()
 }
 
-/// `text` as a PDF literal string, parentheses included.
-fn pdf_string(text: &str) -> String {
-    let mut s = String::with_capacity(text.len() + 2);
-    s.push('(');
-    for c in text.chars() {
-        match win_ansi(c).unwrap_or(b'?') {
-            b @ (b'(' | b')' | b'\\') => {
-                s.push('\\');
-                s.push(b as char);
-            }
-            b @ 32..=126 => s.push(b as char),
-            b => {
-                let _ = write!(s, "\\{b:03o}");
-            }
-        }
+/// A font metric in ems (x-height, ascender, descender).
+fn metric(f: impl Fn(&Face<'_>) -> Option<i16>) -> f64 {
+    font()
+        .and_then(|face| f(face).map(|v| f64::from(v) / f64::from(face.units_per_em())))
+        .unwrap_or(0.0)
+}
+
+/// Writes a glyph's outline as PDF path operators, mapping font units to the page: the
+/// pen's origin `(x, y)`, the scale (points per unit) and the rotation `(cos, sin)`.
+struct Outline<'s> {
+    ops: &'s mut String,
+    x: f64,
+    y: f64,
+    scale: f64,
+    rot: (f64, f64),
+    last: (f64, f64),
+}
+
+impl Outline<'_> {
+    fn map(&self, x: f32, y: f32) -> (f64, f64) {
+        let (u, v) = (f64::from(x) * self.scale, f64::from(y) * self.scale);
+        let (c, s) = self.rot;
+        (self.x + u * c - v * s, self.y + u * s + v * c)
     }
-    s.push(')');
-    s
+}
+
+impl OutlineBuilder for Outline<'_> {
+    fn move_to(&mut self, x: f32, y: f32) {
+        let (px, py) = self.map(x, y);
+        let _ = write!(self.ops, "{} {} m ", num(px), num(py));
+        self.last = (px, py);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        let (px, py) = self.map(x, y);
+        let _ = write!(self.ops, "{} {} l ", num(px), num(py));
+        self.last = (px, py);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        // A quadratic Bezier as the cubic with the same curve.
+        let (qx, qy) = self.map(x1, y1);
+        let (px, py) = self.map(x, y);
+        let (ox, oy) = self.last;
+        let c1 = (ox + 2.0 / 3.0 * (qx - ox), oy + 2.0 / 3.0 * (qy - oy));
+        let c2 = (px + 2.0 / 3.0 * (qx - px), py + 2.0 / 3.0 * (qy - py));
+        let _ = write!(
+            self.ops,
+            "{} {} {} {} {} {} c ",
+            num(c1.0),
+            num(c1.1),
+            num(c2.0),
+            num(c2.1),
+            num(px),
+            num(py)
+        );
+        self.last = (px, py);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        let (a, b) = (self.map(x1, y1), self.map(x2, y2));
+        let (px, py) = self.map(x, y);
+        let _ = write!(
+            self.ops,
+            "{} {} {} {} {} {} c ",
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
+            num(px),
+            num(py)
+        );
+        self.last = (px, py);
+    }
+    fn close(&mut self) {
+        self.ops.push_str("h ");
+    }
 }
 
 /// A number as PDF writes it: at most three decimals, no trailing zeros.
@@ -200,52 +236,37 @@ impl<'a> PdfBackend<'a> {
         }
     }
 
-    /// The whole PDF file: catalog, page tree, page, font, content stream, the
-    /// cross-reference table with each object's byte offset, and the trailer.
+    /// The whole PDF file (written by `pdf-writer`): catalog, page tree, the page with its
+    /// transparency states, and the content stream.
     fn document(&self) -> Vec<u8> {
         let (w, h) = self.size;
-        let mut gs = String::new();
-        for (a, name) in &self.alphas {
-            let a = num(*a as f64 / 1000.0);
-            let _ = write!(gs, " /{name} << /Type /ExtGState /CA {a} /ca {a} >>");
+        let (catalog, pages, page, content) = (Ref::new(1), Ref::new(2), Ref::new(3), Ref::new(4));
+        let states: Vec<(Ref, &u32, &String)> = self
+            .alphas
+            .iter()
+            .enumerate()
+            .map(|(i, (a, name))| (Ref::new(5 + i as i32), a, name))
+            .collect();
+        let mut pdf = Pdf::new();
+        pdf.catalog(catalog).pages(pages);
+        pdf.pages(pages).kids([page]).count(1);
+        {
+            let mut p = pdf.page(page);
+            p.parent(pages)
+                .media_box(Rect::new(0.0, 0.0, w as f32, h as f32))
+                .contents(content);
+            let mut resources = p.resources();
+            let mut gs = resources.ext_g_states();
+            for (r, _, name) in &states {
+                gs.pair(Name(name.as_bytes()), *r);
+            }
         }
-        let ext = if gs.is_empty() {
-            String::new()
-        } else {
-            format!(" /ExtGState <<{gs} >>")
-        };
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-            format!(
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w} {h}] /Resources << /Font << /F1 4 0 R >>{ext} >> /Contents 5 0 R >>"
-            ),
-            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-                .to_string(),
-            format!(
-                "<< /Length {} >>\nstream\n{}endstream",
-                self.content.len(),
-                self.content
-            ),
-        ];
-        let mut out = String::from("%PDF-1.4\n");
-        let mut offsets = Vec::with_capacity(objects.len());
-        for (i, body) in objects.iter().enumerate() {
-            offsets.push(out.len());
-            let _ = write!(out, "{} 0 obj\n{body}\nendobj\n", i + 1);
+        for (r, a, _) in &states {
+            let a = **a as f32 / 1000.0;
+            pdf.ext_graphics(*r).stroking_alpha(a).non_stroking_alpha(a);
         }
-        let xref = out.len();
-        let _ = write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
-        for o in offsets {
-            // 20 bytes an entry: the end of line is a space and a line feed.
-            let _ = writeln!(out, "{o:010} 00000 n ");
-        }
-        let _ = write!(
-            out,
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        );
-        out.into_bytes()
+        pdf.stream(content, self.content.as_bytes());
+        pdf.finish()
     }
 }
 
@@ -410,9 +431,12 @@ impl DrawingBackend for PdfBackend<'_> {
         if color.alpha == 0.0 || text.is_empty() {
             return Ok(());
         }
+        let Some(face) = font() else {
+            return Ok(());
+        };
         self.set_fill(color);
         let size = style.size() / SIZE_SCALE;
-        let width = helvetica_width(text) * size;
+        let width = text_width(text) * size;
         let anchor = style.anchor();
         // The start of the baseline relative to the anchor, in the text's own frame with
         // y up (as the SVG backend's `text-anchor` and `dy`).
@@ -421,7 +445,12 @@ impl DrawingBackend for PdfBackend<'_> {
             HPos::Center => -width / 2.0,
             HPos::Right => -width,
         };
-        let half_ex = 0.5 * HELVETICA_X_HEIGHT / 1000.0 * size;
+        // The x-height: the font's own, else the top of its `x`.
+        let x_height = metric(|f| {
+            f.x_height()
+                .or_else(|| Some(f.glyph_bounding_box(f.glyph_index('x')?)?.y_max))
+        });
+        let half_ex = 0.5 * x_height * size;
         let dy = match anchor.v_pos {
             VPos::Top => -0.76 * size,
             VPos::Center => -half_ex,
@@ -437,18 +466,25 @@ impl DrawingBackend for PdfBackend<'_> {
         };
         let (ax, ay) = (pos.0 as f64, self.y(pos.1 as f64));
         let (ox, oy) = (ax + c * dx - s * dy, ay + s * dx + c * dy);
-        let _ = writeln!(
-            self.content,
-            "BT /F1 {} Tf {} {} {} {} {} {} Tm {} Tj ET",
-            num(size),
-            num(c),
-            num(s),
-            num(-s),
-            num(c),
-            num(ox),
-            num(oy),
-            pdf_string(text)
-        );
+        let scale = size / f64::from(face.units_per_em());
+        let mut ops = String::new();
+        let mut pen = 0.0;
+        for ch in text.chars() {
+            let Some(g) = glyph(face, ch) else { continue };
+            let mut outline = Outline {
+                ops: &mut ops,
+                x: ox + c * pen,
+                y: oy + s * pen,
+                scale,
+                rot: (c, s),
+                last: (0.0, 0.0),
+            };
+            face.outline_glyph(g, &mut outline);
+            pen += f64::from(face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+        }
+        if !ops.is_empty() {
+            let _ = writeln!(self.content, "{ops}f");
+        }
         self.saved = false;
         Ok(())
     }
@@ -459,8 +495,8 @@ impl DrawingBackend for PdfBackend<'_> {
         style: &TStyle,
     ) -> Result<(u32, u32), DrawingErrorKind<Infallible>> {
         let size = style.size() / SIZE_SCALE;
-        let w = helvetica_width(text) * size;
-        let h = (HELVETICA_ASCENT + HELVETICA_DESCENT) / 1000.0 * size;
+        let w = text_width(text) * size;
+        let h = (metric(|f| Some(f.ascender())) - metric(|f| Some(f.descender()))) * size;
         Ok((w.round() as u32, h.round() as u32))
     }
 }
@@ -475,20 +511,25 @@ impl Drop for PdfBackend<'_> {
 mod tests {
     use super::*;
 
-    fn draw(f: impl FnOnce(&mut PdfBackend<'_>)) -> String {
+    fn draw(f: impl FnOnce(&mut PdfBackend<'_>)) -> Vec<u8> {
         let mut buf = Vec::new();
         {
             let mut b = PdfBackend::with_buffer(&mut buf, (200, 100));
             f(&mut b);
             b.present().unwrap();
         }
-        String::from_utf8(buf).unwrap()
+        buf
     }
 
-    fn content(pdf: &str) -> &str {
-        let start = pdf.find("stream\n").unwrap() + "stream\n".len();
-        let end = pdf.find("endstream").unwrap();
-        &pdf[start..end]
+    /// The page's content stream, read back with lopdf.
+    fn content(pdf: &[u8]) -> String {
+        let doc = lopdf::Document::load_mem(pdf).unwrap();
+        let pages = doc.get_pages();
+        assert_eq!(pages.len(), 1);
+        let page = pages[&1];
+        // lopdf ends each content stream it reads with a line feed of its own.
+        let text = String::from_utf8(doc.get_page_content(page)).unwrap();
+        text.strip_suffix('\n').unwrap_or(&text).to_string()
     }
 
     #[test]
@@ -506,9 +547,19 @@ mod tests {
             content(&pdf),
             "1 0 0 RG\n1 w\n10 80 m 30 60 l S\n1 0 0 rg\n5 70 20 20 re f\n"
         );
-        assert!(pdf.contains("/MediaBox [0 0 200 100]"));
-        let want = format!("<< /Length {} >>", content(&pdf).len());
-        assert!(pdf.contains(&want), "{pdf}");
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let page = doc.get_pages()[&1];
+        let media = doc
+            .get_dictionary(page)
+            .unwrap()
+            .get(b"MediaBox")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_float().unwrap())
+            .collect::<Vec<_>>();
+        assert_eq!(media, [0.0, 0.0, 200.0, 100.0]);
     }
 
     #[test]
@@ -522,7 +573,20 @@ mod tests {
             content(&pdf),
             "/GS0 gs\n0 0 1 rg\n0 100 m 10 100 l 0 90 l h f\n"
         );
-        assert!(pdf.contains("/ExtGState << /GS0 << /Type /ExtGState /CA 0.5 /ca 0.5 >> >>"));
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let page = doc.get_pages()[&1];
+        let (resources, _) = doc.get_page_resources(page).unwrap();
+        let gs = resources
+            .unwrap()
+            .get(b"ExtGState")
+            .unwrap()
+            .as_dict()
+            .unwrap();
+        let state = doc
+            .get_dictionary(gs.get(b"GS0").unwrap().as_reference().unwrap())
+            .unwrap();
+        assert_eq!(state.get(b"CA").unwrap().as_float().unwrap(), 0.5);
+        assert_eq!(state.get(b"ca").unwrap().as_float().unwrap(), 0.5);
         let none = BackendColor {
             alpha: 0.0,
             rgb: (0, 0, 0),
@@ -534,12 +598,23 @@ mod tests {
     }
 
     #[test]
-    fn strings_are_escaped_and_measured() {
-        assert_eq!(pdf_string("a (b) \\ é ≥"), "(a \\(b\\) \\\\ \\351 ?)");
-        // "Hi" = H 722 + i 222.
-        assert!((helvetica_width("Hi") - 0.944).abs() < 1e-12);
-        assert_eq!(num(2.5), "2.5");
-        assert_eq!(num(-3.0), "-3");
-        assert_eq!(num(1.0 / 3.0), "0.333");
+    fn text_is_drawn_as_glyph_outlines_with_the_font_widths() {
+        // DejaVu Sans advances (2048 units an em, read with fontTools): H 1540, i 569,
+        // ≥ 1716, ? 1087.
+        assert!((text_width("Hi") - (1540.0 + 569.0) / 2048.0).abs() < 1e-12);
+        assert!((text_width("≥") - 1716.0 / 2048.0).abs() < 1e-12);
+        // A character outside the subset is a question mark.
+        assert!((text_width("あ") - 1087.0 / 2048.0).abs() < 1e-12);
+        use plotters::style::{BLACK, Color as _, IntoFont as _};
+        let style = ("sans-serif", 12.4).into_font().color(&BLACK.to_rgba());
+        let pdf = draw(|b| b.draw_text("a ≥ 31", &style, (10, 50)).unwrap());
+        let text = content(&pdf);
+        assert!(text.starts_with("0 0 0 rg\n"), "{text}");
+        assert!(text.trim_end().ends_with(" f"), "{text}");
+        assert!(text.contains(" c ") && text.contains(" h "), "{text}");
+        assert!(!text.contains("BT") && !text.contains("Tj"), "{text}");
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let page = doc.get_pages()[&1];
+        assert!(doc.get_page_fonts(page).unwrap().is_empty());
     }
 }

@@ -27,11 +27,13 @@ const H: u32 = 360;
 /// Height of the legend strip below each chart.
 const LEGEND_H: u32 = 60;
 const FONT: &str = "sans-serif";
+/// The series' colours, told apart in greyscale too: their lightness (luma, 0-255) is 43,
+/// 162, 97 and 215, at least 50 apart; the series of a figure also differ by marker.
 const COLORS: [RGBColor; 4] = [
-    RGBColor(0x1f, 0x77, 0xb4),
-    RGBColor(0xd6, 0x27, 0x28),
-    RGBColor(0x2c, 0xa0, 0x2c),
-    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x08, 0x30, 0x6b),
+    RGBColor(0xe6, 0x9f, 0x00),
+    RGBColor(0x21, 0x71, 0xb5),
+    RGBColor(0xc6, 0xdb, 0xef),
 ];
 const GREY: RGBColor = RGBColor(0x66, 0x66, 0x66);
 /// The vertical axis of a rate runs from -Y_PAD to 1 + Y_PAD.
@@ -78,7 +80,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
             String::new()
         } else {
             format!(
-                "; grey lines mark a change of the move limit, the most common Max_Moves value read from a year's records, years without the line skipped ({})",
+                "; grey lines, labelled with the old and the new value, mark a change of the move limit, the most common Max_Moves value read from a year's records, years without the line skipped ({})",
                 listed.join(", ")
             )
         };
@@ -89,7 +91,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
         plots.push(Plot {
             file: "decl_rate_by_year.svg",
             caption: format!(
-                "Declaration-win rate of mutual entering-king games by year, all games (raw, circles) and strength-controlled (table 3a, triangles), with 95% Wilson intervals; lines join consecutive years with data only; the number of raw games is written above each year{marks}"
+                "Declaration-win rate of mutual entering-king games by year, all games (raw, circles) and strength-controlled (table 3a, triangles), with 95% Wilson intervals; lines join consecutive years with data only and never cross a change of the move limit; the number of games of each point is written above its year (raw in the upper row, controlled in the lower, in the series' colour){marks}"
             ),
             svg,
             pdf,
@@ -119,7 +121,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     let (svg, pdf) = render(&OwnedHistogram(&cut))?;
     plots.push(Plot {
         file: "owned_points.svg",
-        caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); 31 (a 24-point win) marked; at 27-30 both sides own 24 or more".to_string(),
+        caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); a line at 31 owned points, the 24-point rule's win threshold, which the rule counts in declaration points (owning 31 is needed, not enough); at 27-30 both sides own 24 or more".to_string(),
         svg,
         pdf,
     });
@@ -261,14 +263,16 @@ fn series(df: &DataFrame, rows: &[(usize, i64)], rate: &str) -> PolarsResult<Poi
     })
 }
 
-/// The runs of consecutive years with a value: a line never crosses a year without data.
-fn runs(x: &[f64], y: &[Option<f64>], shift: f64) -> Vec<Vec<(f64, f64)>> {
+/// The runs of consecutive years with a value: a line never crosses a year without data,
+/// nor a change of the move limit (a run starts again at each year of `breaks`).
+fn runs(x: &[f64], y: &[Option<f64>], shift: f64, breaks: &[i64]) -> Vec<Vec<(f64, f64)>> {
     let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut prev: Option<f64> = None;
     for (&x, y) in x.iter().zip(y) {
         match y {
             Some(y) => {
-                if prev.is_some_and(|p| x - p == 1.0) {
+                let change = breaks.iter().any(|&b| b as f64 == x);
+                if prev.is_some_and(|p| x - p == 1.0) && !change {
                     if let Some(run) = out.last_mut() {
                         run.push((x + shift, *y));
                     }
@@ -316,16 +320,18 @@ impl Figure for DeclRate<'_> {
         };
         let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
         let raw_n = raw_n.i64()?;
+        let controlled_n = df.column("games")?.cast(&DataType::Int64)?;
+        let controlled_n = controlled_n.i64()?;
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
+        // No title: the caption goes in the paper.
         let mut chart = ChartBuilder::on(&top)
-            .caption("Declaration-win rate, mutual games", (FONT, 21))
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
             .build_cartesian_2d(
                 (y0 as f64 - 0.6)..(y1 as f64 + 0.6),
-                -Y_PAD..(1.0 + 2.5 * Y_PAD),
+                -Y_PAD..(1.0 + 4.5 * Y_PAD),
             )
             .map_err(plot_err)?;
         chart
@@ -342,7 +348,13 @@ impl Figure for DeclRate<'_> {
             .axis_desc_style((FONT, 18))
             .draw()
             .map_err(plot_err)?;
-        for &(year, _, _) in changes {
+        // Each change of the limit: a line between the two years, labelled with the values.
+        let change_font = (FONT, 12)
+            .into_font()
+            .transform(FontTransform::Rotate270)
+            .color(&GREY)
+            .pos(Pos::new(HPos::Center, VPos::Bottom));
+        for &(year, from, to) in changes {
             if year < y0 || year > y1 {
                 continue;
             }
@@ -353,19 +365,36 @@ impl Figure for DeclRate<'_> {
                     GREY.stroke_width(2),
                 )))
                 .map_err(plot_err)?;
+            let name = |v: Option<i64>| v.map_or("?".to_string(), |v| v.to_string());
+            // Along the line, on its left, reading upwards.
+            let (px, py) = chart.backend_coord(&(x, 0.5));
+            top.draw(&Text::new(
+                format!("Max_Moves {}→{}", name(from), name(to)),
+                (px - 2, py),
+                change_font.clone(),
+            ))
+            .map_err(plot_err)?;
         }
-        // n: the raw games of each year, small, along the top of the frame.
-        let n_font = (FONT, 12)
-            .into_font()
-            .color(&GREY)
-            .pos(Pos::new(HPos::Center, VPos::Center));
-        for &(i, year) in &rows {
-            if let Some(n) = raw_n.get(i).filter(|&n| n > 0) {
-                let (px, py) = chart.backend_coord(&(year as f64, 1.0 + 1.8 * Y_PAD));
-                top.draw(&Text::new(n.to_string(), (px, py), n_font.clone()))
-                    .map_err(plot_err)?;
+        // n at every point: the games of each series and year, in the series' colour, in two
+        // rows along the top of the frame (raw above, controlled below).
+        for (row, (ns, color)) in [(raw_n, COLORS[0]), (controlled_n, COLORS[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let n_font = (FONT, 12)
+                .into_font()
+                .color(&color)
+                .pos(Pos::new(HPos::Center, VPos::Center));
+            let level = 1.0 + (3.3 - 1.5 * row as f64) * Y_PAD;
+            for &(i, year) in &rows {
+                if let Some(n) = ns.get(i).filter(|&n| n > 0) {
+                    let (px, py) = chart.backend_coord(&(year as f64, level));
+                    top.draw(&Text::new(n.to_string(), (px, py), n_font.clone()))
+                        .map_err(plot_err)?;
+                }
             }
         }
+        let breaks: Vec<i64> = changes.iter().map(|c| c.0).collect();
         // The two series side by side, a fifth of a year apart, so their bars do not overlap.
         for (k, (rate, color)) in [
             ("raw_decl_win_rate", COLORS[0]),
@@ -376,7 +405,10 @@ impl Figure for DeclRate<'_> {
         {
             let p = series(df, &rows, rate)?;
             let shift = if k == 0 { -0.1 } else { 0.1 };
-            for run in runs(&p.x, &p.y, shift).into_iter().filter(|r| r.len() > 1) {
+            for run in runs(&p.x, &p.y, shift, &breaks)
+                .into_iter()
+                .filter(|r| r.len() > 1)
+            {
                 chart
                     .draw_series(LineSeries::new(run, color.stroke_width(2)))
                     .map_err(plot_err)?;
@@ -421,7 +453,7 @@ impl Figure for DeclRate<'_> {
             ),
         ];
         if changes.iter().any(|c| (y0..=y1).contains(&c.0)) {
-            items.push((GREY, Mark::Line, "Max_Moves changes".to_string()));
+            items.push((GREY, Mark::Line, "Max_Moves change".to_string()));
         }
         legend(&bottom, &items)?;
         Ok(())
@@ -441,8 +473,9 @@ fn grouped_bars<DB: DrawingBackend>(
 ) -> PolarsResult<()> {
     let n = groups.len();
     let per = groups.iter().map(|g| g.1.len()).max().unwrap_or(1).max(1);
+    // No title (`_title` is the figure's subject, said by its caption in the paper).
+    let _ = title;
     let mut chart = ChartBuilder::on(top)
-        .caption(title, (FONT, 21))
         .margin(10)
         .x_label_area_size(36)
         .y_label_area_size(56)
@@ -521,8 +554,8 @@ impl Figure for Funnel<'_> {
         let games = df.column("games")?.cast(&DataType::Int64)?;
         let games = games.i64()?;
         let stages = [
-            ("owned31_share", "owned >= 31"),
-            ("decl31_share", "and decl. points >= 31"),
+            ("owned31_share", "owned ≥ 31"),
+            ("decl31_share", "and decl. points ≥ 31"),
             ("decl31_zone10_share", "and 10 in the zone"),
             ("declarable_share", "and every condition"),
         ];
@@ -651,10 +684,6 @@ impl Figure for OwnedHistogram<'_> {
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         let top_y = max + max / 10 + 1;
         let mut chart = ChartBuilder::on(&top)
-            .caption(
-                format!("Leading side's owned points at the move limit (n = {total})"),
-                (FONT, 19),
-            )
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
@@ -676,7 +705,7 @@ impl Figure for OwnedHistogram<'_> {
                 }
             })
             .x_desc("owned points (the other side: 54 minus)")
-            .y_desc("games")
+            .y_desc(format!("games (n = {total})"))
             .label_style((FONT, 18))
             .axis_desc_style((FONT, 18))
             .draw()
@@ -703,7 +732,9 @@ impl Figure for OwnedHistogram<'_> {
                     }),
             )
             .map_err(plot_err)?;
-        // 31: a 24-point win (below it both sides own 24 or more).
+        // 31 owned points: the 24-point rule's win threshold, which it counts in declaration
+        // points (pieces in the zone and in hand), not owned points: owning 31 is needed,
+        // not enough (below it both sides own 24 or more).
         let win = tables::RULE24_WIN as f64;
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -716,7 +747,11 @@ impl Figure for OwnedHistogram<'_> {
             &[
                 (COLORS[0], Mark::Square, "conditions hold".to_string()),
                 (COLORS[3], Mark::Square, "a condition fails".to_string()),
-                (COLORS[2], Mark::Line, "31 (24-point win)".to_string()),
+                (
+                    COLORS[2],
+                    Mark::Line,
+                    "31 owned (a win needs 31 decl. points)".to_string(),
+                ),
             ],
         )?;
         Ok(())

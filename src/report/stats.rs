@@ -77,12 +77,13 @@ pub fn ln_factorial(n: u64) -> f64 {
     x * x.ln() - x + 0.5 * (2.0 * std::f64::consts::PI * x).ln() + series
 }
 
-fn ln_choose(n: u64, r: u64) -> f64 {
+/// `ln C(n, r)` for `r <= n`.
+pub(crate) fn ln_choose(n: u64, r: u64) -> f64 {
     ln_factorial(n) - ln_factorial(r) - ln_factorial(n - r)
 }
 
 /// `ln(sum(exp(x)))` of the values, without overflow or underflow; `-inf` for none.
-fn ln_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+pub(crate) fn ln_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     let m = xs.clone().fold(f64::NEG_INFINITY, f64::max);
     if m == f64::NEG_INFINITY {
         return m;
@@ -157,7 +158,7 @@ pub fn ln_erfc(x: f64) -> f64 {
 /// minus `delta`, over its standard error at the maximum-likelihood proportions
 /// restricted to that difference, times `sqrt((N - 1) / N)`. Positive when the observed
 /// difference is above `delta`; infinite where that standard error is 0.
-fn mn_statistic(k1: u64, n1: u64, k2: u64, n2: u64, delta: f64) -> f64 {
+pub(crate) fn mn_statistic(k1: u64, n1: u64, k2: u64, n2: u64, delta: f64) -> f64 {
     let (x1, x2) = (n1 as f64, n2 as f64);
     let (p1, p2) = (k1 as f64 / x1, k2 as f64 / x2);
     let d = p1 - p2 - delta;
@@ -290,6 +291,53 @@ pub fn with_intervals(mut df: DataFrame, rates: &[(&str, &str, &str)]) -> Polars
         df.insert_column(at + 2, Column::new(format!("{name}_hi").into(), hi))?;
     }
     Ok(df)
+}
+
+/// A proportion whose trials come in clusters (the games of one engine pair), with its
+/// cluster-robust (sandwich) standard error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusteredRate {
+    /// The proportion over all trials.
+    pub rate: f64,
+    /// Its standard error clustered by the clusters: `sqrt(G / (G - 1) * sum_c (k_c - p
+    /// n_c)^2) / N`, the sandwich estimator of a mean with the small-sample factor.
+    pub se: f64,
+    /// The 95% interval `rate -/+ 1.96 se`, kept inside [0, 1].
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+    /// The design effect: the clustered variance over the binomial `p (1 - p) / N`
+    /// (1 for independent trials; `None` where the binomial variance is 0).
+    pub design_effect: Option<f64>,
+    /// The number of clusters.
+    pub clusters: usize,
+}
+
+/// The clustered proportion of `(trials, successes)` per cluster; `None` with fewer than
+/// two clusters (no variance between clusters to estimate) or no trial.
+pub fn clustered_rate(clusters: &[(u64, u64)]) -> Option<ClusteredRate> {
+    let g = clusters.len();
+    let n: u64 = clusters.iter().map(|c| c.0).sum();
+    let k: u64 = clusters.iter().map(|c| c.1).sum();
+    if g < 2 || n == 0 {
+        return None;
+    }
+    let p = k as f64 / n as f64;
+    let ss: f64 = clusters
+        .iter()
+        .map(|&(nc, kc)| (kc as f64 - p * nc as f64).powi(2))
+        .sum();
+    let var = ss * g as f64 / (g as f64 - 1.0) / (n as f64 * n as f64);
+    let se = var.sqrt();
+    let binomial = p * (1.0 - p) / n as f64;
+    Some(ClusteredRate {
+        rate: p,
+        se,
+        lo: (p - Z95 * se).max(0.0),
+        hi: (p + Z95 * se).min(1.0),
+        design_effect: (binomial > 0.0).then(|| var / binomial),
+        clusters: g,
+    })
 }
 
 #[cfg(test)]
@@ -492,6 +540,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn clustered_rate_by_hand() {
+        // Two pairs of four games, one winning all, one none: p = 0.5; residual sums +2 and
+        // -2; variance 2 / 1 x 8 / 64 = 0.25 (se 0.5) against the binomial 0.25 / 8: a
+        // design effect of 8. The interval 0.5 -/+ 0.98 is kept inside [0, 1].
+        let c = clustered_rate(&[(4, 4), (4, 0)]).unwrap();
+        assert!(
+            close(c.rate, 0.5, 1e-15) && close(c.se, 0.5, 1e-15),
+            "{c:?}"
+        );
+        assert!(close(c.design_effect.unwrap(), 8.0, 1e-12), "{c:?}");
+        assert_eq!((c.lo, c.hi, c.clusters), (0.0, 1.0, 2));
+        // Eight pairs of one game each, four wins: independent trials. Variance
+        // 8/7 x 8 x 0.25 / 64 = 1/28 against 1/32: the design effect is G / (G - 1) = 8/7.
+        let one: Vec<(u64, u64)> = (0..8).map(|i| (1, u64::from(i < 4))).collect();
+        let c = clustered_rate(&one).unwrap();
+        assert!(close(c.se, (1.0f64 / 28.0).sqrt(), 1e-15), "{c:?}");
+        assert!(close(c.design_effect.unwrap(), 8.0 / 7.0, 1e-12), "{c:?}");
+        assert!(close(c.lo, 0.5 - Z95 * (1.0f64 / 28.0).sqrt(), 1e-15));
+        // No rate with one cluster; no design effect where every game is a win.
+        assert_eq!(clustered_rate(&[(5, 2)]), None);
+        assert_eq!(
+            clustered_rate(&[(2, 2), (3, 3)]).unwrap().design_effect,
+            None
+        );
+        assert_eq!(clustered_rate(&[]), None);
     }
 
     #[test]

@@ -64,97 +64,51 @@ fn svg_texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
-/// `text` as a PDF literal string in WinAnsiEncoding (Latin-1 characters as octal).
-fn pdf_literal(text: &str) -> String {
-    let mut s = String::from("(");
-    for c in text.chars() {
-        match c {
-            '(' | ')' | '\\' => {
-                s.push('\\');
-                s.push(c);
-            }
-            ' '..='~' => s.push(c),
-            _ => s.push_str(&format!("\\{:03o}", c as u32)),
-        }
-    }
-    s.push(')');
-    s
-}
-
-/// A PDF written by `report`: the header and `%%EOF`, every cross-reference offset at its
-/// `N 0 obj`, `startxref` at the table, the content stream's `/Length`, the page the size
-/// of the SVG, and every text of the SVG drawn in the content stream (as many texts, lines,
-/// circles, polygons and rectangles as the SVG has).
+/// A PDF written by `report`, read with lopdf: one page the size of the SVG, no font
+/// anywhere (the text is drawn as glyph outlines, so nothing is missing or left
+/// unembedded), no text operator, and as many drawings as the SVG has: every text a
+/// filled path, lines, circles, polygons and rectangles.
 fn check_pdf(name: &str, pdf: &[u8], svg: &str) {
-    assert!(pdf.is_ascii(), "{name}: not plain ASCII");
-    let pdf = std::str::from_utf8(pdf).unwrap();
-    assert!(pdf.starts_with("%PDF-1.4\n"), "{name}: header");
-    assert!(pdf.trim_end().ends_with("%%EOF"), "{name}: %%EOF");
-    let startxref: usize = pdf
-        .rsplit("startxref\n")
-        .next()
-        .and_then(|t| t.lines().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("{name}: startxref"));
-    let xref = &pdf[startxref..];
-    assert!(
-        xref.starts_with("xref\n0 "),
-        "{name}: startxref -> {xref:.20}"
-    );
-    let mut lines = xref.lines().skip(1);
-    let count: usize = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap();
-    assert!(count >= 6, "{name}: {count} objects");
-    let table_start = startxref + "xref\n".len() + format!("0 {count}\n").len();
-    for i in 0..count {
-        // Every entry is 20 bytes, its end of line included.
-        let entry = &pdf[table_start + 20 * i..table_start + 20 * (i + 1)];
-        assert!(entry.ends_with(" \n"), "{name}: entry {i} {entry:?}");
-        let offset: usize = entry[..10].parse().unwrap();
-        if i == 0 {
-            assert_eq!(&entry[10..], " 65535 f \n", "{name}");
-            continue;
-        }
-        assert_eq!(&entry[10..], " 00000 n \n", "{name}: entry {i}");
-        assert!(
-            pdf[offset..].starts_with(&format!("{i} 0 obj\n")),
-            "{name}: object {i} at {offset}"
-        );
-    }
-    assert!(
-        pdf.contains(&format!("trailer\n<< /Size {count} /Root 1 0 R >>")),
-        "{name}: trailer"
-    );
+    let doc = lopdf::Document::load_mem(pdf).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 1, "{name}: pages");
+    let page = pages[&1];
     let svg_tag = svg.split('>').next().unwrap();
-    let (w, h) = (
-        attr(svg_tag, "width").unwrap(),
-        attr(svg_tag, "height").unwrap(),
+    let (w, h): (f32, f32) = (
+        attr(svg_tag, "width").unwrap().parse().unwrap(),
+        attr(svg_tag, "height").unwrap().parse().unwrap(),
     );
+    let media: Vec<f32> = doc
+        .get_dictionary(page)
+        .unwrap()
+        .get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_float().unwrap())
+        .collect();
+    assert_eq!(media, [0.0, 0.0, w, h], "{name}: page size");
     assert!(
-        pdf.contains(&format!("/MediaBox [0 0 {w} {h}]")),
-        "{name}: page {w} x {h}"
+        doc.get_page_fonts(page).unwrap().is_empty(),
+        "{name}: a font is used"
     );
-    assert!(pdf.contains("/BaseFont /Helvetica"), "{name}");
-    let start = pdf.find("stream\n").unwrap() + "stream\n".len();
-    let end = pdf.find("endstream").unwrap();
-    let content = &pdf[start..end];
+    for (id, object) in &doc.objects {
+        if let Ok(d) = object.as_dict() {
+            assert!(
+                d.get(b"Type").ok().and_then(|t| t.as_name().ok()) != Some(b"Font".as_slice()),
+                "{name}: font object {id:?}"
+            );
+        }
+    }
+    let content = String::from_utf8(doc.get_page_content(page)).unwrap();
     assert!(
-        pdf.contains(&format!("<< /Length {} >>\nstream\n", content.len())),
-        "{name}: /Length"
+        !content.contains(" Tj") && !content.contains("BT"),
+        "{name}: text operators"
     );
     let texts = svg_texts(svg);
-    assert!(texts.len() > 10, "{name}: {texts:?}");
-    for t in &texts {
-        assert!(
-            content.contains(&format!(" Tm {} Tj ET", pdf_literal(t))),
-            "{name}: text {t:?} not drawn"
-        );
-    }
+    assert!(texts.len() > 5, "{name}: {texts:?}");
     let ops = |end: &str| content.lines().filter(|l| l.ends_with(end)).count();
-    assert_eq!(ops(" Tj ET"), texts.len(), "{name}: texts");
     assert_eq!(
         ops(" c f") + ops(" c S"),
         svg.matches("<circle ").count(),
@@ -162,8 +116,8 @@ fn check_pdf(name: &str, pdf: &[u8], svg: &str) {
     );
     assert_eq!(
         ops(" h f"),
-        svg.matches("<polygon ").count(),
-        "{name}: polygons"
+        svg.matches("<polygon ").count() + texts.len(),
+        "{name}: polygons and texts"
     );
     assert_eq!(
         ops(" re f") + ops(" re S"),
@@ -366,15 +320,41 @@ fn check_latex(name: &str, text: &str) {
         prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
     }
     assert_eq!(depth, 0, "{name}: unbalanced braces");
-    let order = [
-        "\\begin{table}",
-        "\\begin{tabular}",
-        "\\toprule",
-        "\\midrule",
-        "\\bottomrule",
-        "\\end{tabular}",
-        "\\end{table}",
-    ];
+    let long = text.contains("\\begin{longtable}");
+    let float = if text.contains("\\begin{sidewaystable}") {
+        "sidewaystable"
+    } else {
+        "table"
+    };
+    let begin = format!("\\begin{{{float}}}");
+    let end = format!("\\end{{{float}}}");
+    let order: Vec<&str> = if long {
+        vec![
+            "\\begin{longtable}",
+            "\\caption{",
+            "\\toprule",
+            "\\endfirsthead",
+            "\\endhead",
+            "\\bottomrule",
+            "\\endfoot",
+            "\\end{longtable}",
+        ]
+    } else {
+        vec![
+            begin.as_str(),
+            "\\begin{threeparttable}",
+            "\\caption{",
+            "\\begin{tabular}",
+            "\\toprule",
+            "\\midrule",
+            "\\bottomrule",
+            "\\end{tabular}",
+            "\\begin{tablenotes}",
+            "\\end{tablenotes}",
+            "\\end{threeparttable}",
+            end.as_str(),
+        ]
+    };
     let mut at = 0;
     for mark in order {
         let pos = text[at..]
@@ -382,12 +362,28 @@ fn check_latex(name: &str, text: &str) {
             .unwrap_or_else(|| panic!("{name}: {mark} missing or out of order"));
         at += pos;
     }
+    // One number per table: LaTeX's; no Markdown left; signs in math.
+    assert!(!text.contains("\\caption{Table"), "{name}: numbered twice");
+    for bad in ['`', '<', '>'] {
+        assert!(
+            !text
+                .lines()
+                .filter(|l| !l.starts_with('%'))
+                .any(|l| l.contains(bad)),
+            "{name}: {bad} left in the text"
+        );
+    }
     let cells = |line: &str| line.replace("\\&", "").matches('&').count();
+    let (spec_at, body_from, body_to) = if long {
+        ("\\begin{longtable}{@{}", "\\endfoot", "\\end{longtable}")
+    } else {
+        ("\\begin{tabular}{@{}", "\\toprule", "\\bottomrule")
+    };
     let body = text
-        .split("\\toprule")
+        .split(body_from)
         .nth(1)
         .unwrap()
-        .split("\\bottomrule")
+        .split(body_to)
         .next()
         .unwrap();
     let rows: Vec<&str> = body
@@ -397,14 +393,14 @@ fn check_latex(name: &str, text: &str) {
     assert!(!rows.is_empty(), "{name}: no rows");
     let want = cells(rows[0]);
     let cols = text
-        .split("\\begin{tabular}{")
+        .split(spec_at)
         .nth(1)
         .unwrap()
-        .split('}')
+        .split("@{}}")
         .next()
         .unwrap()
         .len();
-    assert_eq!(want + 1, cols, "{name}: header cells vs column spec");
+    assert_eq!(want + 1, cols, "{name}: cells vs column spec");
     for r in &rows {
         assert_eq!(cells(r), want, "{name}: {r}");
     }
@@ -444,12 +440,31 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     let tex = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves.tex")).unwrap();
     assert!(tex.contains("100.0 [43.9, 100.0]"), "{tex}");
     assert!(tex.contains("\\midrule\nall &"), "{tex}");
+    // Human headers, a short caption, the definitions as notes.
     let tex = std::fs::read_to_string(rep.join("era_comparison.tex")).unwrap();
-    assert!(tex.contains("rate\\_diff (pp, 95\\% CI)"), "{tex}");
-    // The tidy long form: one row per group and rate.
+    assert!(tex.contains("A $-$ B (pp)"), "{tex}");
+    assert!(
+        tex.contains("\\caption{The 256 era against the 512 era}"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("\\item The reference study's headline comparison"),
+        "{tex}"
+    );
+    assert!(!tex.contains("rate\\_diff\\_lo &"), "{tex}");
+    let tex = std::fs::read_to_string(rep.join("funnel.tex")).unwrap();
+    assert!(tex.contains("\\emph{leading side}"), "{tex}");
+    assert!(!tex.contains("*leading side*"), "{tex}");
+    assert!(tex.contains("Owned $\\geq$ 31"), "{tex}");
+    let doc = std::fs::read_to_string(rep.join("tables.tex")).unwrap();
+    assert!(doc.contains("\\usepackage[T1]{fontenc}"), "{doc}");
+    for t in TABLES {
+        assert!(doc.contains(&format!("\\input{{{}.tex}}", t.name)), "{doc}");
+    }
+    // The tidy long form: one row per group and rate, a column per key.
     let long = std::fs::read_to_string(rep.join("endings_mutual_by_max_moves_long.csv")).unwrap();
     assert!(
-        long.starts_with("table,group,measure,count,n,rate,lo,hi\n"),
+        long.starts_with("table,max_moves,measure,count,n,rate,lo,hi\n"),
         "{long}"
     );
     assert!(
@@ -461,18 +476,112 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(rep.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(json["percentile"], "75");
-    assert_eq!(json["games_in_table"], "3");
-    assert_eq!(json["unreadable_entries"], "1");
+    // Numbers as numbers.
+    assert_eq!(json["percentile"], 75.0);
+    assert_eq!(json["min_games"], 10);
+    assert_eq!(json["games_in_table"], 3);
+    assert_eq!(json["unreadable_entries"], 1);
+    assert_eq!(json["first_year"], 2024);
+    // Provenance: the files read with their size and SHA-256 (sha256sum's), the command.
+    let games = dir.join("games.parquet");
+    let p = &json["provenance"];
+    assert_eq!(p["files"][0]["role"], "games");
+    assert_eq!(p["files"][0]["path"], games.display().to_string());
+    assert_eq!(
+        p["files"][0]["bytes"],
+        std::fs::metadata(&games).unwrap().len()
+    );
+    let sum = Command::new("sha256sum").arg(&games).output().unwrap();
+    let want = String::from_utf8(sum.stdout).unwrap();
+    assert_eq!(p["files"][0]["sha256"], want.split(' ').next().unwrap());
+    assert_eq!(p["files"][1]["role"], "errors");
+    assert_eq!(p["command_line"][0], "floodgate-scan");
+    assert_eq!(p["command_line"][1], "report");
+    assert!(
+        p["command_line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "--latex")
+    );
     let bytes = std::fs::read(rep.join("years.parquet")).unwrap();
     let has = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
     assert!(has("floodgate_scan.version") && has("floodgate_scan.pool"));
+    assert!(has("floodgate_scan.provenance") && has(want.split(' ').next().unwrap()));
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert!(
+        md.contains("Reproducibility: made by floodgate-scan"),
+        "{md}"
+    );
+    assert!(md.contains(want.split(' ').next().unwrap()), "{md}");
     // The per-game strong flags and thresholds.
     let f = std::fs::File::open(rep.join("strength_per_game.parquet")).unwrap();
     let pg = ParquetReader::new(f).finish().unwrap();
     assert_eq!(pg.height(), 3);
     for c in ["year", "threshold", "strong", "mutual"] {
         assert!(pg.column(c).is_ok(), "{c}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tables.tex` of the bundled fixtures' report compiled with pdflatex where it is
+/// installed: every table typesets on A4, with no overfull box and no error.
+#[test]
+fn latex_tables_compile_without_overfull_boxes() {
+    let Ok(version) = Command::new("pdflatex").arg("--version").output() else {
+        eprintln!("SKIPPED: pdflatex is not installed (apt-get install texlive-latex-recommended)");
+        return;
+    };
+    assert!(version.status.success());
+    let dir = scratch("cli-pdflatex");
+    let scan = bin()
+        .args(["scan", "--quiet", "-o"])
+        .arg(dir.join("scan"))
+        .output()
+        .unwrap();
+    assert!(
+        scan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    let rep = dir.join("rep");
+    let out = bin()
+        .arg("report")
+        .arg(dir.join("scan/games.parquet"))
+        .arg("-o")
+        .arg(&rep)
+        .arg("--latex")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tex = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
+        .current_dir(&rep)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(rep.join("tables.log")).unwrap_or_default();
+    assert!(tex.status.success(), "pdflatex failed:\n{log}");
+    for bad in [
+        "Overfull \\hbox",
+        "Overfull \\vbox",
+        "Float too large",
+        "\n! ",
+    ] {
+        assert!(!log.contains(bad), "{bad} in tables.log:\n{log}");
+    }
+    // Every table is input; the long table runs over pages of its own.
+    assert!(log.contains("Output written on tables.pdf ("), "{log}");
+    for t in TABLES {
+        assert!(
+            log.replace('\n', "")
+                .contains(&format!("(./{}.tex", t.name)),
+            "{} not read:\n{log}",
+            t.name
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

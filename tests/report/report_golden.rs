@@ -16,10 +16,12 @@ fn fixture_reports_match_the_goldens() {
     let tmp: PathBuf =
         std::env::temp_dir().join(format!("floodgate-scan-golden-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let scan = tmp.join("scan");
+    // Relative paths in the temporary folder, as scripts/regen-reports.sh runs them: the
+    // report records its command line and the paths it read.
+    std::fs::create_dir_all(&tmp).unwrap();
     let out = bin()
-        .args(["scan", "--quiet", "-o"])
-        .arg(&scan)
+        .args(["scan", "--quiet", "-o", "scan"])
+        .current_dir(&tmp)
         .output()
         .unwrap();
     assert!(
@@ -29,10 +31,8 @@ fn fixture_reports_match_the_goldens() {
     );
     let rep = tmp.join("report");
     let out = bin()
-        .arg("report")
-        .arg(scan.join("games.parquet"))
-        .arg("-o")
-        .arg(&rep)
+        .args(["report", "scan/games.parquet", "-o", "report"])
+        .current_dir(&tmp)
         .output()
         .unwrap();
     assert!(
@@ -44,12 +44,13 @@ fn fixture_reports_match_the_goldens() {
     for entry in std::fs::read_dir(&golden).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let want = std::fs::read_to_string(&path).unwrap();
-        let got = std::fs::read_to_string(rep.join(&name))
-            .unwrap_or_else(|_| panic!("{name} not produced"));
-        assert_eq!(
-            got, want,
-            "{name} differs from its golden (scripts/regen-reports.sh)"
+        // Bytes, not text: the PDF files open with a binary comment line.
+        let want = std::fs::read(&path).unwrap();
+        let got = std::fs::read(rep.join(&name)).unwrap_or_else(|_| panic!("{name} not produced"));
+        assert!(
+            got == want,
+            "{name} differs from its golden (scripts/regen-reports.sh):\n{}",
+            String::from_utf8_lossy(&got)
         );
         compared += 1;
     }

@@ -476,7 +476,10 @@ fn markdown_has_every_table_with_its_caption() {
         assert!(md.contains(&t.spec.caption_for(&r.config)));
     }
     assert!(md.contains("75th percentile"));
-    assert!(md.contains("| 50.0% |"), "shares as percentages: {md}");
+    assert!(
+        md.contains("| 50.0% ["),
+        "shares as percentages with their interval: {md}"
+    );
     assert!(md.contains("![") && md.contains("funnel.svg"));
     assert!(md.contains("Files: `funnel.svg`, `funnel.pdf`."), "{md}");
 }
@@ -640,33 +643,45 @@ fn era_comparison_score_test_interval_and_holm() {
     assert!(close(float(&d, "b_rate_lo"), 10.0 / (10.0 + Z2)));
     assert!(close(float(&d, "b_rate_hi"), 1.0));
     assert!(close(float(&d, "rate_diff"), -0.7));
-    // The Miettinen-Nurminen score test and its interval; reference values computed in
-    // mpmath (restricted MLE by golden-section search, erfc, bounds by bisection).
-    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-9;
-    assert!(near(float(&d, "rate_diff_lo"), -0.894_964_921_005_108));
-    assert!(near(float(&d, "rate_diff_hi"), -0.334_106_980_011_319));
-    assert!(near(float(&d, "score_z"), -3.198_557_367_121_814));
-    assert!(near(float(&d, "score_p"), 0.001_381_170_503_512_833));
+    // 3/10 against 10/10: an expected count of 3.5 (13 wins and 7 others over 20 games,
+    // 10 a cell), below 5, so the exact pair: Boschloo's p from scipy's boschloo_exact,
+    // Chan and Zhang's interval from the brute-force computation of
+    // scripts/exact-reference.py.
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-6;
+    assert!(close(float(&d, "expected_min"), 3.5));
+    assert_eq!(strings(&d, "test"), ["boschloo"]);
+    assert!(near(float(&d, "rate_diff_lo"), -0.933_260_488_822_266_4));
+    assert!(near(float(&d, "rate_diff_hi"), -0.311_374_120_422_122_76));
+    assert!(near(float(&d, "test_p"), 0.000_872_809_837_397_771_5));
+    assert_eq!(float(&d, "score_z"), None, "no asymptotic statistic");
     assert_eq!(strings(&d, "role"), ["primary"]);
     assert_eq!(
         float(&d, "holm_p"),
         None,
         "the primary comparison is not adjusted"
     );
+    assert_eq!(int(&d, "holm_family"), None);
     assert_eq!(boolean(&d, "few_games"), Some(false));
     let m = pick("move_limit_rate", "controlled");
     assert_eq!((int(&m, "a_count"), int(&m, "b_count")), (Some(7), Some(0)));
     assert!(close(float(&m, "rate_diff"), 0.7));
-    assert!(near(float(&m, "rate_diff_lo"), 0.334_106_980_011_319));
-    assert!(near(float(&m, "rate_diff_hi"), 0.894_964_921_005_108));
-    // Holm over the three secondary p-values 0.0013812, 0.0025688, 0.0025688: 3 x the
-    // smallest, then 2 x the next (kept for the largest, which is not larger).
+    // 7/10 against 0/10 is 3/10 against 10/10 with wins and others swapped.
+    assert!(near(float(&m, "rate_diff_lo"), 0.311_374_120_422_122_76));
+    assert!(near(float(&m, "rate_diff_hi"), 0.933_260_488_822_266_4));
+    // Holm over the family of three secondary p-values 0.00087281, 0.0018927 (raw: 4/11
+    // against 10/10, scipy), 0.0018927: 3 x the smallest, then 2 x the next (kept for the
+    // largest, which is not larger).
     assert_eq!(strings(&m, "role"), ["secondary"]);
-    assert!(near(float(&m, "holm_p"), 3.0 * 0.001_381_170_503_512_833));
+    assert_eq!(int(&m, "holm_family"), Some(3));
+    assert!(near(float(&m, "holm_p"), 3.0 * 0.000_872_809_837_397_771_5));
     for measure in ["decl_win_rate", "move_limit_rate"] {
         let raw = pick(measure, "raw");
-        assert!(near(float(&raw, "score_p"), 0.002_568_831_527_022_718));
-        assert!(near(float(&raw, "holm_p"), 2.0 * 0.002_568_831_527_022_718));
+        assert_eq!(strings(&raw, "test"), ["boschloo"]);
+        assert!(near(float(&raw, "test_p"), 0.001_892_669_820_098_665_7));
+        assert!(near(
+            float(&raw, "holm_p"),
+            2.0 * 0.001_892_669_820_098_665_7
+        ));
     }
     // Raw: the unrated game counts, 4 of 11.
     let raw = pick("decl_win_rate", "raw");
@@ -678,14 +693,16 @@ fn era_comparison_score_test_interval_and_holm() {
     let md = floodgate_scan::report::markdown::render(&r);
     assert!(md.contains("## Headline"), "{md}");
     assert!(
-        md.contains("Max_Moves 256, 2021-2023 3/10 = 30.0% (95% CI 10.8%–60.3%)"),
+        md.contains("Max_Moves 256, 2021-2023 3/10 = 30.0% (95% CI 10.8%–60.3%;"),
         "{md}"
     );
     assert!(
-        md.contains("difference -70.0 percentage points (95% score CI -89.5 to -33.4), score test p = 0.00138"),
+        md.contains("difference -70.0 percentage points (95% exact Chan-Zhang CI -93.3 to -31.1), Boschloo's exact test p = 8.73e-4"),
         "{md}"
     );
-    assert!(md.contains("Holm-adjusted p = 0.00414"), "{md}");
+    assert!(md.contains("Holm-adjusted p = 0.00262"), "{md}");
+    assert!(md.contains("has 3 members"), "{md}");
+    assert!(!md.contains("score test p"), "{md}");
     assert!(md.contains("- Primary — declaration-win rate"), "{md}");
     // The period x Max_Moves table reads the same cells directly.
     let t = r.table("strength_by_era_max_moves").unwrap();
@@ -723,7 +740,8 @@ fn comparison_without_games_has_counts_and_no_rates() {
     assert_eq!(df.height(), 4);
     assert_eq!(int(df, "a_games"), Some(0));
     assert_eq!(float(df, "a_rate"), None);
-    assert_eq!(float(df, "score_p"), None);
+    assert_eq!(float(df, "test_p"), None);
+    assert_eq!(strings(df, "test")[0], "none");
     assert_eq!(boolean(df, "few_games"), Some(true));
     // The headline says there is no game rather than printing 0/0.
     let md = floodgate_scan::report::markdown::render(&r);
@@ -753,12 +771,99 @@ fn few_games_are_flagged_in_the_comparison_and_the_headline() {
         md.contains("**Few games** (a cell has fewer than 10)"),
         "{md}"
     );
-    // 1/1 against 0/4: z = 2.0, p = 0.0455 (mpmath); the interval [+2.0, +100.0] excludes
-    // 0 as the test rejects: the two agree.
+    // 1/1 against 0/4: the score test would give p = 0.0455 and an interval [+2.0, +100.0]
+    // excluding 0; the exact pair gives Boschloo's p = 0.16384 (4^4 / 5^5 twice, scipy
+    // agrees) and Chan and Zhang's interval from (0.025 / 0.08192)^(1/5) - 1 = -21.1 pp.
     assert!(
-        md.contains("(95% score CI +2.0 to +100.0), score test p = 0.0455"),
+        md.contains("(95% exact Chan-Zhang CI -21.1 to +100.0), Boschloo's exact test p = 0.164"),
         "{md}"
     );
+    assert!(!md.contains("score test p"), "{md}");
+    assert!(!md.contains("0.0455"), "{md}");
+    let m = df
+        .filter(
+            &df.column("measure")
+                .unwrap()
+                .str()
+                .unwrap()
+                .equal("move_limit_rate"),
+        )
+        .unwrap();
+    let ps: Vec<Option<f64>> = m.column("test_p").unwrap().f64().unwrap().iter().collect();
+    assert!((ps[0].unwrap() - 0.16384).abs() < 1e-9, "{ps:?}");
+}
+
+#[test]
+fn an_untestable_comparison_stays_in_the_holm_family() {
+    // Cell A (2022, Max_Moves 256): 8 rated games, 6 declaration wins; cell B (2025,
+    // Max_Moves 512): 10 unrated games, 2 declaration wins. No controlled game in B: the
+    // two controlled comparisons cannot be tested; the two raw ones are (6/8 against 2/10,
+    // exact: scipy's Boschloo p = 0.0286258). Holm over the family of 3 fixed in advance
+    // (not over the 2 that could be tested): 3 x 0.0286258 for both.
+    let g = |year: i64, mm: i64, reason: &str, rating: Option<f64>| {
+        let mut g = rated(game(Some(year), "mutual", Some(reason)), rating, rating);
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..6).map(|_| g(2022, 256, "kachi", Some(2000.0))));
+    rows.extend((0..2).map(|_| g(2022, 256, "max_moves", Some(2000.0))));
+    rows.extend((0..2).map(|_| g(2025, 512, "kachi", None)));
+    rows.extend((0..8).map(|_| g(2025, 512, "max_moves", None)));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    assert_eq!(
+        strings(df, "test"),
+        ["none", "none", "boschloo", "boschloo"]
+    );
+    let family: Vec<Option<i64>> = df
+        .column("holm_family")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(family, [None, Some(3), Some(3), Some(3)]);
+    let holm: Vec<Option<f64>> = df.column("holm_p").unwrap().f64().unwrap().iter().collect();
+    assert_eq!(holm[1], None, "untested, not adjusted");
+    for h in &holm[2..] {
+        assert!(
+            (h.unwrap() - 3.0 * 0.028_625_847_142_929_414).abs() < 1e-6,
+            "{holm:?}"
+        );
+    }
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("has 3 members"), "{md}");
+}
+
+#[test]
+fn large_cells_keep_the_score_test() {
+    // 12/20 against 4/20: expected counts 8 and 12 a cell, 20 games each: the score test,
+    // as stats::score_test computes it (checked there against mpmath).
+    let g = |year: i64, mm: i64, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g
+    };
+    let mut rows = Vec::new();
+    rows.extend((0..12).map(|_| g(2022, 256, "kachi")));
+    rows.extend((0..8).map(|_| g(2022, 256, "toryo")));
+    rows.extend((0..4).map(|_| g(2025, 512, "kachi")));
+    rows.extend((0..16).map(|_| g(2025, 512, "toryo")));
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let t = floodgate_scan::report::stats::score_test(12, 20, 4, 20).unwrap();
+    assert_eq!(strings(df, "test")[0], "score");
+    assert!(close(float(df, "expected_min"), 8.0));
+    assert!(close(float(df, "score_z"), t.z));
+    assert!(close(float(df, "test_p"), t.ln_p.exp()));
+    assert!(close(float(df, "rate_diff_lo"), t.lo));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("score test p = "), "{md}");
 }
 
 /// Three rated players in 2021: A (1000, 1200, 1100 in three games: mean 1100), B (2000,
@@ -898,7 +1003,7 @@ fn plots_have_round_ticks_error_bars_and_legends_below_the_data() {
         text_y(funnel, "all").is_none(),
         "the regimes are not pooled"
     );
-    let legend = text_y(funnel, "owned &gt;= 31").unwrap();
+    let legend = text_y(funnel, "owned ≥ 31").unwrap();
     assert!(legend > axis, "legend at {legend}, axis labels at {axis}");
     assert!(text_y(funnel, "and every condition").unwrap() > axis);
     // Bar values are not written on the bars.
@@ -968,9 +1073,9 @@ fn p_values_below_the_smallest_double_are_kept_and_printed() {
     );
     let md = floodgate_scan::report::markdown::render(&r);
     // The score test: log10 p = -386.14248551326411 (mpmath).
-    let l = float(&d, "score_p_log10").unwrap();
+    let l = float(&d, "test_p_log10").unwrap();
     assert!((l - -386.142_485_513_264_1).abs() < 1e-8, "{l}");
-    assert_eq!(float(&d, "score_p"), Some(0.0));
+    assert_eq!(float(&d, "test_p"), Some(0.0));
     assert!(md.contains("p = 7.20e-387"), "{md}");
     assert!(!md.contains("p = 0."), "no p printed as 0");
 }
@@ -1010,7 +1115,7 @@ fn captions_ordinals_and_percentage_points() {
     );
     assert!(!caption.contains("pool)"), "{caption}");
     // Differences are percentage points, not percentages.
-    assert!(md.contains("| -70.0 pp |"), "{md}");
+    assert!(md.contains("| -70.0 pp ["), "{md}");
     assert!(!md.contains("| -70.0% |"), "{md}");
     // The headline with the entering pool reads as sentences, never `0/0 = –`.
     let cfg = ReportConfig {
@@ -1071,7 +1176,7 @@ fn match_rates_print_with_two_decimals_and_never_round_to_100() {
     rows.push(bad);
     let r = report(&rows, &ReportConfig::default());
     let md = floodgate_scan::report::markdown::render(&r);
-    assert!(md.contains("| 399 | 99.75% |"), "{md}");
+    assert!(md.contains("| 99.75% ["), "{md}");
     // 1,999 of 2,000 is 99.95%: printed with two decimals, not 100.00%.
     assert_eq!(
         floodgate_scan::report::markdown::cell(
@@ -1150,7 +1255,8 @@ fn plots_break_lines_at_gaps_mark_zero_bars_and_show_the_headline() {
     let data_lines: Vec<Vec<(f64, f64)>> = svg
         .split("<polyline ")
         .skip(1)
-        .filter(|l| l.to_ascii_uppercase().contains("#1F77B4"))
+        .map(|l| l.split('>').next().unwrap_or(""))
+        .filter(|l| l.to_ascii_uppercase().contains("#08306B"))
         .map(|l| {
             let pts = l
                 .split(" points=\"")
@@ -1238,4 +1344,309 @@ fn the_cut_mutual_selection_is_the_same_in_rust_and_in_the_report() {
         .collect()
         .unwrap();
     assert_eq!(strings(&df, "game_id"), want);
+}
+
+#[test]
+fn strong_is_the_strength_condition_alone() {
+    // 2022: the year pool [1000, 1000, 2000, 2000, 3000 x 4] (both ratings of every game);
+    // its 75th percentile is at position 0.75 x 7 = 5.25, 3000 (numpy's linear). A mutual
+    // game at 3000
+    // is controlled; a game without entering kings at 3000 is strong but not mutual; a
+    // mutual game at 2000 is neither.
+    let rows = vec![
+        rated(
+            game(Some(2022), "mutual", Some("kachi")),
+            Some(3000.0),
+            Some(3000.0),
+        ),
+        rated(
+            game(Some(2022), "none", Some("toryo")),
+            Some(3000.0),
+            Some(3000.0),
+        ),
+        rated(
+            game(Some(2022), "mutual", Some("kachi")),
+            Some(2000.0),
+            Some(2000.0),
+        ),
+        rated(
+            game(Some(2022), "none", Some("toryo")),
+            Some(1000.0),
+            Some(1000.0),
+        ),
+    ];
+    let cfg = ReportConfig {
+        per_game: true,
+        ..ReportConfig::default()
+    };
+    let r = report(&rows, &cfg);
+    let pg = r.per_game.as_ref().unwrap();
+    let flags =
+        |c: &str| -> Vec<Option<bool>> { pg.column(c).unwrap().bool().unwrap().iter().collect() };
+    assert_eq!(
+        flags("strong"),
+        [Some(true), Some(true), Some(false), Some(false)]
+    );
+    assert_eq!(
+        flags("mutual"),
+        [Some(true), Some(false), Some(true), Some(false)]
+    );
+    assert!(close(float(pg, "threshold"), 3000.0));
+    // The controlled columns count the games that are both.
+    let y = row(&r, "strength_by_year", "2022");
+    assert_eq!(int(&y, "games"), Some(1));
+    assert_eq!(int(&y, "raw_games"), Some(2));
+}
+
+/// The polylines of `svg` drawn in `color` above the legend strip (y < 300), as points.
+fn data_polylines(svg: &str, color: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline ")
+        .skip(1)
+        .map(|l| l.split('>').next().unwrap_or(""))
+        .filter(|l| l.to_ascii_uppercase().contains(color))
+        .map(|l| {
+            let pts = l
+                .split(" points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            pts.split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .filter(|pts: &Vec<(f64, f64)>| pts.iter().all(|&(_, y)| y < 300.0))
+        .collect()
+}
+
+#[test]
+fn figures_break_at_a_limit_change_label_it_show_every_n_and_have_no_title() {
+    // Mutual games every year 2022-2025 (two a year, rated, so both series have a value),
+    // the limit 256 until 2023 and 512 from 2024: each series is two runs of two years,
+    // never a line from 2023 to 2024.
+    let mut rows = Vec::new();
+    for year in 2022..=2025 {
+        for _ in 0..2 {
+            let mut g = rated(
+                game(Some(year), "mutual", Some("kachi")),
+                Some(2000.0),
+                Some(2000.0),
+            );
+            g.max_moves = Some(if year < 2024 { 256 } else { 512 });
+            rows.push(g);
+        }
+    }
+    let r = report(&rows, &ReportConfig::default());
+    let svg = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "decl_rate_by_year.svg")
+        .unwrap()
+        .svg;
+    for color in ["#08306B", "#E69F00"] {
+        let lines = data_polylines(svg, color);
+        assert_eq!(lines.len(), 2, "{color}: {svg}");
+        assert!(lines.iter().all(|l| l.len() == 2), "{color}: {lines:?}");
+    }
+    // The change line is labelled with the old and the new value.
+    assert!(svg.contains("Max_Moves 256→512"), "{svg}");
+    // n at every point: 2 raw and 2 controlled games a year, eight labels "2".
+    let twos = svg
+        .split("<text ")
+        .skip(1)
+        .filter(|t| {
+            t.split_once('>')
+                .and_then(|(_, body)| body.split("</text>").next())
+                .map(str::trim)
+                == Some("2")
+        })
+        .count();
+    assert_eq!(twos, 8, "{svg}");
+    // No title inside a figure: the caption is the paper's.
+    assert!(!svg.contains("Declaration-win rate, mutual games"));
+    for p in &r.plots {
+        assert!(
+            !p.svg.contains("font-size=\"21") && !p.svg.contains("font-size=\"19"),
+            "{}: a title",
+            p.file
+        );
+    }
+    // Series told apart in greyscale: their colours' luma differ by at least 50.
+    let luma = |hex: &str| {
+        let v = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+        0.299 * v(1) + 0.587 * v(3) + 0.114 * v(5)
+    };
+    assert!(luma("#E69F00") - luma("#08306B") > 50.0);
+    let owned = &r
+        .plots
+        .iter()
+        .find(|p| p.file == "owned_points.svg")
+        .unwrap()
+        .svg;
+    assert!(
+        owned.contains("31 owned (a win needs 31 decl. points)"),
+        "{owned}"
+    );
+}
+
+#[test]
+fn engine_pairs_widen_the_comparison_by_their_design_effect() {
+    // Cell A (2022, 256): X-Y play 6 games, all declaration wins; Z-W 6, none. Rate 0.5;
+    // pair residuals +3, -3: clustered variance 2 x 18 / 144 = 0.25 against the binomial
+    // 0.25 / 12, a design effect of 12. Cell B (2025, 512): four pairs of 3 games, two
+    // winning all and two none: variance 4/3 x 9 / 144 = 1/12, design effect 4. The
+    // difference 0 has the clustered interval -/+ 1.96 sqrt(0.25 + 1/12).
+    let g = |year: i64, mm: i64, b: &str, w: &str, reason: &str| {
+        let mut g = rated(
+            game(Some(year), "mutual", Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g.black = Some(b.into());
+        g.white = Some(w.into());
+        g
+    };
+    let mut rows = Vec::new();
+    for i in 0..6 {
+        // The same pair with colours swapped is the same pair.
+        let (b, w) = if i % 2 == 0 { ("X", "Y") } else { ("Y", "X") };
+        rows.push(g(2022, 256, b, w, "kachi"));
+        rows.push(g(2022, 256, "Z", "W", "toryo"));
+    }
+    for p in 0..4 {
+        for _ in 0..3 {
+            let (b, w) = (format!("b{p}"), format!("w{p}"));
+            rows.push(g(
+                2025,
+                512,
+                &b,
+                &w,
+                if p % 2 == 0 { "kachi" } else { "toryo" },
+            ));
+        }
+    }
+    let r = report(&rows, &ReportConfig::default());
+    let df = r.table("era_comparison").unwrap();
+    let d = df
+        .filter(
+            &(df.column("measure")
+                .unwrap()
+                .str()
+                .unwrap()
+                .equal("decl_win_rate")
+                & df.column("population")
+                    .unwrap()
+                    .str()
+                    .unwrap()
+                    .equal("controlled")),
+        )
+        .unwrap();
+    assert_eq!(
+        (int(&d, "a_engines"), int(&d, "a_pairs")),
+        (Some(4), Some(2))
+    );
+    assert_eq!(
+        (int(&d, "b_engines"), int(&d, "b_pairs")),
+        (Some(8), Some(4))
+    );
+    let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 1e-12;
+    assert!(near(float(&d, "a_design_effect"), 12.0));
+    assert!(near(float(&d, "b_design_effect"), 4.0));
+    assert_eq!(float(&d, "a_rate_cl_lo"), Some(0.0));
+    assert_eq!(float(&d, "a_rate_cl_hi"), Some(1.0));
+    // B: 0.5 -/+ 1.96 sqrt(1/12) = 0.5 -/+ 0.566, kept inside [0, 1].
+    assert_eq!(float(&d, "b_rate_cl_lo"), Some(0.0));
+    let se = (0.25f64 + 1.0 / 12.0).sqrt();
+    assert!(near(
+        float(&d, "rate_diff_cl_lo"),
+        -floodgate_scan::report::stats::Z95 * se
+    ));
+    assert!(near(
+        float(&d, "rate_diff_cl_hi"),
+        floodgate_scan::report::stats::Z95 * se
+    ));
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(
+        md.contains("6/12 = 50.0% (95% CI 25.4%–74.6%; 4 engines, 2 pairs; clustered by engine pair 0.0%–100.0%, design effect 12.00)"),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_cohort_at_the_first_mutual_entry_and_its_cumulative_incidence() {
+    // Fixture row 0's shape: 2020, Max_Moves 512, mutual at ply 249 (SFEN move number 250),
+    // then won by declaration as black_only at ply 400: not mutual at its end, so the
+    // final-position tables leave it out, the cohort keeps it, 151 plies after its entry.
+    let mut a = game(Some(2020), "black_only", Some("kachi"));
+    a.max_moves = Some(512);
+    a.plies = 400;
+    a.mutual_sfen = Some("4k4/9/9/9/9/9/9/9/4K4 w - 250".into());
+    // 2022, Max_Moves 256: mutual from ply 100 to the limit at ply 256 (156 plies).
+    let mut b = game(Some(2022), "mutual", Some("max_moves"));
+    b.max_moves = Some(256);
+    b.plies = 256;
+    b.mutual_sfen = Some("4k4/9/9/9/9/9/9/9/4K4 b - 101".into());
+    // Never mutual: not in the cohort.
+    let c = game(Some(2022), "none", Some("toryo"));
+    let r = report(&[a, b, c], &ReportConfig::default());
+    let t = r.table("cohort_endings").unwrap();
+    assert_eq!(strings(t, "era"), ["2018-2020", "2021-2023"]);
+    assert_eq!(strings(t, "max_moves"), ["512", "256"]);
+    let col =
+        |c: &str| -> Vec<Option<i64>> { t.column(c).unwrap().i64().unwrap().iter().collect() };
+    assert_eq!(col("games"), [Some(1), Some(1)]);
+    assert_eq!(col("final_mutual"), [Some(0), Some(1)]);
+    assert_eq!(col("declaration"), [Some(1), Some(0)]);
+    assert_eq!(col("move_limit"), [Some(0), Some(1)]);
+    let med: Vec<Option<f64>> = t
+        .column("plies_after_entry_median")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(med, [Some(151.0), Some(156.0)]);
+    // The final-position table 3d has only the 2022 game.
+    let d = r.table("strength_by_era_max_moves").unwrap();
+    assert_eq!(strings(d, "era"), ["2021-2023"]);
+    // Cumulative incidence: the declaration of the 512 game counts from 200 plies on (151),
+    // the move limit of the 256 game from 200 on (156); before, both games are still going.
+    let inc = r.table("cohort_incidence").unwrap();
+    let pick = |era: &str, ending: &str, plies: i64| -> Option<f64> {
+        let mask = inc.column("era").unwrap().str().unwrap().equal(era)
+            & inc.column("ending").unwrap().str().unwrap().equal(ending)
+            & inc.column("plies").unwrap().i64().unwrap().equal(plies);
+        let row = inc.filter(&mask).unwrap();
+        assert_eq!(row.height(), 1);
+        float(&row, "incidence_share")
+    };
+    assert_eq!(pick("2018-2020", "declaration", 100), Some(0.0));
+    assert_eq!(pick("2018-2020", "declaration", 200), Some(1.0));
+    assert_eq!(pick("2021-2023", "move_limit", 100), Some(0.0));
+    assert_eq!(pick("2021-2023", "move_limit", 500), Some(1.0));
+    // Competing risks: at every number of plies the endings' incidences add up to at most
+    // 1, and to 1 once every game has ended.
+    for era in ["2018-2020", "2021-2023"] {
+        for plies in floodgate_scan::report::tables::INCIDENCE_PLIES {
+            let total: f64 = [
+                "declaration",
+                "invalid_declaration",
+                "move_limit",
+                "resignation",
+                "repetition",
+                "time",
+                "other",
+            ]
+            .iter()
+            .map(|e| pick(era, e, plies).unwrap())
+            .sum();
+            let want = if plies >= 200 { 1.0 } else { 0.0 };
+            assert!((total - want).abs() < 1e-12, "{era} {plies}: {total}");
+        }
+    }
 }

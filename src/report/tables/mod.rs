@@ -24,6 +24,7 @@ use super::RatingPool;
 use super::ReportConfig;
 use super::columns::*;
 
+mod cohort;
 mod counterfactual;
 mod cut;
 mod endings;
@@ -32,6 +33,8 @@ mod positions;
 mod strength;
 mod years;
 
+pub use cohort::INCIDENCE_PLIES;
+use cohort::{cohort_endings, cohort_incidence};
 use counterfactual::counterfactual;
 use cut::funnel;
 pub use cut::{
@@ -40,7 +43,10 @@ pub use cut::{
 };
 use endings::{Population, endings};
 use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
-pub use strength::{COMPARISON_CELLS, PRIMARY_COMPARISON, per_game_strength, thresholds};
+pub use strength::{
+    COMPARISON_CELLS, PRIMARY_COMPARISON, TEST_EXACT, TEST_NONE, TEST_SCORE, per_game_strength,
+    thresholds,
+};
 use strength::{
     era_comparison, strength_by_era, strength_by_era_max_moves, strength_by_max_moves,
     strength_by_year,
@@ -58,6 +64,9 @@ pub struct TableSpec {
     /// What exactly is counted. `{percentile}`, `{pool}` and `{min_games}` are replaced by
     /// the report's settings.
     pub caption: &'static str,
+    /// The main measures, the columns `report.md` and LaTeX show (a rate brings its
+    /// interval); empty: every column. The files have every column.
+    pub shown: &'static [&'static str],
     compute: fn(LazyFrame, &ReportConfig) -> PolarsResult<DataFrame>,
 }
 
@@ -161,7 +170,28 @@ pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
     let mut games = games.clone();
     let stm = side_to_move_column(&games)?;
     games.with_column(stm)?;
+    let ply = mutual_ply_column(&games)?;
+    games.with_column(ply)?;
     Ok(games.lazy().with_columns(typed()))
+}
+
+/// Name of the derived column: the ply after which both kings first stood in the enemy
+/// camps (the SFEN move number of `mutual_sfen` less one); null without one.
+pub(crate) const MUTUAL_PLY: &str = "mutual_ply";
+
+/// The first mutual entry's ply, from the move-number field of `mutual_sfen`.
+fn mutual_ply_column(games: &DataFrame) -> PolarsResult<Column> {
+    let sfen = games.column(MUTUAL_SFEN)?.cast(&DataType::String)?;
+    let s = sfen.str()?;
+    let v: Vec<Option<i64>> = (0..games.height())
+        .map(|i| {
+            s.get(i)
+                .and_then(|x| x.split_whitespace().nth(3))
+                .and_then(|n| n.parse::<i64>().ok())
+                .map(|n| n - 1)
+        })
+        .collect();
+    Ok(Column::new(MUTUAL_PLY.into(), v))
 }
 
 /// Name of the derived column: Black is to move in the final position.
@@ -203,6 +233,18 @@ entering-king games only (final position mutual or one-sided; the reference stud
 Wilson interval (`*_lo`, `*_hi`); a rate below 100% never prints as 100%. `points_checked`: games with a replayed final position \
 (`final_sfen`), whose owned points are checked; `points_violations`: those whose two sides' owned points do not total 54 (a handicap game, or \
 an error). `judge_disagreements`: games where our verdict differs from the server's `'summary` (`judge_agrees` false), out of `judged`.",
+        shown: &[
+            "year",
+            "games",
+            "not_replayed",
+            "mutual",
+            "one_sided",
+            "no_entering",
+            "board_match_rate",
+            "entering_board_match_rate",
+            "points_violations",
+            "judge_disagreements",
+        ],
         compute: years,
     },
     TableSpec {
@@ -210,6 +252,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_mutual_by_year",
         title: "Endings of mutual entering-king games, by year",
         caption: ENDINGS_CAPTION_MUTUAL,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::Mutual, col(YEAR), "year"),
     },
     TableSpec {
@@ -217,6 +260,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_mutual_by_max_moves",
         title: "Endings of mutual entering-king games, by Max_Moves",
         caption: ENDINGS_CAPTION_MUTUAL,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::Mutual, col(MAX_MOVES), "max_moves"),
     },
     TableSpec {
@@ -224,6 +268,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_one_sided_by_year",
         title: "Endings of one-sided entering-king games, by year",
         caption: ENDINGS_CAPTION_ONE_SIDED,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::OneSided, col(YEAR), "year"),
     },
     TableSpec {
@@ -231,6 +276,7 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
         name: "endings_one_sided_by_max_moves",
         title: "Endings of one-sided entering-king games, by Max_Moves",
         caption: ENDINGS_CAPTION_ONE_SIDED,
+        shown: ENDINGS_SHOWN,
         compute: |lf, _| endings(lf, Population::OneSided, col(MAX_MOVES), "max_moves"),
     },
     TableSpec {
@@ -248,6 +294,18 @@ those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: t
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
 `move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
 of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
+        shown: &[
+            "year",
+            "pool_ratings",
+            "threshold",
+            "games",
+            "decl_win_rate",
+            "move_limit_rate",
+            "raw_games",
+            "raw_decl_win_rate",
+            "raw_move_limit_rate",
+            "few_games",
+        ],
         compute: strength_by_year,
     },
     TableSpec {
@@ -257,6 +315,7 @@ of the row, without strength control. Every rate has its 95% Wilson score interv
         caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
 2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
 of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_era,
     },
     TableSpec {
@@ -265,6 +324,7 @@ of years outside 2008-2026 are left out of it (table 3a's `all` row counts them)
         title: "Strength-controlled declaration rates, by Max_Moves",
         caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
 `0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_max_moves,
     },
     TableSpec {
@@ -274,6 +334,7 @@ of years outside 2008-2026 are left out of it (table 3a's `all` row counts them)
         caption: "As table 3a, one row per period of table 3b and `'Max_Moves` value read from the records, controlled and raw columns side by \
 side (each game judged against its own year's threshold); combinations without a mutual entering-king game are left out. The reference \
 study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
+        shown: STRENGTH_SHOWN,
         compute: strength_by_era_max_moves,
     },
     TableSpec {
@@ -284,13 +345,40 @@ study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
 cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
 above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
 declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
-games. One inference throughout, the Miettinen-Nurminen score test of equal rates and the interval that inverts it: `rate_diff` = A's rate \
-minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% score interval (every difference the test does not reject at 5%), \
-`score_z` the statistic at no difference and `score_p` its two-sided p-value (the interval excludes 0 exactly when `score_p` < 0.05; \
-`score_p_log10`: its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison \
-is the declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones have \
-`holm_p`, Holm's adjustment over the three (`holm_p_log10` its logarithm). With few games the normal approximation of the test is rough: \
-read such rows as descriptive.",
+games. `expected_min`: the smallest expected count of the comparison's 2x2 table under equal rates. `test` says which inference \
+a row has, fixed by a rule stated in advance: a comparison with a cell of fewer than {min_games} games or an expected count below 5 is \
+`boschloo` (Boschloo's exact unconditional test, two-sided as twice the smaller one-sided p-value, with Chan and Zhang's exact 95% interval \
+of the difference), the others `score` (the Miettinen-Nurminen score test and the interval that inverts it, which excludes 0 exactly when \
+the p-value is below 0.05), and a comparison with a cell without games, or needing the exact methods on more than 5,000 games, `none` \
+(no test, no interval). `rate_diff` = A's rate minus B's (percentage points), `rate_diff_lo` and `rate_diff_hi` the 95% interval of \
+the row's `test`, `score_z` the score statistic at no difference (score rows only), `test_p` the two-sided p-value (`test_p_log10`: \
+its base-10 logarithm, exact where the p-value is below the smallest double, about 1e-308). `role`: the `primary` comparison is the \
+declaration-win rate of the controlled games, the study's question, tested at 5% as it stands; the three `secondary` ones form a \
+family fixed in advance (`holm_family`, its size) with `holm_p`, Holm's adjustment over it (`holm_p_log10` its logarithm); an \
+untestable comparison stays in the family, untested, and so keeps the others' adjustment as strict as planned. The same \
+engines play many games, so games are not independent trials: `*_engines` and `*_pairs` count the distinct players and the unordered \
+pairs of players a cell's games rest on (a game without both names is a pair of its own), `*_rate_cl_lo` and `*_rate_cl_hi` are the 95% \
+interval of the rate clustered by engine pair (the sandwich estimator of a proportion, rate -/+ 1.96 clustered standard errors, none \
+with fewer than two pairs), `*_design_effect` the clustered variance over the binomial one, and `rate_diff_cl_lo` and `rate_diff_cl_hi` \
+the clustered interval of the difference (the two cells' clustered variances added). The primary interval is the test's (exact or \
+score), over games; the clustered one is reported beside it, and where the design effect is well above 1 it is the one to read.",
+        shown: &[
+            "measure",
+            "population",
+            "role",
+            "a_games",
+            "a_pairs",
+            "a_rate",
+            "a_design_effect",
+            "b_games",
+            "b_pairs",
+            "b_rate",
+            "b_design_effect",
+            "rate_diff",
+            "test",
+            "test_p",
+            "holm_p",
+        ],
         compute: era_comparison,
     },
     TableSpec {
@@ -311,6 +399,17 @@ whatever its points. `stranded_median`: median of owned minus declaration points
 fewer than 31 declaration points. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`), over games, which are independent. The \
 `all` row pools regimes that differ in the move clause (a game cut at 256 ends at move 257, within it; at 512, at move 513, past it): read \
 the rows per Max_Moves (the plot shows them only).",
+        shown: &[
+            "max_moves",
+            "games",
+            "owned31_share",
+            "decl31_share",
+            "decl31_zone10_share",
+            "declarable_board_share",
+            "declarable_share",
+            "zone10_share",
+            "stranded_median",
+        ],
         compute: funnel,
     },
     TableSpec {
@@ -324,6 +423,16 @@ declaration points. `24-point`: the same with >= 31 points for a win and 24-30 f
 fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the game stays a move-limit draw). `decisive`: wins; \
 `decisive_share`: wins over games, with its 95% Wilson score interval. As in table 4, the `all` row pools Max_Moves regimes that differ in the \
 24-point rule's move clause.",
+        shown: &[
+            "max_moves",
+            "rule",
+            "games",
+            "black_win",
+            "white_win",
+            "draw",
+            "unchanged",
+            "decisive_share",
+        ],
         compute: counterfactual,
     },
     TableSpec {
@@ -334,6 +443,7 @@ fewer wins, both >= 24 is a draw. `unchanged`: no verdict under the rule (the ga
 enemy camp; the final position need not be mutual). `board_pieces` counts kings; `legal_moves` is the complete legal set of the side to \
 move, every optional non-promotion included; `captures` and `drops` are legal moves that capture or drop, and `legal_share` is their \
 total over all legal moves. Median, range and mean over positions.",
+        shown: &[],
         compute: mutual_positions,
     },
     TableSpec {
@@ -346,6 +456,7 @@ total over all legal moves. Median, range and mean over positions.",
 tables 4 and 5: the king in the enemy camp, not in check (judged as if the side were to move), >= 10 pieces there, the points, and under the \
 24-point rule the SFEN move number at most 500 (a position first reached after move 500, possible only where the limit is 512, never counts). Shortfall = max(0, threshold - declaration points); `shortfall20_share`: sides 20 or more short, which \
 a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cannot represent.",
+        shown: &[],
         compute: mutual_position_sides,
     },
     TableSpec {
@@ -354,8 +465,79 @@ a 20-slot shortfall encoding (such as dlshogi's entering-king input planes) cann
         title: "Distribution of the point shortfall at the first mutual entry",
         caption: "Number of sides of table 6b at each shortfall to the declaration-win threshold, under the 27-point rule (28/27) and \
 the 24-point rule (31).",
+        shown: &[],
         compute: mutual_shortfall,
     },
+    TableSpec {
+        number: "7a",
+        name: "cohort_endings",
+        title: "Games ever mutual, from the first mutual entry to the end",
+        caption: "The cohort fixed before the outcome: every game replayed to its end that has a first mutual entry (`mutual_sfen`, \
+the first ply at which both kings stood in the enemy camps), whatever its final position, by period (table 3b's) and the \
+`'Max_Moves` read from the record. Comparing limits on the final position selects on the outcome, for the limit changes how games \
+end: a game mutual at ply 249 and won by declaration one-sided at ply 400 under a 512 limit would have been a mutual move-limit game \
+under 256. `final_mutual`: games still mutual in the final position (those of tables 2a-2b and 3a-3e, which stay as the final-position \
+tables). How each game ended, by the server's `'summary` reason: `declaration` (`kachi`), `invalid_declaration` (`illegal kachi`), \
+`move_limit`, `resignation` (`toryo`), `repetition`, `time` \
+(`time up`), `other`; each with its share of `games` and 95% Wilson interval. `plies_after_entry_median`: median plies from the \
+first mutual entry to the end.",
+        shown: &[
+            "era",
+            "max_moves",
+            "games",
+            "final_mutual",
+            "declaration_share",
+            "move_limit_share",
+            "resignation_share",
+            "plies_after_entry_median",
+        ],
+        compute: cohort_endings,
+    },
+    TableSpec {
+        number: "7b",
+        name: "cohort_incidence",
+        title: "Cumulative incidence of the endings after the first mutual entry",
+        caption: "The games of table 7a, per period and `'Max_Moves`: `incidence` is the share of the cell's `games` that had ended \
+by `ending` within `plies` plies of their first mutual entry (`ended` games; `incidence_share`), with its 95% Wilson interval. Every game has ended (there \
+is no censoring), so this empirical share is the competing-risks cumulative incidence (Aalen-Johansen), and at each `plies` the \
+endings' incidences and the share still going add up to 1.",
+        shown: &[
+            "era",
+            "max_moves",
+            "ending",
+            "plies",
+            "games",
+            "incidence_share",
+        ],
+        compute: cohort_incidence,
+    },
+];
+
+/// The main measures of tables 2a-2d (the keys first: `year` or `max_moves`).
+const ENDINGS_SHOWN: &[&str] = &[
+    "year",
+    "max_moves",
+    "games",
+    "valid_decl_share",
+    "invalid_decl_share",
+    "move_limit_share",
+    "resignation",
+    "repetition",
+    "other",
+];
+
+/// The main measures of tables 3b-3d.
+const STRENGTH_SHOWN: &[&str] = &[
+    "era",
+    "max_moves",
+    "games",
+    "decl_win_rate",
+    "move_limit_rate",
+    "low_side_share",
+    "raw_games",
+    "raw_decl_win_rate",
+    "raw_move_limit_rate",
+    "few_games",
 ];
 
 const ENDINGS_CAPTION_MUTUAL: &str = "Games whose final position has both kings in the enemy camp (`entering` = `mutual`), by the \

@@ -5,7 +5,9 @@
 use polars::prelude::*;
 
 use super::super::columns::*;
-use super::super::stats::{holm_ln, score_test, wilson};
+use super::super::exact::{MIN_EXPECTED, exact_comparison, min_expected};
+use super::super::stats::Z95;
+use super::super::stats::{ClusteredRate, clustered_rate, holm_ln, score_test, wilson};
 use super::super::{RatingPool, ReportConfig};
 use super::expr::*;
 use super::{ERAS, RULE24_DRAW, prepared};
@@ -65,23 +67,25 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
     Ok(t.left_join(ties, col(YEAR), col(YEAR)))
 }
 
-/// Games with their year's threshold and a `strong` flag (mutual and both ratings at or
-/// above the threshold).
+/// Games with their year's threshold, a `strong` flag (both pre-game ratings at or above
+/// it: the strength condition alone) and a `controlled` flag (mutual and strong: the games
+/// the strength-controlled columns count).
 fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
     let t = thresholds(lf.clone(), config)?;
-    let strong = mutual()
-        .and(col(BLACK_RATE).gt_eq(col("threshold")))
+    let strong = col(BLACK_RATE)
+        .gt_eq(col("threshold"))
         .and(col(WHITE_RATE).gt_eq(col("threshold")))
         .fill_null(lit(false));
     Ok(lf
         .left_join(t, col(YEAR), col(YEAR))
-        .with_column(strong.alias("strong")))
+        .with_column(strong.alias("strong"))
+        .with_column(mutual().and(col("strong")).alias("controlled")))
 }
 
 /// One row per game: `game_id` and `entry` where the games table has them, `year`,
-/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` and `strong` (a mutual
-/// entering-king game whose two pre-game ratings are both at or above the threshold: the
-/// games tables 3a-3e count as controlled).
+/// `black_rate`, `white_rate`, the year's `threshold`, `mutual` (a mutual entering-king
+/// game) and `strong` (both pre-game ratings at or above the threshold, whatever the
+/// ending): tables 3a-3e count as controlled the games that are both.
 pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
     let mut select: Vec<Expr> = ["game_id", "entry"]
         .iter()
@@ -109,7 +113,7 @@ fn family() -> Family {
         .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
     let mut columns = Vec::new();
     let mut rates = Vec::new();
-    for (prefix, sel) in [("", col("strong")), ("raw_", mutual())] {
+    for (prefix, sel) in [("", col("controlled")), ("raw_", mutual())] {
         let n = |s: &str| format!("{prefix}{s}");
         columns.push((n("games"), count_if(sel.clone())));
         columns.push((n("decl_wins"), count_if(sel.clone().and(declaration_win()))));
@@ -320,8 +324,10 @@ pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
 
 pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
     let lf = with_strength(lf, config)?;
-    // Per cell and population: games, declaration wins, move-limit endings.
+    // Per cell and population: games, declaration wins, move-limit endings; and each
+    // cell's mutual games with their players, for the intervals clustered by engine pair.
     let mut counts = Vec::new();
+    let mut cell_games: Vec<DataFrame> = Vec::new();
     for (_, first, last, mm) in COMPARISON_CELLS {
         let cell = col(YEAR)
             .gt_eq(lit(first))
@@ -331,17 +337,30 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
         let df = lf
             .clone()
             .select([
-                count_if(cell.clone().and(col("strong"))).alias("c_games"),
-                count_if(cell.clone().and(col("strong")).and(declaration_win())).alias("c_decl"),
-                count_if(cell.clone().and(col("strong")).and(move_limit())).alias("c_limit"),
+                count_if(cell.clone().and(col("controlled"))).alias("c_games"),
+                count_if(cell.clone().and(col("controlled")).and(declaration_win()))
+                    .alias("c_decl"),
+                count_if(cell.clone().and(col("controlled")).and(move_limit())).alias("c_limit"),
                 count_if(cell.clone().and(mutual())).alias("r_games"),
                 count_if(cell.clone().and(mutual()).and(declaration_win())).alias("r_decl"),
-                count_if(cell.and(mutual()).and(move_limit())).alias("r_limit"),
+                count_if(cell.clone().and(mutual()).and(move_limit())).alias("r_limit"),
             ])
             .collect()?;
         let get = |c: &str| -> PolarsResult<u64> {
             Ok(df.column(c)?.i64()?.get(0).unwrap_or(0).max(0) as u64)
         };
+        cell_games.push(
+            lf.clone()
+                .filter(cell.clone().and(mutual()))
+                .select([
+                    col(BLACK).cast(DataType::String),
+                    col(WHITE).cast(DataType::String),
+                    col("controlled").fill_null(lit(false)),
+                    declaration_win().alias("decl"),
+                    move_limit().alias("limit"),
+                ])
+                .collect()?,
+        );
         counts.push([
             get("c_games")?,
             get("c_decl")?,
@@ -354,16 +373,63 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
     let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
     let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
     let mut ints: [Vec<i64>; 4] = Default::default();
-    let mut few = Vec::new();
+    let (mut few, mut tests, mut expected) = (Vec::new(), Vec::new(), Vec::new());
     let mut floats: [Vec<Option<f64>>; 12] = Default::default();
     let mut ln_ps: Vec<Option<f64>> = Vec::new();
+    let mut clustered: [Vec<Option<f64>>; 8] = Default::default();
+    let mut structure: [Vec<i64>; 4] = Default::default();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
             let (na, ka) = (counts[0][base], counts[0][base + off]);
             let (nb, kb) = (counts[1][base], counts[1][base + off]);
             let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
             let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
-            let t = score_test(ka, na, kb, nb);
+            let is_few = na.min(nb) < u64::from(config.min_games);
+            let controlled_only = population == "controlled";
+            let cl: [PairCounts; 2] = [
+                pair_counts(&cell_games[0], controlled_only, off == 1)?,
+                pair_counts(&cell_games[1], controlled_only, off == 1)?,
+            ];
+            let (ca, cb) = (clustered_rate(&cl[0].pairs), clustered_rate(&cl[1].pairs));
+            let cdiff = ca.zip(cb).map(|(a, b)| {
+                let se = (a.se * a.se + b.se * b.se).sqrt();
+                (a.rate - b.rate - Z95 * se, a.rate - b.rate + Z95 * se)
+            });
+            for (v, x) in clustered.iter_mut().zip([
+                ca.map(|c| c.lo),
+                ca.map(|c| c.hi),
+                ca.and_then(|c: ClusteredRate| c.design_effect),
+                cb.map(|c| c.lo),
+                cb.map(|c| c.hi),
+                cb.and_then(|c: ClusteredRate| c.design_effect),
+                cdiff.map(|d| d.0),
+                cdiff.map(|d| d.1),
+            ]) {
+                v.push(x);
+            }
+            for (v, x) in structure.iter_mut().zip([
+                cl[0].engines,
+                cl[0].pairs.len() as i64,
+                cl[1].engines,
+                cl[1].pairs.len() as i64,
+            ]) {
+                v.push(x);
+            }
+            let min_exp = min_expected(ka, na, kb, nb);
+            let small = is_few || min_exp.is_some_and(|e| e < MIN_EXPECTED);
+            // (test, z, ln p, lo, hi): the score test where every expected count is 5 or
+            // more and neither cell has few games, else the exact pair, else none.
+            let (test, z, ln_p, lo, hi) = match (min_exp, small) {
+                (None, _) => (TEST_NONE, None, None, None, None),
+                (Some(_), false) => match score_test(ka, na, kb, nb) {
+                    Some(t) => (TEST_SCORE, Some(t.z), Some(t.ln_p), Some(t.lo), Some(t.hi)),
+                    None => (TEST_NONE, None, None, None, None),
+                },
+                (Some(_), true) => match exact_comparison(ka, na, kb, nb) {
+                    Some(e) => (TEST_EXACT, None, Some(e.ln_p), Some(e.lo), Some(e.hi)),
+                    None => (TEST_NONE, None, None, None, None),
+                },
+            };
             measures.push(measure);
             populations.push(population);
             roles.push(if (population, measure) == PRIMARY_COMPARISON {
@@ -371,11 +437,13 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
             } else {
                 "secondary"
             });
-            few.push(na.min(nb) < u64::from(config.min_games));
+            few.push(is_few);
+            tests.push(test);
+            expected.push(min_exp);
             for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
                 v.push(x as i64);
             }
-            ln_ps.push(t.map(|t| t.ln_p));
+            ln_ps.push(ln_p);
             let row = [
                 rate(ka, na),
                 wa.map(|w| w.0),
@@ -384,31 +452,37 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
                 wb.map(|w| w.0),
                 wb.map(|w| w.1),
                 diff,
-                t.map(|t| t.lo),
-                t.map(|t| t.hi),
-                t.map(|t| t.z),
-                t.map(|t| t.ln_p.exp()),
-                t.map(|t| t.ln_p / std::f64::consts::LN_10),
+                lo,
+                hi,
+                z,
+                ln_p.map(f64::exp),
+                ln_p.map(|l| l / std::f64::consts::LN_10),
             ];
             for (v, x) in floats.iter_mut().zip(row) {
                 v.push(x);
             }
         }
     }
-    // Holm's adjustment over the secondary comparisons that have a test.
+    // Holm's adjustment over the family fixed in advance, every secondary comparison: an
+    // untestable one stays in it (as p = 1, which ranks last and so changes no multiplier
+    // of the others) and gets no adjusted p.
     let secondary: Vec<usize> = (0..roles.len())
-        .filter(|&i| roles[i] == "secondary" && ln_ps[i].is_some())
+        .filter(|&i| roles[i] == "secondary")
         .collect();
     let adjusted = holm_ln(
         &secondary
             .iter()
-            .filter_map(|&i| ln_ps[i])
+            .map(|&i| ln_ps[i].unwrap_or(0.0))
             .collect::<Vec<_>>(),
     );
     let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
     for (&i, a) in secondary.iter().zip(adjusted) {
-        holm[i] = Some(a);
+        holm[i] = ln_ps[i].map(|_| a);
     }
+    let family: Vec<Option<i64>> = roles
+        .iter()
+        .map(|r| (*r == "secondary").then_some(secondary.len() as i64))
+        .collect();
     let n = measures.len();
     let [na, ka, nb, kb] = ints;
     let [
@@ -425,6 +499,17 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
         p,
         p_log10,
     ] = floats;
+    let [
+        a_cl_lo,
+        a_cl_hi,
+        a_deff,
+        b_cl_lo,
+        b_cl_hi,
+        b_deff,
+        d_cl_lo,
+        d_cl_hi,
+    ] = clustered;
+    let [a_engines, a_pairs, b_engines, b_pairs] = structure;
     let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
     DataFrame::new(
         n,
@@ -438,19 +523,34 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
             f("a_rate", ra),
             f("a_rate_lo", ra_lo),
             f("a_rate_hi", ra_hi),
+            Column::new("a_engines".into(), a_engines),
+            Column::new("a_pairs".into(), a_pairs),
+            f("a_rate_cl_lo", a_cl_lo),
+            f("a_rate_cl_hi", a_cl_hi),
+            f("a_design_effect", a_deff),
             Column::new("b_cell".into(), vec![COMPARISON_CELLS[1].0; n]),
             Column::new("b_games".into(), nb),
             Column::new("b_count".into(), kb),
             f("b_rate", rb),
             f("b_rate_lo", rb_lo),
             f("b_rate_hi", rb_hi),
+            Column::new("b_engines".into(), b_engines),
+            Column::new("b_pairs".into(), b_pairs),
+            f("b_rate_cl_lo", b_cl_lo),
+            f("b_rate_cl_hi", b_cl_hi),
+            f("b_design_effect", b_deff),
             Column::new("few_games".into(), few),
+            f("expected_min", expected),
+            Column::new("test".into(), tests),
             f("rate_diff", d),
             f("rate_diff_lo", d_lo),
             f("rate_diff_hi", d_hi),
+            f("rate_diff_cl_lo", d_cl_lo),
+            f("rate_diff_cl_hi", d_cl_hi),
             f("score_z", z),
-            f("score_p", p),
-            f("score_p_log10", p_log10),
+            f("test_p", p),
+            f("test_p_log10", p_log10),
+            Column::new("holm_family".into(), family),
             f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
             f(
                 "holm_p_log10",
@@ -461,6 +561,61 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
         ],
     )
 }
+
+/// A cell's games of one population grouped by engine pair.
+struct PairCounts {
+    /// (games, games with the measure) per unordered pair of player names.
+    pairs: Vec<(u64, u64)>,
+    /// The distinct player names.
+    engines: i64,
+}
+
+/// The games of `df` (a cell's mutual games: `black`, `white`, `controlled`, `decl`,
+/// `limit`), the controlled ones only when `controlled_only`, grouped by the unordered
+/// pair of player names (a game without a name is a pair of its own: an unknown player is
+/// never merged with another), counting declaration wins (`decl`) or move-limit endings.
+fn pair_counts(df: &DataFrame, controlled_only: bool, decl: bool) -> PolarsResult<PairCounts> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let (b, w) = (df.column(BLACK)?.str()?, df.column(WHITE)?.str()?);
+    let keep = df.column("controlled")?.bool()?;
+    let hit = df.column(if decl { "decl" } else { "limit" })?.bool()?;
+    let mut pairs: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
+    let mut engines = BTreeSet::new();
+    for i in 0..df.height() {
+        if controlled_only && keep.get(i) != Some(true) {
+            continue;
+        }
+        let key = match (b.get(i), w.get(i)) {
+            (Some(x), Some(y)) => {
+                engines.insert(x.to_string());
+                engines.insert(y.to_string());
+                if x <= y {
+                    (x.to_string(), y.to_string())
+                } else {
+                    (y.to_string(), x.to_string())
+                }
+            }
+            _ => (format!("\u{0}game {i}"), String::new()),
+        };
+        let e = pairs.entry(key).or_default();
+        e.0 += 1;
+        e.1 += u64::from(hit.get(i) == Some(true));
+    }
+    Ok(PairCounts {
+        pairs: pairs.into_values().collect(),
+        engines: engines.len() as i64,
+    })
+}
+
+/// Table 3e's `test` of a comparison with a cell of few games or an expected count below
+/// 5: Boschloo's exact test with Chan and Zhang's interval.
+pub const TEST_EXACT: &str = "boschloo";
+/// Table 3e's `test` of the other comparisons: the Miettinen-Nurminen score test and the
+/// interval that inverts it.
+pub const TEST_SCORE: &str = "score";
+/// Table 3e's `test` of a comparison that cannot be tested (a cell without games, or too
+/// many games for the exact computation where it is needed).
+pub const TEST_NONE: &str = "none";
 
 /// The comparison of table 3e that answers the study's question (population, measure);
 /// the other three are secondary, with Holm-adjusted p-values.
