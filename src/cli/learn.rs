@@ -441,15 +441,33 @@ fn read_records(data: &[PathBuf], sources: &[String]) -> anyhow::Result<Vec<Reco
     Ok(records)
 }
 
-fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
-    let records = read_records(&a.data, &a.sources)?;
-    let counts = fit::count_sources(&records);
+/// The positions per source, `selfplay N, versus N, ...`.
+fn source_counts(records: &[Record]) -> String {
     let per: Vec<String> = Source::ALL
         .iter()
-        .zip(counts)
+        .zip(fit::count_sources(records))
         .map(|(s, n)| format!("{} {n}", s.name()))
         .collect();
-    println!("{} positions ({})", records.len(), per.join(", "));
+    per.join(", ")
+}
+
+/// Print how many samples were made and how they split; an error if none.
+fn split_line(what: &str, n: usize, n_val: usize, bad: usize, t: Instant) -> anyhow::Result<()> {
+    println!(
+        "{what} of {n} positions in {:.1} s ({bad} undecodable), {} training, {n_val} validation",
+        t.elapsed().as_secs_f64(),
+        n - n_val,
+    );
+    if n == 0 {
+        bail!("no positions to fit");
+    }
+    Ok(())
+}
+
+fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+    let records = read_records(&a.data, &a.sources)?;
+    let per = source_counts(&records);
+    println!("{} positions ({per})", records.len());
     let t = Instant::now();
     let base = if a.decl24 {
         fit::Base::Decl24
@@ -458,16 +476,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     };
     let (samples, bad) = fit::samples_of(&records, a.seed, a.validation, base);
     let n_val = samples.iter().filter(|s| s.validation).count();
-    println!(
-        "features of {} positions in {:.1} s ({bad} undecodable), {} training, {} validation",
-        samples.len(),
-        t.elapsed().as_secs_f64(),
-        samples.len() - n_val,
-        n_val
-    );
-    if samples.is_empty() {
-        bail!("no positions to fit");
-    }
+    split_line("features", samples.len(), n_val, bad, t)?;
     let scale = match a.scale {
         Some(k) => k,
         None => {
@@ -542,7 +551,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
             ""
         },
         records.len(),
-        per.join(", "),
+        per,
         files.join(" "),
         a.lambda,
         scale,
@@ -564,13 +573,8 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
 
 fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let records = read_records(&a.data, &a.sources)?;
-    let counts = fit::count_sources(&records);
-    let per: Vec<String> = Source::ALL
-        .iter()
-        .zip(counts)
-        .map(|(s, n)| format!("{} {n}", s.name()))
-        .collect();
-    println!("{} positions ({})", records.len(), per.join(", "));
+    let per = source_counts(&records);
+    println!("{} positions ({per})", records.len());
     let t = Instant::now();
     let progress = king_fit::fit_progress(&king_fit::progress_points(&records));
     println!(
@@ -579,16 +583,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     );
     let (samples, bad) = king_fit::samples_of(&records, KingBase::Default, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
-    println!(
-        "quiet leaves of {} positions in {:.1} s ({bad} undecodable), {} training, {} validation",
-        samples.len(),
-        t.elapsed().as_secs_f64(),
-        samples.len() - n_val,
-        n_val
-    );
-    if samples.is_empty() {
-        bail!("no positions to fit");
-    }
+    split_line("quiet leaves", samples.len(), n_val, bad, t)?;
     let scale = match a.scale {
         Some(k) => k,
         None => {
@@ -631,26 +626,12 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         );
         last = Some(*e);
     });
-    println!(
-        "calibration on the held-out games (predicted win probability: games, mean predicted, mean result):"
-    );
-    for (i, (n, q, r)) in king_fit::calibration(&samples, &w, &progress, model_scale)
-        .iter()
-        .enumerate()
-    {
-        if *n > 0 {
-            println!(
-                "  {:.1}-{:.1}: {n:>8}  {q:.3}  {r:.3}",
-                i as f64 / 10.0,
-                (i + 1) as f64 / 10.0
-            );
-        }
-    }
+    print_calibration(&king_fit::calibration(&samples, &w, &progress, model_scale));
     let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
     let comment = format!(
         "learn king-fit: correction of the default evaluation; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         records.len(),
-        per.join(", "),
+        per,
         files.join(" "),
         a.lambda,
         scale,
@@ -735,4 +716,20 @@ fn dump(a: &DumpArgs, records: &[Record]) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The calibration table of `learn king-fit`.
+fn print_calibration(bins: &[(usize, f64, f64)]) {
+    println!(
+        "calibration on the held-out games (predicted win probability: games, mean predicted, mean result):"
+    );
+    for (i, (n, q, r)) in bins.iter().enumerate() {
+        if *n > 0 {
+            println!(
+                "  {:.1}-{:.1}: {n:>8}  {q:.3}  {r:.3}",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0
+            );
+        }
+    }
 }
