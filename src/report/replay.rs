@@ -3,7 +3,9 @@
 //! `'Max_Moves`, and, for two replays, how often their verdicts agree.
 //!
 //! A replay row is matched to its game by `id` (the game id `replay --games` writes);
-//! rows of other positions are not counted (the report says how many). Every row counts
+//! rows of other positions are not counted in the endings table (the report says how
+//! many). Two replays are compared on every position both played, by `id`, whether or not
+//! it is a game of the table (a replay of a positions file has none). Every row counts
 //! once, in one ending class: `declared_black`, `declared_white` (a declaration win),
 //! `declared_draw`, `mate` (no legal move, or a resignation), `repetition` (perpetual
 //! check included), `limit` (the replay's ply limit), `other` (the try rule, a position
@@ -196,14 +198,12 @@ pub fn tables(
     let mut notes = Vec::new();
     // (engine, by, group) -> counts per class.
     let mut groups: Vec<(String, String, String, [u64; 8])> = Vec::new();
-    let mut verdicts: Vec<HashMap<String, (&'static str, String)>> = Vec::new();
     for r in replays {
         let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
         let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
         let mut all = [0u64; 8];
         let mut unmatched = 0;
-        let mut mine = HashMap::new();
-        for (id, cls, winner) in &r.rows {
+        for (id, cls, _) in &r.rows {
             let Some((era, mm)) = cut.get(id) else {
                 unmatched += 1;
                 continue;
@@ -215,7 +215,6 @@ pub fn tables(
             let key = (mm.parse::<i64>().unwrap_or(i64::MAX), mm.clone());
             by_mm.entry(key).or_default()[k] += 1;
             all[k] += 1;
-            mine.insert(id.clone(), (*cls, winner.clone()));
         }
         if unmatched > 0 {
             notes.push(format!(
@@ -231,7 +230,6 @@ pub fn tables(
             groups.push((r.label.clone(), "max_moves".into(), m, c));
         }
         groups.push((r.label.clone(), "all".into(), "all".into(), all));
-        verdicts.push(mine);
     }
     let n: Vec<u64> = groups.iter().map(|g| g.3.iter().sum()).collect();
     let count = |k: usize| -> Vec<u64> { groups.iter().map(|g| g.3[k]).collect() };
@@ -274,8 +272,39 @@ sides' declaration wins over `games`; every rate with its 95% Wilson score inter
             .into(),
         data: endings,
     }];
-    if let [a, b] = verdicts.as_slice() {
-        out.extend(agreement(a, b, &replays[0].label, &replays[1].label)?);
+    // Two replays are compared on every position both played, matched by `id` (the game
+    // ids of `replay --games`, or the ids of a positions file), cut games of this table or
+    // not: a replay of a positions file has no game of the table.
+    if let [ra, rb] = replays {
+        let all = |r: &Replay| -> Verdicts {
+            r.rows
+                .iter()
+                .map(|(id, cls, winner)| (id.clone(), (*cls, winner.clone())))
+                .collect()
+        };
+        let (a, b) = (all(ra), all(rb));
+        let shared = a.keys().filter(|id| b.contains_key(*id)).count();
+        let only_a = a.len() - shared;
+        let only_b = b.len() - shared;
+        if shared == 0 {
+            notes.push(format!(
+                "Replays `{}` and `{}` have no position in common (by `id`): they are not compared.",
+                ra.label, rb.label
+            ));
+        } else {
+            if only_a > 0 || only_b > 0 {
+                notes.push(format!(
+                    "Replays `{}` and `{}` played different positions: they are compared on the {shared} both played; \
+{only_a} only in `{}`, {only_b} only in `{}`.",
+                    ra.label, rb.label, ra.label, rb.label
+                ));
+            }
+            let cut_shared = a
+                .keys()
+                .filter(|id| b.contains_key(*id) && cut.contains_key(*id))
+                .count();
+            out.extend(agreement(&a, &b, &ra.label, &rb.label, shared, cut_shared)?);
+        }
     }
     Ok((out, notes))
 }
@@ -288,6 +317,8 @@ fn agreement(
     b: &Verdicts,
     la: &str,
     lb: &str,
+    shared: usize,
+    cut_shared: usize,
 ) -> Result<Vec<ExtraTable>, ReportError> {
     let mut cross = [[0u64; 8]; 8];
     let (mut n, mut same_class, mut same_winner) = (0u64, 0u64, 0u64);
@@ -345,8 +376,9 @@ fn agreement(
             name: "replay_cross".into(),
             title: "Two replays of the cut games, ending against ending".into(),
             caption: format!(
-                "The cut mutual games in both replays: rows are the ending class of `{la}`, columns that of `{lb}` \
-(classes as in the table above)."
+                "The {shared} positions both replays played, matched by `id` (game ids of `replay --games` or the ids of a \
+positions file; {cut_shared} of them are cut mutual games of this games table): rows are the ending class of `{la}`, columns that of \
+`{lb}` (classes as in the table above)."
             ),
             data: cross_df,
         },
@@ -354,8 +386,9 @@ fn agreement(
             name: "replay_agreement".into(),
             title: "How often the two replays agree".into(),
             caption: format!(
-                "Of the cut mutual games in both replays (`{la}`, `{lb}`): `same_ending`: the same ending class; \
-`same_winner`: the same winner (or both a draw). Rates with their 95% Wilson score interval."
+                "Of the {shared} positions both replays played (`{la}`, `{lb}`; {cut_shared} cut mutual games of this games \
+table): `same_ending`: the same ending class; `same_winner`: the same winner (or both a draw). Rates with their 95% Wilson score \
+interval."
             ),
             data: agree_df,
         },

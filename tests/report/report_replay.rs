@@ -221,3 +221,76 @@ fn an_unknown_ending_word_is_an_error_naming_the_file_and_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Two replays of a positions file (ids that are no game of the table): compared on the
+/// positions both played, with a note when their positions differ, and none when they
+/// share no position.
+#[test]
+fn replays_of_a_positions_file_are_compared_and_different_positions_said() {
+    let dir = std::env::temp_dir().join(format!("fs-report-replay-pos-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut df = frame_from_rows(&[game("g1", 2010, Some(256), "max_moves")]).unwrap();
+    ParquetWriter::new(std::fs::File::create(dir.join("games.parquet")).unwrap())
+        .finish(&mut df)
+        .unwrap();
+    // Positions 1-3 in both; 4 only in A. Same ending at 1 and 3, same winner at 1-3.
+    write_replay(
+        &dir.join("a.csv"),
+        "A",
+        &[
+            ("pos.tsv:1", "declaration", "black", "black"),
+            ("pos.tsv:2", "mate", "white", ""),
+            ("pos.tsv:3", "limit", "draw", ""),
+            ("pos.tsv:4", "limit", "draw", ""),
+        ],
+    );
+    write_replay(
+        &dir.join("b.csv"),
+        "B",
+        &[
+            ("pos.tsv:1", "declaration", "black", "black"),
+            ("pos.tsv:2", "resign", "white", ""),
+            ("pos.tsv:3", "limit", "draw", ""),
+        ],
+    );
+    write_replay(
+        &dir.join("c.csv"),
+        "C",
+        &[("other.tsv:1", "limit", "draw", "")],
+    );
+    let run = |a: &str, b: &str, out: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .arg("report")
+            .arg(dir.join("games.parquet"))
+            .arg("-o")
+            .arg(dir.join(out))
+            .arg("--replay")
+            .arg(dir.join(a))
+            .arg("--replay")
+            .arg(dir.join(b))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir.join(out)
+    };
+    let out = run("a.csv", "b.csv", "ab");
+    let agree = read(&out.join("replay_agreement.csv"));
+    assert_eq!((&agree[0]["agree"][..], &agree[0]["games"][..]), ("2", "3"));
+    assert_eq!(&agree[1]["agree"][..], "3");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("Replays `A` and `B` played different positions: they are compared on the 3 both played; 1 only in `A`, 0 only in `B`."),
+        "{md}"
+    );
+    assert!(
+        md.contains("Of the 3 positions both replays played"),
+        "{md}"
+    );
+    // No position in common: said, and no agreement table.
+    let out = run("a.csv", "c.csv", "ac");
+    assert!(!out.join("replay_agreement.csv").exists());
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("have no position in common"), "{md}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
