@@ -281,3 +281,61 @@ fn bench_signature(args: &[&str]) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// `replay`'s table for the same moves: byte for byte the committed one (the built-in
+/// engine in both modes, and the built-in engine refereed as an outside USI engine).
+#[test]
+fn replay_tables_are_byte_for_byte_the_recorded_ones() {
+    let dir = std::env::temp_dir().join(format!("fs-engine-replay-gold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let positions = format!("{root}/fixtures/positions/aiiru_bench.tsv");
+    let usi = format!("{} usi", env!("CARGO_BIN_EXE_floodgate-scan"));
+    let runs: [(&str, Vec<&str>); 3] = [
+        (
+            "search27",
+            vec!["--limit", "10", "--max-plies", "60", "--mode", "search", "--rule", "CSARule27"],
+        ),
+        (
+            "decl24",
+            vec!["--limit", "10", "--max-plies", "60", "--mode", "decl24", "--rule", "CSARule24"],
+        ),
+        (
+            "usi27",
+            vec![
+                "--limit", "6", "--max-plies", "40", "--rule", "CSARule27", "--usi", &usi,
+                "--usi-opt", "USI_Hash=8",
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let out = dir.join(format!("{name}.csv"));
+        let o = bin()
+            .args(["replay", "--positions", &positions, "--nodes", "800", "--jobs", "2"])
+            .args(["--no-times", "--out"])
+            .arg(&out)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let got = std::fs::read_to_string(&out).unwrap().replace(
+            concat!("floodgate-scan ", env!("CARGO_PKG_VERSION")),
+            "floodgate-scan VERSION",
+        );
+        let want = std::fs::read_to_string(format!("{root}/fixtures/replay/{name}.csv")).unwrap();
+        if got != want {
+            let first = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.lines().count().min(want.lines().count()));
+            panic!(
+                "{name}: the table differs from fixtures/replay/{name}.csv from line {}:\n got  {}\n want {}",
+                first + 1,
+                got.lines().nth(first).unwrap_or("<end>"),
+                want.lines().nth(first).unwrap_or("<end>")
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
