@@ -400,7 +400,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
             let spec = |i: usize| EngineSpec {
                 command: commands[i].clone(),
                 options: common.iter().chain(&sides[i]).cloned().collect(),
-                limit,
+                limit: limit.clone(),
                 timeout,
             };
             let settings = RefereeSettings {

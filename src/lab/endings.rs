@@ -15,14 +15,15 @@ use serde::{Deserialize, Serialize};
 
 use std::time::Duration;
 
-use super::play::{Ending, GameRecord, GameSettings, play_game};
+use super::play::{GameSettings, play_game};
 use crate::engine::search::Config;
 use crate::referee::usi::EngineFailure;
 use crate::referee::{
-    self, EngineSpec, Player as _, RefereeGame, RefereeSettings, ReplayEnding, SideStats, UsiPlayer,
+    self, Declarer, Ending, EngineSpec, Game, NoObserver, Player as _, RefereeSettings,
+    ReplayEnding, SideStats, UsiPlayer,
 };
 use crate::shogi::positions_file::{BadLine, read_positions_file};
-use crate::shogi::{Color, Position};
+use crate::shogi::{Color, History, Position};
 
 /// A start position read from a positions file.
 #[derive(Debug, Clone)]
@@ -155,10 +156,9 @@ pub struct RowLabels {
     pub times: bool,
 }
 
-/// The table row of a finished game of the built-in engine; `index` is the start
-/// position's place in the run's list.
-pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabels) -> ReplayRow {
-    let better = better_side(&g.start);
+/// The table row of a finished game, whoever played it; `index` is the start position's
+/// place in the run's list.
+pub fn row(index: usize, start: &StartPosition, g: &Game, labels: &RowLabels) -> ReplayRow {
     ReplayRow {
         index,
         id: start.id.clone(),
@@ -169,8 +169,8 @@ pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabe
         start_zone_white: g.start[1].zone,
         start_points_white: g.start[1].points,
         start_owned_white: g.start[1].owned,
-        better: better.to_string(),
-        ending: ending_kind(g),
+        better: better_side(&g.start).to_string(),
+        ending: g.ending.kind(),
         winner: g
             .ending
             .winner()
@@ -179,6 +179,7 @@ pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabe
             .to_string(),
         declared_by: match g.ending {
             Ending::Declaration(c) | Ending::DeclaredDraw(c) => color_name(c).to_string(),
+            Ending::Illegal(c) if g.declarer.is_some() => color_name(c).to_string(),
             _ => String::new(),
         },
         plies: g.plies,
@@ -199,65 +200,6 @@ pub fn row(index: usize, start: &StartPosition, g: &GameRecord, labels: &RowLabe
             .join(" "),
         engine_black: labels.names[0].clone(),
         engine_white: labels.names[1].clone(),
-        declarer: match g.ending {
-            Ending::Declaration(_) | Ending::DeclaredDraw(_) => "engine".into(),
-            _ => String::new(),
-        },
-        ms_per_move_black: ms_per_move(g.think[0], g.answers[0], labels.times),
-        ms_per_move_white: ms_per_move(g.think[1], g.answers[1], labels.times),
-        note: String::new(),
-    }
-}
-
-/// The table row of a refereed game ([`crate::referee::play`]).
-pub fn referee_row(
-    index: usize,
-    start: &StartPosition,
-    g: &RefereeGame,
-    labels: &RowLabels,
-) -> ReplayRow {
-    use crate::referee::{Declarer, Ending as E};
-    ReplayRow {
-        index,
-        id: start.id.clone(),
-        start_sfen: start.sfen.clone(),
-        start_zone_black: g.start[0].zone,
-        start_points_black: g.start[0].points,
-        start_owned_black: g.start[0].owned,
-        start_zone_white: g.start[1].zone,
-        start_points_white: g.start[1].points,
-        start_owned_white: g.start[1].owned,
-        better: better_side(&g.start).to_string(),
-        ending: g.ending.kind(),
-        winner: g
-            .ending
-            .winner()
-            .map(color_name)
-            .unwrap_or("draw")
-            .to_string(),
-        declared_by: match g.ending {
-            E::Declaration(c) | E::DeclaredDraw(c) => color_name(c).to_string(),
-            E::Illegal(c) if g.declarer.is_some() => color_name(c).to_string(),
-            _ => String::new(),
-        },
-        plies: g.plies,
-        first_ten_black: g.first_ten[0],
-        first_ten_white: g.first_ten[1],
-        end_zone_black: g.end[0].zone,
-        end_points_black: g.end[0].points,
-        end_owned_black: g.end[0].owned,
-        end_zone_white: g.end[1].zone,
-        end_points_white: g.end[1].points,
-        end_owned_white: g.end[1].owned,
-        nodes: 0,
-        moves: g
-            .moves
-            .iter()
-            .map(|m| m.to_usi())
-            .collect::<Vec<_>>()
-            .join(" "),
-        engine_black: labels.names[0].clone(),
-        engine_white: labels.names[1].clone(),
         declarer: match g.declarer {
             Some(Declarer::Engine) => "engine".into(),
             Some(Declarer::Referee) => "referee".into(),
@@ -266,14 +208,6 @@ pub fn referee_row(
         ms_per_move_black: ms_per_move(g.think[0], g.answers[0], labels.times),
         ms_per_move_white: ms_per_move(g.think[1], g.answers[1], labels.times),
         note: g.note.clone(),
-    }
-}
-
-fn ending_kind(g: &GameRecord) -> ReplayEnding {
-    if g.past_move_limit {
-        ReplayEnding::PastMove500
-    } else {
-        g.ending.kind()
     }
 }
 
@@ -286,27 +220,6 @@ pub fn past_move_500(pos: &Position, settings: &GameSettings) -> bool {
 /// [`past_move_500`] for a rule.
 pub fn past_move_500_under(pos: &Position, rule: crate::shogi::EnteringKingRule) -> bool {
     crate::shogi::past_last_declaration_move(pos, rule)
-}
-
-/// The record of a position not played because no declaration is possible from it.
-fn not_played(p: &Position) -> GameRecord {
-    let stats = [
-        SideStats::of(p, Color::Black),
-        SideStats::of(p, Color::White),
-    ];
-    let ten = |c: Color| (p.zone_count(c) >= crate::shogi::DECLARATION_ZONE_PIECES).then_some(0);
-    GameRecord {
-        start: stats,
-        end: stats,
-        ending: Ending::Limit,
-        plies: 0,
-        first_ten: [ten(Color::Black), ten(Color::White)],
-        moves: Vec::new(),
-        nodes: 0,
-        past_move_limit: true,
-        think: [Duration::ZERO; 2],
-        answers: [0, 0],
-    }
 }
 
 /// Replay every position in parallel; `on_done` is called after each game. Positions past
@@ -322,7 +235,7 @@ pub fn replay(
         .par_iter()
         .map(|(i, s, p)| {
             let g = if past_move_500(p, settings) {
-                not_played(p)
+                Game::not_played(p, labels.names.clone())
             } else {
                 play_game(p, [config, config], settings)
             };
@@ -419,15 +332,15 @@ pub fn replay_referee(
                 times,
             };
             let row = if past_move_500_under(p, settings.rule) {
-                row(*i, s, &not_played(p), &labels)
+                row(*i, s, &Game::not_played(p, names.clone()), &labels)
             } else {
                 let [b, w] = &mut players;
-                let g =
-                    referee::play(p, [b, w], settings).map_err(|_| RefereeRunError::Interrupted)?;
+                let g = referee::play(p, History::new(p), [b, w], settings, &mut NoObserver)
+                    .map_err(|_| RefereeRunError::Interrupted)?;
                 if let Ok(mut t) = thought.lock() {
                     *t += g.think[0] + g.think[1];
                 }
-                referee_row(*i, s, &g, &labels)
+                row(*i, s, &g, &labels)
             };
             if let Ok(mut v) = slots.lock() {
                 v[k] = Some(row);

@@ -23,11 +23,12 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::play::{GameSettings, play_game_with};
+use super::play::{GameSettings, play_builtin};
 use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Searcher};
 use crate::engine::usi::{Command, Options, apply_position, parse_command};
-use crate::shogi::{Color, Position};
+use crate::referee::EnginePlayer;
+use crate::shogi::{Color, History, Position};
 
 /// Weight given to an empty category of results (as in Fishtest).
 const EMPTY_CATEGORY: f64 = 1e-3;
@@ -381,7 +382,7 @@ pub struct MatchGame {
     pub a_black: bool,
     /// A's points: 1, 0.5 or 0.
     pub a_score: f64,
-    /// How the game ended ([`super::play::Ending::name`]).
+    /// How the game ended ([`crate::referee::Ending::name`]).
     pub ending: &'static str,
     /// `black`, `white` or `draw`.
     pub winner: &'static str,
@@ -498,13 +499,19 @@ fn play_one(
     let opening = &openings[(pair % openings.len() as u64) as usize];
     let (start, prior, random) = random_moves(opening, settings.random_plies, settings.seed, pair);
     let a_black = game == 0;
-    let (mut a, mut b) = (players[0].searcher(), players[1].searcher());
-    let searchers = if a_black {
+    let seat = |p: &Player| {
+        let mut s = p.searcher();
+        s.config.rule = settings.game.rule;
+        EnginePlayer::with_searcher(s, settings.game.per_move.clone())
+    };
+    let (mut a, mut b) = (seat(players[0]), seat(players[1]));
+    let seats = if a_black {
         [&mut a, &mut b]
     } else {
         [&mut b, &mut a]
     };
-    let g = play_game_with(&start, &prior, searchers, &settings.game);
+    let history = History::with_prior(&prior, &start);
+    let g = play_builtin(&start, history, seats, &settings.game);
     let a_color = if a_black { Color::Black } else { Color::White };
     let winner = g.ending.winner();
     MatchGame {

@@ -15,7 +15,7 @@ use crate::engine::search::{Config, Mode};
 use crate::shogi::{Color, Position};
 
 /// Score of the player with `color` in one finished game, in [0, 1].
-fn game_score(g: &super::play::GameRecord, color: Color, settings: &GameSettings) -> f64 {
+fn game_score(g: &crate::referee::Game, color: Color, settings: &GameSettings) -> f64 {
     match g.ending.winner() {
         Some(w) if w == color => 1.0,
         Some(_) => 0.0,

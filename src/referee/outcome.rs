@@ -1,7 +1,6 @@
-//! What a replayed game ends with, whichever engines played it (the built-in engine's
-//! games of [`crate::lab::play`] or the refereed games of [`super::play`]): the ending's
-//! word in the replay table ([`ReplayEnding`]) and each side's entering-king counts
-//! ([`SideStats`]).
+//! What a replayed game ends with, whichever engines played it (every game is played by
+//! [`super::play`]): the ending's word in the replay table ([`ReplayEnding`]) and each
+//! side's entering-king counts ([`SideStats`]).
 
 use crate::shogi::{Color, Position};
 
@@ -31,9 +30,8 @@ impl SideStats {
 }
 
 crate::words::word_enum! {
-    /// How a replayed game ended, as the replay table (`ending`) names it: the endings of
-    /// the built-in engine's games ([`crate::lab::play::Ending`]), of refereed games
-    /// ([`super::Ending`]), and a start position not played.
+    /// How a replayed game ended, as the replay table (`ending`) names it: the words of
+    /// [`super::Ending`], a start position not played included.
     pub enum ReplayEnding("replay ending") {
         /// A declaration win.
         Declaration => "declaration",
@@ -77,8 +75,7 @@ mod tests {
         assert_eq!(names.len(), ReplayEnding::ALL.len());
         let e = "declared".parse::<ReplayEnding>().unwrap_err();
         assert_eq!((e.what, e.word.as_str()), ("replay ending", "declared"));
-        // A refereed game names its endings through the table (the built-in engine's
-        // games: `crate::lab::play`'s tests).
+        // A game names its endings through the table.
         assert_eq!(
             super::super::Ending::Crash(Color::White).name(),
             "engine_crash"

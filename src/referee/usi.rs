@@ -36,17 +36,73 @@ pub enum BestMove {
     Resign,
 }
 
-/// How long the engine thought: from the `go` written to the `bestmove` read.
+/// A player's answer to a position, and how long it thought: from the question (the
+/// `go` written) to the answer (the `bestmove` read).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     /// The answer.
     pub best: BestMove,
     /// Time from the `go` to the `bestmove`.
     pub elapsed: Duration,
+    /// Nodes searched, where the player counts them in-process (0 for outside engines).
+    pub nodes: u64,
+    /// The last score the engine gave before answering (`info ... score`), if any.
+    pub score: Option<UsiScore>,
+}
+
+impl Answer {
+    /// An answer with no count and no score.
+    pub fn plain(best: BestMove, elapsed: Duration) -> Answer {
+        Answer {
+            best,
+            elapsed,
+            nodes: 0,
+            score: None,
+        }
+    }
+}
+
+/// A score of an `info` line, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsiScore {
+    /// `score cp N`.
+    Cp(i32),
+    /// `score mate N`: mate in `plies` (0 when the engine wrote only the sign), won for
+    /// the side to move when `wins`.
+    Mate {
+        /// Plies to the mate.
+        plies: u32,
+        /// Whether the side to move mates (`+`) or is mated (`-`).
+        wins: bool,
+    },
+}
+
+/// The score of one `info` line, if it has one (`score cp N`, `score mate [+-]N`,
+/// `score mate +`, `score mate -`).
+pub fn parse_info_score(line: &str) -> Option<UsiScore> {
+    let mut it = line.split_whitespace();
+    if it.next()? != "info" {
+        return None;
+    }
+    while let Some(t) = it.next() {
+        if t == "score" {
+            let kind = it.next()?;
+            let v = it.next()?;
+            return match kind {
+                "cp" => v.parse::<i32>().ok().map(UsiScore::Cp),
+                "mate" => Some(UsiScore::Mate {
+                    plies: v.trim_start_matches(['+', '-']).parse::<u32>().unwrap_or(0),
+                    wins: !v.starts_with('-'),
+                }),
+                _ => None,
+            };
+        }
+    }
+    None
 }
 
 /// The search limit of a `go`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GoLimit {
     /// `go btime 0 wtime 0 byoyomi MS`.
     Byoyomi(u64),
@@ -54,15 +110,18 @@ pub enum GoLimit {
     Nodes(u64),
     /// `go depth N` (engines that support it).
     Depth(u32),
+    /// A `go` command as written (`go byoyomi 20000`, `go movetime 100`, ...).
+    Command(String),
 }
 
 impl GoLimit {
     /// The `go` command.
-    pub fn command(self) -> String {
+    pub fn command(&self) -> String {
         match self {
             GoLimit::Byoyomi(ms) => format!("go btime 0 wtime 0 byoyomi {ms}"),
             GoLimit::Nodes(n) => format!("go nodes {n}"),
             GoLimit::Depth(d) => format!("go depth {d}"),
+            GoLimit::Command(c) => c.clone(),
         }
     }
 }
@@ -100,7 +159,18 @@ impl UsiEngine {
         timeout: Duration,
         stop: Option<fn() -> bool>,
     ) -> Result<UsiEngine, EngineFailure> {
-        let argv = split_command(command);
+        UsiEngine::start_argv(&split_command(command), options, timeout, stop)
+    }
+
+    /// [`UsiEngine::start`] with the program and its arguments given apart (a program
+    /// whose path holds a space).
+    pub fn start_argv(
+        argv: &[String],
+        options: &[(String, String)],
+        timeout: Duration,
+        stop: Option<fn() -> bool>,
+    ) -> Result<UsiEngine, EngineFailure> {
+        let command = argv.join(" ");
         let Some((program, args)) = argv.split_first() else {
             return Err(EngineFailure::Crash("empty engine command".into()));
         };
@@ -142,7 +212,7 @@ impl UsiEngine {
             child,
             stdin,
             lines: rx,
-            name: command.to_string(),
+            name: command.clone(),
             timeout,
             stop: stop.unwrap_or(never),
             reaped: false,
@@ -229,12 +299,13 @@ impl UsiEngine {
         self.ready()
     }
 
-    /// Send the position (`sfen START moves ...`) and `go`, and wait for `bestmove`.
+    /// Send the position (`sfen START moves ...`) and `go`, and wait for `bestmove`; the
+    /// answer carries the last score of the `info` lines before it.
     pub fn think(
         &mut self,
         start_sfen: &str,
         moves: &[String],
-        limit: GoLimit,
+        limit: &GoLimit,
     ) -> Result<Answer, EngineFailure> {
         let mut pos = format!("position sfen {start_sfen}");
         if !moves.is_empty() {
@@ -244,10 +315,14 @@ impl UsiEngine {
         self.send(&pos)?;
         let t0 = Instant::now();
         self.send(&limit.command())?;
+        let mut score = None;
         loop {
             let line = self.read_line("bestmove")?;
             let mut words = line.split_whitespace();
             if words.next() != Some("bestmove") {
+                if let Some(s) = parse_info_score(&line) {
+                    score = Some(s);
+                }
                 continue;
             }
             let elapsed = t0.elapsed();
@@ -257,7 +332,12 @@ impl UsiEngine {
                 Some(m) => BestMove::Move(m.to_string()),
                 None => BestMove::Move(String::new()),
             };
-            return Ok(Answer { best, elapsed });
+            return Ok(Answer {
+                best,
+                elapsed,
+                nodes: 0,
+                score,
+            });
         }
     }
 

@@ -52,6 +52,42 @@ impl History {
         }
     }
 
+    /// A history of `start` reached through earlier positions: `prior` holds each one's
+    /// key and whether its side to move was in check, oldest first, one ply apart (the
+    /// search's game history). They count for repetitions as positions of this game.
+    pub fn with_prior(prior: &[(u64, bool)], start: &Position) -> History {
+        let n = prior.len();
+        let mut entries: Vec<Entry> = prior
+            .iter()
+            .enumerate()
+            .map(|(i, &(key, in_check))| {
+                // The last prior position is one ply before `start`: the other side moved.
+                let side = if (n - i) % 2 == 1 {
+                    start.side_to_move().opposite()
+                } else {
+                    start.side_to_move()
+                };
+                Entry {
+                    key,
+                    side_to_move: side,
+                    in_check,
+                }
+            })
+            .collect();
+        entries.push(Entry::of(start));
+        History { entries }
+    }
+
+    /// The positions before the current one as the search takes them (`(key, in check)`,
+    /// oldest first): the inverse of [`History::with_prior`].
+    pub fn prior(&self) -> Vec<(u64, bool)> {
+        let n = self.entries.len().saturating_sub(1);
+        self.entries[..n]
+            .iter()
+            .map(|e| (e.key, e.in_check))
+            .collect()
+    }
+
     /// Record the position reached after a move.
     pub fn push(&mut self, after: &Position) {
         self.entries.push(Entry::of(after));
@@ -167,6 +203,34 @@ mod tests {
             4,
         );
         assert_eq!(st[12], RepetitionStatus::PerpetualCheckLoss(Color::Black));
+    }
+
+    #[test]
+    fn a_prior_stretch_counts_for_repetition_and_round_trips() {
+        // Three cycles played with a full history, then the same game continued from the
+        // position after 8 plies with those 8 positions given as prior: the status after
+        // each later move is the same.
+        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        let moves = ["5i4h", "5a4b", "4h5i", "4b5a"];
+        let (_, full, st) = run(sfen, &moves, 3);
+        let mut p = Position::from_sfen(sfen).unwrap();
+        let mut h = History::new(&p);
+        for m in moves.iter().cycle().take(8) {
+            p.play(Move::from_usi(m).unwrap()).unwrap();
+            h.push(&p);
+        }
+        let prior = h.prior();
+        assert_eq!(prior.len(), 8);
+        let mut resumed = History::with_prior(&prior, &p);
+        assert_eq!(resumed.prior(), prior);
+        assert_eq!(resumed.len(), 9);
+        for (k, m) in moves.iter().cycle().take(4).enumerate() {
+            p.play(Move::from_usi(m).unwrap()).unwrap();
+            resumed.push(&p);
+            assert_eq!(resumed.repetition(), st[8 + k], "ply {}", 9 + k);
+        }
+        assert_eq!(resumed.repetition(), RepetitionStatus::Draw);
+        assert_eq!(full.len(), resumed.len());
     }
 
     #[test]

@@ -294,30 +294,68 @@ fn replay_tables_are_byte_for_byte_the_recorded_ones() {
     let runs: [(&str, Vec<&str>); 3] = [
         (
             "search27",
-            vec!["--limit", "10", "--max-plies", "60", "--mode", "search", "--rule", "CSARule27"],
+            vec![
+                "--limit",
+                "10",
+                "--max-plies",
+                "60",
+                "--mode",
+                "search",
+                "--rule",
+                "CSARule27",
+            ],
         ),
         (
             "decl24",
-            vec!["--limit", "10", "--max-plies", "60", "--mode", "decl24", "--rule", "CSARule24"],
+            vec![
+                "--limit",
+                "10",
+                "--max-plies",
+                "60",
+                "--mode",
+                "decl24",
+                "--rule",
+                "CSARule24",
+            ],
         ),
         (
             "usi27",
             vec![
-                "--limit", "6", "--max-plies", "40", "--rule", "CSARule27", "--usi", &usi,
-                "--usi-opt", "USI_Hash=8",
+                "--limit",
+                "6",
+                "--max-plies",
+                "40",
+                "--rule",
+                "CSARule27",
+                "--usi",
+                &usi,
+                "--usi-opt",
+                "USI_Hash=8",
             ],
         ),
     ];
     for (name, args) in runs {
         let out = dir.join(format!("{name}.csv"));
         let o = bin()
-            .args(["replay", "--positions", &positions, "--nodes", "800", "--jobs", "2"])
+            .args([
+                "replay",
+                "--positions",
+                &positions,
+                "--nodes",
+                "800",
+                "--jobs",
+                "2",
+            ])
             .args(["--no-times", "--out"])
             .arg(&out)
             .args(&args)
             .output()
             .unwrap();
-        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let got = std::fs::read_to_string(&out).unwrap().replace(
             concat!("floodgate-scan ", env!("CARGO_PKG_VERSION")),
             "floodgate-scan VERSION",

@@ -33,9 +33,14 @@ use std::sync::mpsc::channel;
 use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
 use super::teacher::{Label, Teacher, TeacherSpec};
 use crate::engine::rng::XorShift64Star;
-use crate::engine::search::{Config, Control, Decision, Mode, Searcher, can_declare_win};
+use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
-use crate::shogi::{Color, EnteringKingRule, Move, Position};
+use crate::referee::usi::{Answer, BestMove, EngineFailure};
+use crate::referee::{
+    AutoDeclare, EnginePlayer, GameError, GameView, Observer, Player, RefereeSettings,
+};
+use crate::shogi::{Color, EnteringKingRule, History, Move, Position};
+use std::cell::RefCell;
 
 /// The kind of a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,12 +251,147 @@ struct Pending {
 /// Something a unit could not do.
 pub type UnitError = super::teacher::TeacherError;
 
+/// What a unit's two seats share: the built-in engine (one searcher for both sides, as one
+/// table and one set of histories), the random moves, and the teacher (whose label of a
+/// position is also its move there in versus units).
+struct Shared<'a> {
+    engine: EnginePlayer,
+    rng: XorShift64Star,
+    random_at: Vec<u32>,
+    teacher: &'a mut Teacher,
+    /// The failure that ended the unit (a teacher that could not be started again).
+    fatal: Option<UnitError>,
+}
+
+/// Who moves for one side of a unit's game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mover {
+    /// The built-in engine.
+    Engine,
+    /// The teacher's best move.
+    Teacher,
+    /// The outside opponent's best move.
+    Outside,
+}
+
+/// One side of a unit's game as a [`Player`].
+struct Seat<'s, 'a> {
+    mover: Mover,
+    shared: &'s RefCell<Shared<'a>>,
+    opponent: Option<&'s RefCell<&'a mut Teacher>>,
+}
+
+impl Seat<'_, '_> {
+    fn fail(&self, e: UnitError) -> EngineFailure {
+        let failure = e.failure.clone();
+        self.shared.borrow_mut().fatal.get_or_insert(e);
+        failure
+    }
+}
+
+impl Player for Seat<'_, '_> {
+    fn name(&self) -> String {
+        String::new()
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineFailure> {
+        Ok(())
+    }
+
+    fn think(&mut self, game: &GameView<'_>) -> Result<Answer, EngineFailure> {
+        let t0 = std::time::Instant::now();
+        let mut sh = self.shared.borrow_mut();
+        if sh.random_at.contains(&game.ply()) {
+            let legal = game.position.legal_moves();
+            let n = legal.as_slice().len() as u64;
+            let m = legal.as_slice()[below(&mut sh.rng, n) as usize];
+            return Ok(Answer::plain(BestMove::Move(m.to_usi()), t0.elapsed()));
+        }
+        let sfen = game.position.to_sfen();
+        let asked = match (self.mover, self.opponent) {
+            (Mover::Engine, _) => Ok(None),
+            (Mover::Teacher, _) => sh.teacher.answer(&sfen),
+            (Mover::Outside, Some(o)) => o.borrow_mut().answer(&sfen),
+            (Mover::Outside, None) => Ok(None),
+        };
+        match asked {
+            Ok(Some(answer)) => Ok(answer),
+            // No answer (the engine was started afresh): the built-in engine plays.
+            Ok(None) => sh.engine.think(game),
+            Err(e) => {
+                drop(sh);
+                Err(self.fail(e))
+            }
+        }
+    }
+}
+
+/// The label maker of a unit: one position in `every` of both sides alike (and an
+/// entering-king start), scored by the teacher (or by nothing in decl24 units).
+struct Labeller<'s, 'a> {
+    kind: UnitKind,
+    every: u32,
+    offset: u32,
+    entering: bool,
+    shared: &'s RefCell<Shared<'a>>,
+    pending: Vec<Pending>,
+}
+
+impl Observer for Labeller<'_, '_> {
+    fn before_move(&mut self, game: &GameView<'_>) -> Result<(), EngineFailure> {
+        let ply = game.ply();
+        // The teacher's own moves in versus games are searched but not recorded apart from
+        // these: the teacher wins most of them, so its positions alone would teach that
+        // the side to move is ahead (the side-to-move skew of the first correction).
+        if !(ply % self.every == self.offset || (self.entering && ply == 0)) {
+            return Ok(());
+        }
+        let pos = game.position;
+        let label = if self.kind == UnitKind::Decl24 {
+            // Labelled by the game's result alone: the teacher is not asked.
+            Some(Label {
+                score: 0,
+                mate: false,
+                best: String::new(),
+            })
+        } else {
+            let mut sh = self.shared.borrow_mut();
+            match sh.teacher.label(&pos.to_sfen()) {
+                Ok(l) => l,
+                Err(e) => {
+                    let failure = e.failure.clone();
+                    sh.fatal.get_or_insert(e);
+                    return Err(failure);
+                }
+            }
+        };
+        if let Some(label) = label {
+            let source = match self.kind {
+                UnitKind::SelfPlay => Source::SelfPlay,
+                UnitKind::Versus => Source::Versus,
+                UnitKind::Aiiru if ply == 0 => Source::Aiiru,
+                UnitKind::Aiiru => Source::AiiruReplay,
+                UnitKind::Decl24 => Source::Decl24Replay,
+                UnitKind::Outside => Source::Outside,
+            };
+            self.pending.push(Pending {
+                position: pack(pos),
+                label,
+                color: pos.side_to_move(),
+                source,
+                ply: ply.min(u16::MAX as u32) as u16,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Play and label unit `unit`.
 pub fn play_unit(
     s: &GenSettings,
     unit: u32,
     teacher: &mut Teacher,
-    mut opponent: Option<&mut Teacher>,
+    opponent: Option<&mut Teacher>,
 ) -> Result<Vec<Record>, UnitError> {
     let mut rng = unit_rng(s.seed, unit);
     let kind = s.kind_of(unit);
@@ -263,15 +403,13 @@ pub fn play_unit(
         }
         _ => Position::startpos(),
     };
-    let teacher_color = if matches!(kind, UnitKind::Versus | UnitKind::Outside) {
-        Some(if (unit / s.mix.len() as u32).is_multiple_of(2) {
-            Color::White
-        } else {
-            Color::Black
-        })
-    } else {
-        None
+    // The teacher or the opponent plays one colour (by the unit's parity).
+    let other = match kind {
+        UnitKind::Versus => Mover::Teacher,
+        UnitKind::Outside => Mover::Outside,
+        _ => Mover::Engine,
     };
+    let other_plays_black = !(unit / s.mix.len() as u32).is_multiple_of(2);
     let every = s.every.max(1);
     let offset = below(&mut rng, every as u64) as u32;
     let mut random_at: Vec<u32> = Vec::new();
@@ -293,108 +431,65 @@ pub fn play_unit(
         }
     };
     let rule = config.rule;
-    let mut searcher = Searcher::new(s.hash_mb, config);
-    let limits = Limits::nodes(s.nodes);
-    let mut pos = start;
-    let mut history: Vec<(u64, bool)> = vec![(pos.key(), pos.is_in_check())];
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut ply: u32 = 0;
-    let winner: Option<Color> = loop {
-        let us = pos.side_to_move();
-        if !pos.is_in_check() && can_declare_win(&pos, rule) {
-            break Some(us);
-        }
-        if ply >= s.max_plies {
-            break None;
-        }
-        let legal = pos.legal_moves();
-        if legal.as_slice().is_empty() {
-            break Some(us.opposite());
-        }
-        let outside_moves = kind == UnitKind::Outside && teacher_color == Some(us);
-        let teacher_moves = kind == UnitKind::Versus && teacher_color == Some(us);
-        // Recorded: one position in `every`, of both sides alike. The teacher's own moves
-        // in versus games are searched but not recorded apart from those: the teacher
-        // wins most of them, so its positions alone would teach that the side to move is
-        // ahead (the side-to-move skew of the first correction).
-        let recorded = ply % every == offset || (entering && ply == 0);
-        let wanted = teacher_moves || recorded;
-        let mut teacher_move = None;
-        if wanted {
-            let label = if kind == UnitKind::Decl24 {
-                // Labelled by the game's result alone: the teacher is not asked.
-                Some(Label {
-                    score: 0,
-                    mate: false,
-                    best: String::new(),
-                })
-            } else {
-                teacher.label(&format!("sfen {}", pos.to_sfen()))?
-            };
-            if let Some(label) = label {
-                teacher_move = Some(label.best.clone());
-                if recorded {
-                    let source = match kind {
-                        UnitKind::SelfPlay => Source::SelfPlay,
-                        UnitKind::Versus => Source::Versus,
-                        UnitKind::Aiiru if ply == 0 => Source::Aiiru,
-                        UnitKind::Aiiru => Source::AiiruReplay,
-                        UnitKind::Decl24 => Source::Decl24Replay,
-                        UnitKind::Outside => Source::Outside,
-                    };
-                    pending.push(Pending {
-                        position: pack(&pos),
-                        label,
-                        color: us,
-                        source,
-                        ply: ply.min(u16::MAX as u32) as u16,
-                    });
-                }
-            }
-        }
-        let outside_move = match (&mut opponent, outside_moves && !random_at.contains(&ply)) {
-            (Some(o), true) => o.label(&format!("sfen {}", pos.to_sfen()))?.map(|l| l.best),
-            _ => None,
-        };
-        let m: Move = if random_at.contains(&ply) {
-            legal.as_slice()[below(&mut rng, legal.as_slice().len() as u64) as usize]
-        } else if teacher_moves || outside_moves {
-            let answer = if outside_moves {
-                outside_move
-            } else {
-                teacher_move
-            };
-            match answer.as_deref() {
-                Some("resign") => break Some(us.opposite()),
-                Some("win") => break Some(us),
-                Some(t) => match Move::from_usi(t) {
-                    Ok(m) if pos.is_legal(m) => m,
-                    // An unreadable or illegal answer loses, as a referee would rule.
-                    _ => break Some(us.opposite()),
+    let shared = RefCell::new(Shared {
+        engine: EnginePlayer::new(config, s.hash_mb, Limits::nodes(s.nodes), rule),
+        rng,
+        random_at,
+        teacher,
+        fatal: None,
+    });
+    let opponent = opponent.map(RefCell::new);
+    let seat = |mover| Seat {
+        mover,
+        shared: &shared,
+        opponent: opponent.as_ref(),
+    };
+    let (mut black, mut white) = if other_plays_black {
+        (seat(other), seat(Mover::Engine))
+    } else {
+        (seat(Mover::Engine), seat(other))
+    };
+    let mut labeller = Labeller {
+        kind,
+        every,
+        offset,
+        entering,
+        shared: &shared,
+        pending: Vec::new(),
+    };
+    // Every winning declaration is made at once, whoever could make it.
+    let settings = RefereeSettings {
+        rule,
+        max_plies: s.max_plies,
+        auto_declare: AutoDeclare::Win,
+    };
+    let played = crate::referee::play(
+        &start,
+        History::new(&start),
+        [&mut black, &mut white],
+        &settings,
+        &mut labeller,
+    );
+    if let Some(e) = shared.borrow_mut().fatal.take() {
+        return Err(e);
+    }
+    let winner = match played {
+        Ok(g) => g.ending.winner(),
+        // Only a failure of the teacher (taken above) or an interruption end a game
+        // without an ending; the unit is not written.
+        Err(e) => {
+            return Err(UnitError {
+                program: s.teacher.program.clone(),
+                failure: match e {
+                    GameError::Observer(f) => f,
+                    GameError::Interrupted => EngineFailure::Interrupted,
                 },
-                // No answer: the built-in engine plays this move instead.
-                None => engine_move(&mut searcher, &pos, &history, &limits)?,
-            }
-        } else {
-            match engine_decision(&mut searcher, &pos, &history, &limits) {
-                Decision::Move(m) => m,
-                Decision::Win => break Some(us),
-                Decision::DeclareDraw => break None,
-                Decision::Resign => break Some(us.opposite()),
-            }
-        };
-        if pos.play(m).is_err() {
-            break Some(us.opposite());
-        }
-        ply += 1;
-        history.push((pos.key(), pos.is_in_check()));
-        let key = pos.key();
-        if history.iter().filter(|h| h.0 == key).count() >= 4 {
-            break None;
+            });
         }
     };
-    let n = pending.len();
-    Ok(pending
+    let n = labeller.pending.len();
+    Ok(labeller
+        .pending
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
@@ -415,31 +510,6 @@ pub fn play_unit(
             }
         })
         .collect())
-}
-
-fn engine_decision(
-    searcher: &mut Searcher,
-    pos: &Position,
-    history: &[(u64, bool)],
-    limits: &Limits,
-) -> Decision {
-    let prior = &history[..history.len() - 1];
-    let control = Control::new(false);
-    searcher
-        .search(pos, prior, limits, &control, &mut |_| {})
-        .decision
-}
-
-fn engine_move(
-    searcher: &mut Searcher,
-    pos: &Position,
-    history: &[(u64, bool)],
-    limits: &Limits,
-) -> Result<Move, UnitError> {
-    match engine_decision(searcher, pos, history, limits) {
-        Decision::Move(m) => Ok(m),
-        _ => Err(UnitError::Ended),
-    }
 }
 
 /// How far a run got.

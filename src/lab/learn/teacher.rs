@@ -1,15 +1,14 @@
-//! A small client of an outside USI engine used as the teacher: start it, set its
-//! options, and ask for the score (and best move) of one position at a time.
+//! The teacher: an outside USI engine (spoken to through the referee's one USI client,
+//! [`crate::referee::usi::UsiEngine`]) asked for the score and best move of one position at
+//! a time.
 //!
-//! The score is the last `info ... score cp N` or `score mate N` before `bestmove`. A
-//! search that does not end within the time allowed is stopped (`stop`); an engine that
-//! then still says nothing, or that dies, is restarted and the position gets no label.
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+//! The score is the last `info ... score cp N` or `score mate N` before `bestmove`. An
+//! engine that does not answer within the time allowed, or that dies, is started afresh
+//! and the position gets no label.
+use std::time::Duration;
 
 use super::record::MATE_SCORE;
+use crate::referee::usi::{Answer, BestMove, EngineFailure, GoLimit, UsiEngine, UsiScore};
 
 /// How to start and drive the teacher.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,170 +37,102 @@ pub struct Label {
     pub best: String,
 }
 
-/// What the teacher failed at.
-#[derive(Debug, thiserror::Error)]
-pub enum TeacherError {
-    /// The program cannot be started or written to.
-    #[error("teacher: {0}")]
-    Io(#[from] std::io::Error),
-    /// No answer within the time allowed.
-    #[error("teacher: no `{0}` in time")]
-    Timeout(&'static str),
-    /// The program ended.
-    #[error("teacher: the program ended")]
-    Ended,
+/// What the teacher failed at: it could not be started (again).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("teacher `{program}`: {failure}")]
+pub struct TeacherError {
+    /// The program.
+    pub program: String,
+    /// Why.
+    pub failure: EngineFailure,
 }
 
 /// A running teacher.
 pub struct Teacher {
     spec: TeacherSpec,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    engine: UsiEngine,
+    /// The last position asked and its answer: a position asked twice in a row (labelled,
+    /// then played from) costs one search.
+    last: Option<(String, Option<Answer>)>,
     /// Restarts after a timeout or a crash.
     pub restarts: u32,
 }
 
-/// Parse the score of one `info` line, if it has one.
-pub fn parse_score(line: &str) -> Option<(i32, bool)> {
-    let mut it = line.split_whitespace();
-    if it.next()? != "info" {
-        return None;
-    }
-    while let Some(t) = it.next() {
-        if t == "score" {
-            let kind = it.next()?;
-            let v = it.next()?;
-            return match kind {
-                "cp" => v.parse::<i32>().ok().map(|x| (x, false)),
-                "mate" => {
-                    let negative = v.starts_with('-');
-                    let n = v.trim_start_matches(['+', '-']).parse::<i32>().unwrap_or(0);
-                    let m = MATE_SCORE - n.clamp(0, 1000);
-                    Some((if negative { -m } else { m }, true))
-                }
-                _ => None,
-            };
+/// The score of a teacher's answer on the label scale: a mate in `n` is
+/// `±(MATE_SCORE - n)`; an answer without a score but `resign` or `win` scores as a mate.
+pub fn label_of(answer: &Answer) -> Option<Label> {
+    let best = match &answer.best {
+        BestMove::Move(m) => m.clone(),
+        BestMove::Win => "win".into(),
+        BestMove::Resign => "resign".into(),
+    };
+    let (score, mate) = match answer.score {
+        Some(UsiScore::Cp(x)) => (x, false),
+        Some(UsiScore::Mate { plies, wins }) => {
+            let m = MATE_SCORE - plies.min(1000) as i32;
+            (if wins { m } else { -m }, true)
         }
-    }
-    None
+        None => match answer.best {
+            BestMove::Resign => (-MATE_SCORE, true),
+            BestMove::Win => (MATE_SCORE, true),
+            BestMove::Move(_) => return None,
+        },
+    };
+    Some(Label { score, mate, best })
 }
 
+/// How long the handshake (`usi` .. `usiok`, `isready` .. `readyok`) may take.
+const HANDSHAKE: Duration = Duration::from_secs(60);
+
 impl Teacher {
-    /// Start the program and wait for `usiok` and `readyok`.
+    /// Start the program, set its options, and begin a game (`usinewgame`).
     pub fn start(spec: &TeacherSpec) -> Result<Teacher, TeacherError> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let stdin = child.stdin.take().ok_or(TeacherError::Ended)?;
-        let stdout = child.stdout.take().ok_or(TeacherError::Ended)?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut t = Teacher {
+        let fail = |failure| TeacherError {
+            program: spec.program.clone(),
+            failure,
+        };
+        let argv: Vec<String> = std::iter::once(spec.program.clone())
+            .chain(spec.args.iter().cloned())
+            .collect();
+        let mut engine =
+            UsiEngine::start_argv(&argv, &spec.options, HANDSHAKE, None).map_err(fail)?;
+        engine.new_game().map_err(fail)?;
+        engine.timeout = Duration::from_secs_f64(spec.timeout_s.max(0.1));
+        Ok(Teacher {
             spec: spec.clone(),
-            child,
-            stdin,
-            lines: rx,
+            engine,
+            last: None,
             restarts: 0,
-        };
-        t.send("usi")?;
-        t.wait_for("usiok", Duration::from_secs(30))?;
-        for (k, v) in spec.options.clone() {
-            t.send(&format!("setoption name {k} value {v}"))?;
+        })
+    }
+
+    /// The teacher's answer for the position of `sfen` (its best move and last score).
+    /// `Ok(None)`: it gave no answer in time or ended (it has been started afresh).
+    pub fn answer(&mut self, sfen: &str) -> Result<Option<Answer>, TeacherError> {
+        if let Some((asked, answer)) = &self.last
+            && asked == sfen
+        {
+            return Ok(answer.clone());
         }
-        t.send("isready")?;
-        t.wait_for("readyok", Duration::from_secs(60))?;
-        t.send("usinewgame")?;
-        Ok(t)
-    }
-
-    fn send(&mut self, s: &str) -> Result<(), TeacherError> {
-        writeln!(self.stdin, "{s}")?;
-        self.stdin.flush()?;
-        Ok(())
-    }
-
-    fn wait_for(
-        &mut self,
-        word: &'static str,
-        limit: Duration,
-    ) -> Result<Vec<String>, TeacherError> {
-        let end = Instant::now() + limit;
-        let mut seen = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let first = l.split_whitespace().next() == Some(word);
-                    seen.push(l);
-                    if first {
-                        return Ok(seen);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(TeacherError::Timeout(word)),
-                Err(RecvTimeoutError::Disconnected) => return Err(TeacherError::Ended),
-            }
-        }
-    }
-
-    /// The teacher's label of the position given as USI text (`sfen ...` or
-    /// `startpos ...`). `Ok(None)`: it gave no score (after a restart if it hung).
-    pub fn label(&mut self, position: &str) -> Result<Option<Label>, TeacherError> {
-        let go = self.spec.go.clone();
-        let asked = self
-            .send(&format!("position {position}"))
-            .and_then(|_| self.send(&go));
-        let limit = Duration::from_secs_f64(self.spec.timeout_s.max(0.1));
-        let answer = match asked {
-            Ok(()) => match self.wait_for("bestmove", limit) {
-                Ok(lines) => Ok(lines),
-                Err(TeacherError::Timeout(_)) => {
-                    let _ = self.send("stop");
-                    self.wait_for("bestmove", Duration::from_secs(5))
-                }
-                Err(e) => Err(e),
-            },
-            Err(e) => Err(e),
-        };
-        match answer {
-            Ok(lines) => {
-                let best = lines
-                    .last()
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .unwrap_or("")
-                    .to_string();
-                let score =
-                    lines
-                        .iter()
-                        .rev()
-                        .find_map(|l| parse_score(l))
-                        .or(match best.as_str() {
-                            "resign" => Some((-MATE_SCORE, true)),
-                            "win" => Some((MATE_SCORE, true)),
-                            _ => None,
-                        });
-                Ok(score.map(|(score, mate)| Label { score, mate, best }))
-            }
+        let go = GoLimit::Command(self.spec.go.clone());
+        let answer = match self.engine.think(sfen, &[], &go) {
+            Ok(a) => Some(a),
             Err(_) => {
                 self.restart()?;
-                Ok(None)
+                None
             }
-        }
+        };
+        self.last = Some((sfen.to_string(), answer.clone()));
+        Ok(answer)
+    }
+
+    /// The teacher's label of the position of `sfen`. `Ok(None)`: it gave no score (or
+    /// no answer: it has been started afresh).
+    pub fn label(&mut self, sfen: &str) -> Result<Option<Label>, TeacherError> {
+        Ok(self.answer(sfen)?.as_ref().and_then(label_of))
     }
 
     fn restart(&mut self) -> Result<(), TeacherError> {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
         let restarts = self.restarts + 1;
         *self = Teacher::start(&self.spec)?;
         self.restarts = restarts;
@@ -209,45 +140,50 @@ impl Teacher {
     }
 }
 
-impl Drop for Teacher {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let end = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < end {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::usi::parse_info_score;
+
+    fn label(line: &str, best: BestMove) -> Option<(i32, bool)> {
+        let answer = Answer {
+            best,
+            elapsed: Duration::ZERO,
+            nodes: 0,
+            score: parse_info_score(line),
+        };
+        label_of(&answer).map(|l| (l.score, l.mate))
+    }
 
     #[test]
     fn scores_are_read_from_info_lines() {
+        let mv = || BestMove::Move("7g7f".into());
         assert_eq!(
-            parse_score("info depth 4 seldepth 6 time 11 score cp 114 nodes 4250 pv 5g5f"),
+            label(
+                "info depth 4 seldepth 6 time 11 score cp 114 nodes 4250 pv 5g5f",
+                mv()
+            ),
             Some((114, false))
         );
         assert_eq!(
-            parse_score("info score cp -2583 pv 4g3h"),
+            label("info score cp -2583 pv 4g3h", mv()),
             Some((-2583, false))
         );
         assert_eq!(
-            parse_score("info depth 3 score mate 5 pv x"),
+            label("info depth 3 score mate 5 pv x", mv()),
             Some((29_995, true))
         );
-        assert_eq!(parse_score("info score mate -2"), Some((-29_998, true)));
-        assert_eq!(parse_score("info score mate +"), Some((30_000, true)));
-        assert_eq!(parse_score("info score mate -"), Some((-30_000, true)));
-        assert_eq!(parse_score("info depth 4 nodes 10"), None);
-        assert_eq!(parse_score("bestmove 7g7f"), None);
-        assert_eq!(parse_score("info score cp lots"), None);
+        assert_eq!(label("info score mate -2", mv()), Some((-29_998, true)));
+        assert_eq!(label("info score mate +", mv()), Some((30_000, true)));
+        assert_eq!(label("info score mate -", mv()), Some((-30_000, true)));
+        assert_eq!(label("info depth 4 nodes 10", mv()), None);
+        assert_eq!(label("bestmove 7g7f", mv()), None);
+        assert_eq!(label("info score cp lots", mv()), None);
+        // No score, but a resignation or a declaration.
+        assert_eq!(
+            label("info depth 1", BestMove::Resign),
+            Some((-30_000, true))
+        );
+        assert_eq!(label("", BestMove::Win), Some((30_000, true)));
     }
 }
