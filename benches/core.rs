@@ -276,16 +276,15 @@ fn mate_in_one(runs: usize, p: &Positions) -> Row {
     }
 }
 
-/// SplitMix64: the positions of random games are the same on every run.
+/// SplitMix64 ([`floodgate_scan::rng`]): the positions of random games are the same on
+/// every run.
 struct Rng(u64);
 
 impl Rng {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
+        let (state, z) = floodgate_scan::rng::splitmix64(self.0);
+        self.0 = state;
+        (z % n as u64) as usize
     }
 }
 

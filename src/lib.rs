@@ -29,6 +29,7 @@ pub mod outdir;
 pub mod referee;
 #[cfg(feature = "report")]
 pub mod report;
+pub mod rng;
 pub mod scan;
 pub mod shogi;
 pub mod source;

@@ -10,8 +10,6 @@
 //! - [`search`]: iterative deepening PVS; [`tt`], [`ordering`], [`history`], [`picker`],
 //!   [`time`]: its parts.
 //! - [`usi`]: the protocol; [`mod@bench`]: the fixed benchmark.
-//! - [`rng`]: the deterministic random numbers the learning and the self-play tools
-//!   ([`crate::lab`]) draw.
 
 #![warn(missing_docs)]
 
@@ -22,7 +20,6 @@ pub mod history;
 pub mod mate;
 pub mod ordering;
 pub mod picker;
-pub mod rng;
 pub mod search;
 pub mod time;
 pub mod tt;

@@ -24,10 +24,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::play::{GameSettings, play_builtin};
-use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Searcher};
 use crate::engine::usi::{Command, Options, apply_position, parse_command};
 use crate::referee::EnginePlayer;
+use crate::rng::XorShift64Star;
 use crate::shogi::{Color, History, Position};
 
 /// Weight given to an empty category of results (as in Fishtest).

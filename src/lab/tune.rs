@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use super::play::{GameSettings, play_game, progress};
 use crate::engine::eval::eval24::{N_WEIGHTS, SIGNS, Weights, point_target};
-use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Mode};
+use crate::rng::XorShift64Star;
 use crate::shogi::{Color, Position};
 
 /// Score of the player with `color` in one finished game, in [0, 1].

@@ -404,7 +404,7 @@ mod tests {
     fn pawn_promotions_are_the_quiet_promoting_pawn_moves() {
         use crate::shogi::{Move, PieceKind, Position};
         let mut seen = 0;
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = crate::rng::XorShift64Star::new(0x9e37_79b9_7f4a_7c15);
         for game in 0..40 {
             let mut p = Position::startpos();
             for _ in 0..(60 + game * 4) {
@@ -434,10 +434,7 @@ mod tests {
                 want.sort_by_key(|m| m.to_usi());
                 assert_eq!(got, want, "in {}", p.to_sfen());
                 seen += want.len();
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                let m = legal.as_slice()[(state >> 33) as usize % legal.len()];
+                let m = legal.as_slice()[rng.below(legal.len() as u64) as usize];
                 p.play(m).unwrap();
             }
         }

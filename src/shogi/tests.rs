@@ -4,17 +4,15 @@
 
 use super::*;
 
-struct XorShift64(u64);
+/// The tests' random choices, from the project's one generator ([`crate::rng`]).
+struct XorShift64(crate::rng::XorShift64Star);
 
 impl XorShift64 {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+    fn new(seed: u64) -> XorShift64 {
+        XorShift64(crate::rng::XorShift64Star::new(seed))
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 }
 
@@ -111,11 +109,11 @@ fn random_playouts_agree_with_brute_force() {
         "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
         "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
     ];
-    let mut rng = XorShift64(0x2545_f491_4f6c_dd1d);
+    let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);
     let mut positions = 0;
     let mut mates = 0;
     for start in starts {
-        for _game in 0..3 {
+        for _game in 0..8 {
             let mut p = Position::from_sfen(start).unwrap();
             for _ply in 0..160 {
                 check_position(&p, &all);
@@ -140,7 +138,7 @@ fn random_playouts_agree_with_brute_force() {
             }
         }
     }
-    assert!(positions > 1000);
+    assert!(positions > 1000, "only {positions} positions");
     assert!(mates > 20, "only {mates} positions with a mate in one");
 }
 
@@ -353,7 +351,7 @@ fn csa_move_parsing_agrees_with_a_plain_reading() {
 
 #[test]
 fn malformed_text_never_panics() {
-    let mut rng = XorShift64(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
     let seeds = [
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",

@@ -2,13 +2,7 @@
 //! for White to move. A position key is the XOR of its terms, updated incrementally by
 //! play and undo. The numbers are fixed (a seeded generator run at compile time).
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
+use crate::rng::splitmix64 as splitmix;
 
 const SEED: u64 = 0x0123_4567_89ab_cdef;
 

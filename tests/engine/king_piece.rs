@@ -13,12 +13,9 @@ use std::sync::Arc;
 
 fn random_weights(seed: u64) -> KingPieceWeights {
     let mut w = KingPieceWeights::zero();
-    let mut x = seed;
+    let mut rng = floodgate_scan::rng::XorShift64Star::new(seed);
     for v in w.w.iter_mut() {
-        x = x
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        *v = ((x >> 33) % 1601) as i16 - 800;
+        *v = rng.below(1601) as i16 - 800;
     }
     w
 }

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use floodgate_scan::engine::eval::linear::{self, LinearWeights, N_FEATURES, STAGES};
-use floodgate_scan::engine::rng::XorShift64Star;
 use floodgate_scan::lab::learn::generate::{
     self as generate, GenSettings, UnitKind, position_from_usi,
 };
 use floodgate_scan::lab::learn::record::{self, Outcome, RECORD_BYTES, Source};
 use floodgate_scan::lab::learn::teacher::TeacherSpec;
+use floodgate_scan::rng::XorShift64Star;
 use floodgate_scan::shogi::Position;
 
 fn fixture(p: &str) -> PathBuf {

@@ -10,17 +10,10 @@ use std::path::{Path, PathBuf};
 
 use crate::scan_support::*;
 
-/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
+/// Deterministic pseudo-random bytes, so failures reproduce.
 fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    let mut rng = floodgate_scan::rng::XorShift64Star::new(seed);
+    (0..len).map(|_| rng.next_u64() as u8).collect()
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {

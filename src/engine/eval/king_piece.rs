@@ -558,12 +558,9 @@ mod tests {
 
     fn random_weights(seed: u64) -> KingPieceWeights {
         let mut w = KingPieceWeights::zero();
-        let mut x = seed;
+        let mut rng = crate::rng::XorShift64Star::new(seed);
         for v in w.w.iter_mut() {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            *v = ((x >> 33) % 2001) as i16 - 1000;
+            *v = rng.below(2001) as i16 - 1000;
         }
         w
     }
@@ -635,7 +632,7 @@ mod tests {
     #[test]
     fn the_update_equals_the_full_sum_along_random_games() {
         let w = random_weights(11);
-        let mut x: u64 = 5;
+        let mut rng = crate::rng::XorShift64Star::new(5);
         let mut checked = 0;
         for _ in 0..30 {
             let mut p = Position::startpos();
@@ -645,8 +642,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-                let m = moves[((x >> 33) as usize) % moves.len()];
+                let m = moves[rng.below(moves.len() as u64) as usize];
                 let d = Delta::of(&p, m);
                 p.play_unchecked(m);
                 a = a.update(&d, &p, &w);

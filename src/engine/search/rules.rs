@@ -206,13 +206,8 @@ mod tests {
             0x3000_0000_0000_0004,
             0x4000_0000_0000_0005,
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::rng::XorShift64Star::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| rng.below(n);
         let mut path = Path::new();
         let mut repetitions = 0;
         for _ in 0..5_000 {

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::record::{Record, Source};
 use crate::engine::eval::linear::{self, LinearWeights, N_FEATURES, PROGRESS_MAX, STAGES};
 use crate::engine::eval::{self, hand_bonus, piece_value};
-use crate::engine::rng::XorShift64Star;
+use crate::rng::XorShift64Star;
 use crate::shogi::sets::*;
 use crate::shogi::{MoveList, Position};
 
@@ -149,10 +149,7 @@ pub fn sample_of(r: &Record, validation: bool, base: Base) -> Option<Sample> {
 
 /// Whether unit `unit` is in the validation split (`percent` of the units, by a hash).
 pub fn is_validation(unit: u32, seed: u64, percent: u32) -> bool {
-    let mut z = seed ^ (unit as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5bd1_e995;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) % 100 < percent as u64
+    crate::rng::stream_seed(seed ^ 0x5bd1_e995, unit as u64) % 100 < percent as u64
 }
 
 /// Samples of records, in parallel (records whose position does not decode are

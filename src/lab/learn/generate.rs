@@ -32,13 +32,13 @@ use std::sync::mpsc::channel;
 
 use super::record::{self, MATE_SCORE, Outcome, Record, ResumePoint, Source, pack, resume_point};
 use super::teacher::{Label, Teacher, TeacherSpec};
-use crate::engine::rng::XorShift64Star;
 use crate::engine::search::{Config, Mode};
 use crate::engine::time::Limits;
 use crate::referee::usi::{Answer, BestMove, EngineFailure};
 use crate::referee::{
     AutoDeclare, EnginePlayer, GameError, GameView, Observer, Player, RefereeSettings,
 };
+use crate::rng::XorShift64Star;
 use crate::shogi::{Color, EnteringKingRule, History, Move, Position};
 use std::cell::RefCell;
 
@@ -229,14 +229,7 @@ impl GenSettings {
 
 /// The generator of unit `unit`: splitmix64 of the seed and the unit.
 fn unit_rng(seed: u64, unit: u32) -> XorShift64Star {
-    let mut z = seed ^ (unit as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    XorShift64Star::new(z ^ (z >> 31))
-}
-
-fn below(rng: &mut XorShift64Star, n: u64) -> u64 {
-    if n == 0 { 0 } else { rng.next_u64() % n }
+    XorShift64Star::new(crate::rng::stream_seed(seed, unit as u64))
 }
 
 /// A labelled position waiting for its game's result.
@@ -304,7 +297,7 @@ impl Player for Seat<'_, '_> {
         if sh.random_at.contains(&game.ply()) {
             let legal = game.position.legal_moves();
             let n = legal.as_slice().len() as u64;
-            let m = legal.as_slice()[below(&mut sh.rng, n) as usize];
+            let m = legal.as_slice()[sh.rng.below(n) as usize];
             return Ok(Answer::plain(BestMove::Move(m.to_usi()), t0.elapsed()));
         }
         let sfen = game.position.to_sfen();
@@ -399,7 +392,7 @@ pub fn play_unit(
     let start = match kind {
         _ if entering && !s.aiiru.is_empty() => s.aiiru[s.aiiru_index(unit)].clone(),
         _ if !s.openings.is_empty() => {
-            s.openings[below(&mut rng, s.openings.len() as u64) as usize].clone()
+            s.openings[rng.below(s.openings.len() as u64) as usize].clone()
         }
         _ => Position::startpos(),
     };
@@ -411,11 +404,11 @@ pub fn play_unit(
     };
     let other_plays_black = !(unit / s.mix.len() as u32).is_multiple_of(2);
     let every = s.every.max(1);
-    let offset = below(&mut rng, every as u64) as u32;
+    let offset = rng.below(every as u64) as u32;
     let mut random_at: Vec<u32> = Vec::new();
     if !entering {
         for _ in 0..s.random_moves {
-            random_at.push(below(&mut rng, s.random_plies.max(1) as u64) as u32);
+            random_at.push(rng.below(s.random_plies.max(1) as u64) as u32);
         }
     }
     let config = if kind == UnitKind::Decl24 {

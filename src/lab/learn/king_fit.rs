@@ -383,7 +383,7 @@ pub fn fit(
         .filter(|&i| !samples[i].validation)
         .collect();
     let mut order = train.clone();
-    let mut rng = crate::engine::rng::XorShift64Star::new(set.seed);
+    let mut rng = crate::rng::XorShift64Star::new(set.seed);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut best: Option<(f64, Vec<f32>)> = None;
@@ -590,7 +590,7 @@ mod tests {
 
     /// Random quiet-ish positions from random play.
     fn positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = crate::engine::rng::XorShift64Star::new(seed);
+        let mut rng = crate::rng::XorShift64Star::new(seed);
         let mut out = Vec::new();
         while out.len() < n {
             let mut p = Position::startpos();
