@@ -21,19 +21,16 @@
 
 use super::rules::PathEntry;
 use super::searcher::Searcher;
+use super::stack::{FRAME_OFFSET, Frame, NO_SCORE, PlyScratch};
 use super::{Control, MATE, MATE_BOUND, MAX_PLY, Mode, can_declare_draw, can_declare_win};
 use crate::engine::history::{ContinuationKeys, piece_to, stat_bonus};
 use crate::engine::ordering::{capture_value, see};
 use crate::engine::picker::{
-    MovePicker, PickerBuffers, PickerContext, SCORE_KILLER, best_from, is_capture,
-    useless_non_promotion,
+    MovePicker, PickerContext, SCORE_KILLER, best_from, is_capture, useless_non_promotion,
 };
 use crate::engine::tt::{Bound, pack_move, unpack_move};
 use crate::shogi::sets::{Pieces, captures, pawn_promotions, sq_index};
 use crate::shogi::{Move, MoveList, Position, solve_mate_in_one_in_place};
-
-/// A score no search returns: no static evaluation (in check, or not needed).
-pub(super) const NO_SCORE: i32 = i32::MIN / 2;
 
 /// Captures the 24-point mode's quiescence search tries before it stands on the
 /// evaluation (not in check): its evaluation already counts hanging pieces and capture
@@ -79,59 +76,6 @@ const fn move_count_limit(depth: i32, improving: bool) -> usize {
 const fn futility_margin(lmr_depth: i32) -> i32 {
     120 + 110 * lmr_depth
 }
-
-/// The move lists of one ply, kept from node to node so a node allocates nothing.
-#[derive(Debug, Default)]
-pub(super) struct PlyScratch {
-    /// The move picker's lists.
-    picker: PickerBuffers,
-    /// Moves with their ordering scores (quiescence, ProbCut).
-    scored: Vec<(Move, i32)>,
-    /// The quiet moves tried so far (with their piece-to index).
-    quiets: Vec<(Move, u16)>,
-    /// The captures tried so far (piece-to index, victim kind).
-    captures: Vec<(u16, usize)>,
-}
-
-impl PlyScratch {
-    /// Lists with room for a position's moves.
-    pub(super) fn new() -> PlyScratch {
-        PlyScratch {
-            picker: PickerBuffers::new(),
-            scored: Vec::with_capacity(crate::shogi::MAX_MOVES),
-            quiets: Vec::with_capacity(crate::shogi::MAX_MOVES),
-            captures: Vec::with_capacity(64),
-        }
-    }
-}
-
-/// What the search keeps of each ply of the current line.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Frame {
-    /// The static evaluation at this ply ([`NO_SCORE`] in check or unknown).
-    pub(super) static_eval: i32,
-    /// The piece-to index of the move played from this ply (`None`: none yet, or a null
-    /// move).
-    pub(super) moved: Option<u16>,
-    /// The move played from this ply was a null move.
-    pub(super) null: bool,
-    /// The move a singular-extension search leaves out here.
-    pub(super) excluded: Option<Move>,
-}
-
-impl Default for Frame {
-    fn default() -> Self {
-        Frame {
-            static_eval: NO_SCORE,
-            moved: None,
-            null: false,
-            excluded: None,
-        }
-    }
-}
-
-/// Plies of [`Frame`]s kept before the root (the continuation histories look 4 back).
-pub(super) const FRAME_OFFSET: usize = 4;
 
 /// What the start of a node decided ([`Searcher::enter_node`]).
 enum Entry {

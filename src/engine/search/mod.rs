@@ -28,6 +28,7 @@ mod alphabeta;
 mod info;
 mod rules;
 mod searcher;
+mod stack;
 
 pub use info::{Info, score_usi};
 pub use searcher::Searcher;

@@ -4,8 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
-use super::alphabeta::{FRAME_OFFSET, Frame, PlyScratch};
 use super::rules::{Path, PathEntry, draw_is_best};
+use super::stack::{FRAME_OFFSET, Frame, PlyScratch};
 use super::{Config, Control, Decision, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Mode};
 use super::{SearchResult, can_declare_draw, can_declare_win};
 use crate::engine::eval;
