@@ -1,6 +1,6 @@
 //! `floodgate-scan learn`: labelled training positions (`gen`) and the linear
 //! evaluation fitted to them (`fit`).
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -230,7 +230,7 @@ pub fn run(a: LearnArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn read_lines(path: &PathBuf) -> anyhow::Result<Vec<String>> {
+fn read_lines(path: &Path) -> anyhow::Result<Vec<String>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     Ok(text
@@ -253,97 +253,9 @@ fn name_values(flag: &str, values: &[String]) -> anyhow::Result<Vec<(String, Str
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
-    let mut openings = Vec::new();
-    if let Some(p) = &a.openings {
-        for (i, l) in read_lines(p)?.iter().enumerate() {
-            match position_from_usi(l) {
-                Some(pos) => openings.push(pos),
-                None => bail!("{}: opening {} cannot be read: {l}", p.display(), i + 1),
-            }
-        }
-    }
-    let mut aiiru = Vec::new();
-    if let Some(p) = &a.aiiru {
-        for (i, l) in read_lines(p)?.iter().enumerate() {
-            let sfen = l.split('\t').next().unwrap_or("");
-            match Position::from_sfen(sfen) {
-                Ok(pos) => aiiru.push(pos),
-                Err(e) => bail!("{}: position {} cannot be read: {e}", p.display(), i + 1),
-            }
-        }
-    }
-    let mix = parse_mix(&a.mix)?;
-    if mix.contains(&generate::UnitKind::Aiiru) && aiiru.is_empty() {
-        bail!("the mix has aiiru units: give --aiiru");
-    }
-    let options = name_values("--teacher-option", &a.teacher_options)?;
-    let mut targs = a.teacher.split_whitespace().map(str::to_string);
-    let program = targs.next().unwrap_or_default();
-    let opponent = match &a.opponent {
-        Some(o) => {
-            let mut words = o.split_whitespace().map(str::to_string);
-            Some(TeacherSpec {
-                program: words.next().unwrap_or_default(),
-                args: words.collect(),
-                options: name_values("--opponent-option", &a.opponent_options)?,
-                go: a.opponent_go.clone(),
-                timeout_s: a.timeout,
-            })
-        }
-        None => None,
-    };
-    if mix.contains(&generate::UnitKind::Outside) && opponent.is_none() {
-        bail!("the mix has outside units: give --opponent");
-    }
-    let settings = GenSettings {
-        seed: a.seed,
-        units: a.units,
-        nodes: a.nodes,
-        random_moves: a.random_moves,
-        random_plies: a.random_plies,
-        max_plies: a.max_plies,
-        every: a.every.max(1),
-        mix,
-        openings,
-        aiiru,
-        teacher: TeacherSpec {
-            program,
-            args: targs.collect(),
-            options,
-            go: a.go.clone(),
-            timeout_s: a.timeout,
-        },
-        opponent,
-        hash_mb: a.hash,
-        engine_linear: match a.engine_weights.as_str() {
-            "hand" => None,
-            "builtin" => Some((
-                "builtin".to_string(),
-                floodgate_scan::engine::eval::linear::builtin(),
-            )),
-            path => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("--engine-weights {path}"))?;
-                let w = LinearWeights::parse(&text)
-                    .with_context(|| format!("--engine-weights {path}"))?;
-                Some((path.to_string(), std::sync::Arc::new(w)))
-            }
-        },
-    };
+    let settings = gen_settings(&a)?;
     floodgate_scan::interrupt::install();
-    let bar = if a.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::new(a.units as u64);
-        b.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} units {msg} (eta {eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b
-    };
+    let bar = gen_bar(a.quiet, a.units);
     let started = Instant::now();
     let mut first = true;
     let result = generate::run(
@@ -389,6 +301,133 @@ fn run_gen(a: GenArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(i.exit_code()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The openings file: one USI position a line.
+fn read_openings_file(path: Option<&Path>) -> anyhow::Result<Vec<Position>> {
+    let Some(p) = path else {
+        return Ok(Vec::new());
+    };
+    let mut openings = Vec::new();
+    for (i, l) in read_lines(p)?.iter().enumerate() {
+        match position_from_usi(l) {
+            Some(pos) => openings.push(pos),
+            None => bail!("{}: opening {} cannot be read: {l}", p.display(), i + 1),
+        }
+    }
+    Ok(openings)
+}
+
+/// The entering-king positions file: SFEN in the first tab-separated column.
+fn read_sfen_file(path: Option<&Path>) -> anyhow::Result<Vec<Position>> {
+    let Some(p) = path else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (i, l) in read_lines(p)?.iter().enumerate() {
+        let sfen = l.split('\t').next().unwrap_or("");
+        match Position::from_sfen(sfen) {
+            Ok(pos) => out.push(pos),
+            Err(e) => bail!("{}: position {} cannot be read: {e}", p.display(), i + 1),
+        }
+    }
+    Ok(out)
+}
+
+/// A USI engine's spec from its command line (program and arguments), options and `go`.
+fn usi_spec(
+    command: &str,
+    flag: &str,
+    options: &[String],
+    go: &str,
+    timeout_s: f64,
+) -> anyhow::Result<TeacherSpec> {
+    let mut words = command.split_whitespace().map(str::to_string);
+    Ok(TeacherSpec {
+        program: words.next().unwrap_or_default(),
+        args: words.collect(),
+        options: name_values(flag, options)?,
+        go: go.to_string(),
+        timeout_s,
+    })
+}
+
+/// The built-in engine's evaluation in the games (`--engine-weights`).
+fn engine_weights(value: &str) -> anyhow::Result<Option<(String, std::sync::Arc<LinearWeights>)>> {
+    Ok(match value {
+        "hand" => None,
+        "builtin" => Some((
+            "builtin".to_string(),
+            floodgate_scan::engine::eval::linear::builtin(),
+        )),
+        path => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--engine-weights {path}"))?;
+            let w =
+                LinearWeights::parse(&text).with_context(|| format!("--engine-weights {path}"))?;
+            Some((path.to_string(), std::sync::Arc::new(w)))
+        }
+    })
+}
+
+/// `learn gen`'s settings from its flags (the files read, the mix checked against them).
+fn gen_settings(a: &GenArgs) -> anyhow::Result<GenSettings> {
+    let openings = read_openings_file(a.openings.as_deref())?;
+    let aiiru = read_sfen_file(a.aiiru.as_deref())?;
+    let mix = parse_mix(&a.mix)?;
+    if mix.contains(&generate::UnitKind::Aiiru) && aiiru.is_empty() {
+        bail!("the mix has aiiru units: give --aiiru");
+    }
+    let opponent = match &a.opponent {
+        Some(o) => Some(usi_spec(
+            o,
+            "--opponent-option",
+            &a.opponent_options,
+            &a.opponent_go,
+            a.timeout,
+        )?),
+        None => None,
+    };
+    if mix.contains(&generate::UnitKind::Outside) && opponent.is_none() {
+        bail!("the mix has outside units: give --opponent");
+    }
+    Ok(GenSettings {
+        seed: a.seed,
+        units: a.units,
+        nodes: a.nodes,
+        random_moves: a.random_moves,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+        every: a.every.max(1),
+        mix,
+        openings,
+        aiiru,
+        teacher: usi_spec(
+            &a.teacher,
+            "--teacher-option",
+            &a.teacher_options,
+            &a.go,
+            a.timeout,
+        )?,
+        opponent,
+        hash_mb: a.hash,
+        engine_linear: engine_weights(&a.engine_weights)?,
+    })
+}
+
+fn gen_bar(quiet: bool, units: u32) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(units as u64);
+    b.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} units {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    b
 }
 
 /// The records of label files (units renumbered so that different files are different

@@ -136,6 +136,35 @@ fn fmt_elo(e: f64) -> String {
 }
 
 pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
+    validate(&a)?;
+    let openings = load_openings(&a)?;
+    let player_a = Player::new(options(a.hash, &a.opt, &a.a_opt, "A")?);
+    let player_b = Player::new(options(a.hash, &a.opt, &a.b_opt, "B")?);
+    if let Some(j) = a.jobs {
+        // Fails only if a pool was already built in this process: harmless.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(j.max(1))
+            .build_global();
+    }
+    let settings = match_settings(&a, player_a.options.hash_mb);
+    let pb = progress_bar(a.max_games / 2 * 2);
+    let on_game = |t: &Tally| {
+        pb.inc(1);
+        pb.set_message(format!("W {} D {} L {}", t.wins, t.draws, t.losses));
+    };
+    let started = std::time::Instant::now();
+    let report = sprt::run_match([&player_a, &player_b], &openings, &settings, &on_game);
+    let secs = started.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    print_report(&a, openings.len(), &report, secs);
+    if let Some(path) = &a.json {
+        write_json(path, &a, openings.len(), settings.sprt, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The flags' values that make no test.
+fn validate(a: &SprtArgs) -> anyhow::Result<()> {
     if !(a.alpha > 0.0 && a.alpha < 1.0 && a.beta > 0.0 && a.beta < 1.0) {
         bail!("--alpha and --beta must be between 0 and 1");
     }
@@ -145,6 +174,11 @@ pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
     if a.max_games < 2 {
         bail!("--max-games must be at least 2 (one pair)");
     }
+    Ok(())
+}
+
+/// The start positions (bad lines warned about; none at all is an error).
+fn load_openings(a: &SprtArgs) -> anyhow::Result<Vec<sprt::Opening>> {
     let text = std::fs::read_to_string(&a.positions)
         .with_context(|| format!("cannot read positions {}", a.positions.display()))?;
     let (openings, bad) = read_openings(&text, &file_name(&a.positions));
@@ -162,49 +196,44 @@ pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
             2 * openings.len()
         );
     }
-    let player_a = Player::new(options(a.hash, &a.opt, &a.a_opt, "A")?);
-    let player_b = Player::new(options(a.hash, &a.opt, &a.b_opt, "B")?);
-    if let Some(j) = a.jobs {
-        // Fails only if a pool was already built in this process: harmless.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global();
-    }
-    let params = SprtParams {
-        elo0: a.elo0,
-        elo1: a.elo1,
-        alpha: a.alpha,
-        beta: a.beta,
-    };
-    let settings = MatchSettings {
+    Ok(openings)
+}
+
+/// How the match is played, from the flags.
+fn match_settings(a: &SprtArgs, hash_mb: usize) -> MatchSettings {
+    MatchSettings {
         game: GameSettings {
             rule: a.rule,
             max_plies: a.max_plies,
             per_move: Limits::nodes(a.nodes.max(1)),
-            hash_mb: player_a.options.hash_mb,
+            hash_mb,
         },
         random_plies: a.random_plies,
         seed: a.seed,
-        sprt: params,
+        sprt: SprtParams {
+            elo0: a.elo0,
+            elo1: a.elo1,
+            alpha: a.alpha,
+            beta: a.beta,
+        },
         max_games: a.max_games,
         stop_at_bound: !a.no_stop,
         batch_pairs: 2 * rayon::current_num_threads(),
-    };
-    let pb = ProgressBar::new(a.max_games / 2 * 2);
+    }
+}
+
+fn progress_bar(games: u64) -> ProgressBar {
+    let pb = ProgressBar::new(games);
     if let Ok(style) =
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
     {
         pb.set_style(style.progress_chars("=> "));
     }
-    let on_game = |t: &Tally| {
-        pb.inc(1);
-        pb.set_message(format!("W {} D {} L {}", t.wins, t.draws, t.losses));
-    };
-    let started = std::time::Instant::now();
-    let report = sprt::run_match([&player_a, &player_b], &openings, &settings, &on_game);
-    let secs = started.elapsed().as_secs_f64();
-    pb.finish_and_clear();
+    pb
+}
 
+/// The match's summary on standard output (and a warning when A and B played alike).
+fn print_report(a: &SprtArgs, openings: usize, report: &MatchReport, secs: f64) {
     let t = &report.tally;
     let show = |v: &[String]| {
         if v.is_empty() {
@@ -226,13 +255,7 @@ pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
     println!(
         "games: {} nodes/move, {} MB tables, rule {}, {} plies max, {} start positions, {} \
          random plies, seed {}",
-        a.nodes,
-        a.hash,
-        a.rule,
-        a.max_plies,
-        openings.len(),
-        a.random_plies,
-        a.seed
+        a.nodes, a.hash, a.rule, a.max_plies, openings, a.random_plies, a.seed
     );
     println!(
         "result: {} games ({} pairs)  W {}  D {}  L {}  ({:.1} s, {:.2} games/s)",
@@ -275,31 +298,38 @@ pub fn run(a: SprtArgs) -> anyhow::Result<ExitCode> {
              at these settings (more nodes a move may let it); the verdict says only that"
         );
     }
-    if let Some(path) = &a.json {
-        let out = JsonOut {
-            settings: JsonSettings {
-                positions: file_name(&a.positions),
-                openings: openings.len(),
-                a_options: &a.a_opt,
-                b_options: &a.b_opt,
-                common_options: &a.opt,
-                hash_mb: a.hash,
-                nodes: a.nodes,
-                rule: a.rule.to_string(),
-                max_plies: a.max_plies,
-                random_plies: a.random_plies,
-                seed: a.seed,
-                max_games: a.max_games,
-                stop_at_bound: !a.no_stop,
-                sprt: params,
-                model: "pentanomial game pairs, GSPRT (logistic Elo)",
-            },
-            report: &report,
-        };
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        serde_json::to_writer_pretty(std::io::BufWriter::new(file), &out)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// The settings and every game, as JSON.
+fn write_json(
+    path: &std::path::Path,
+    a: &SprtArgs,
+    openings: usize,
+    sprt: SprtParams,
+    report: &MatchReport,
+) -> anyhow::Result<()> {
+    let out = JsonOut {
+        settings: JsonSettings {
+            positions: file_name(&a.positions),
+            openings,
+            a_options: &a.a_opt,
+            b_options: &a.b_opt,
+            common_options: &a.opt,
+            hash_mb: a.hash,
+            nodes: a.nodes,
+            rule: a.rule.to_string(),
+            max_plies: a.max_plies,
+            random_plies: a.random_plies,
+            seed: a.seed,
+            max_games: a.max_games,
+            stop_at_bound: !a.no_stop,
+            sprt,
+            model: "pentanomial game pairs, GSPRT (logistic Elo)",
+        },
+        report,
+    };
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    serde_json::to_writer_pretty(std::io::BufWriter::new(file), &out)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
