@@ -524,6 +524,58 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
             k
         }
     };
+    let start = fit_start(&a)?;
+    let set = FitSettings {
+        lambda: a.lambda,
+        scale,
+        model_scale: fit_model_scale(&a, start.residual, scale, &samples),
+        epochs: a.epochs,
+        batch: a.batch,
+        learning_rate: a.lr,
+        seed: a.seed,
+        l2: a.l2,
+        residual: start.residual,
+    };
+    let mut last = None;
+    let w = fit::fit(&samples, &start, &set, &mut |e| {
+        println!(
+            "epoch {:>3}  train loss {:.5}  validation loss {:.5}  validation |value - teacher| {:.0}",
+            e.epoch, e.train, e.validation, e.validation_mae
+        );
+        last = Some(*e);
+    });
+    let w = w.with_decl24(start.decl24);
+    let comment = format!(
+        "learn fit: {}{} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
+        if start.decl24 {
+            "correction of the 24-point evaluation; "
+        } else if start.residual {
+            "correction of the hand-made evaluation; "
+        } else {
+            ""
+        },
+        records.len(),
+        per,
+        file_names(&a.data),
+        a.lambda,
+        scale,
+        set.model_scale,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.l2,
+        a.validation,
+        a.seed,
+        last.map_or(f64::NAN, |e| e.train),
+        last.map_or(f64::NAN, |e| e.validation)
+    );
+    write_out(&a.out, w.to_text(&comment).as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The weights a fit starts from (`--weights`, or zero / material by the kind of fit),
+/// checked against the kind of fit the flags ask for.
+fn fit_start(a: &FitArgs) -> anyhow::Result<LinearWeights> {
     let start = match &a.weights {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -542,72 +594,42 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     if a.residual && !start.residual {
         bail!("--residual: the starting weights are not a correction of the hand-made evaluation");
     }
-    let model_scale = match (a.model_scale, start.residual) {
+    Ok(start)
+}
+
+/// The model's own scale: `--model-scale`, the teacher's for a whole model, or that of
+/// the evaluation a correction is added to, calibrated against the results.
+fn fit_model_scale(a: &FitArgs, residual: bool, scale: f64, samples: &[fit::Sample]) -> f64 {
+    match (a.model_scale, residual) {
         (Some(k), _) => k,
         (None, false) => scale,
         (None, true) => {
-            let k = fit::calibrate_base_scale(&samples).unwrap_or(scale);
+            let k = fit::calibrate_base_scale(samples).unwrap_or(scale);
             println!(
                 "{} evaluation's scale = {k} (calibrated against the results)",
                 if a.decl24 { "24-point" } else { "hand-made" }
             );
             k
         }
-    };
-    let set = FitSettings {
-        lambda: a.lambda,
-        scale,
-        model_scale,
-        epochs: a.epochs,
-        batch: a.batch,
-        learning_rate: a.lr,
-        seed: a.seed,
-        l2: a.l2,
-        residual: start.residual,
-    };
-    let mut last = None;
-    let w = fit::fit(&samples, &start, &set, &mut |e| {
-        println!(
-            "epoch {:>3}  train loss {:.5}  validation loss {:.5}  validation |value - teacher| {:.0}",
-            e.epoch, e.train, e.validation, e.validation_mae
-        );
-        last = Some(*e);
-    });
-    let w = w.with_decl24(start.decl24);
-    if let Some(dir) = a.out.parent()
+    }
+}
+
+/// The label files' names, for a weights file's comment.
+fn file_names(data: &[PathBuf]) -> String {
+    let files: Vec<String> = data.iter().map(|p| super::play::file_name(p)).collect();
+    files.join(" ")
+}
+
+/// Write an output file, its folder made if needed.
+fn write_out(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if let Some(dir) = out.parent()
         && !dir.as_os_str().is_empty()
     {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
-    let comment = format!(
-        "learn fit: {}{} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, l2 {}, validation {}%, seed {}; last epoch: train loss {:.5}, validation loss {:.5} (the weights are the best validation epoch's)",
-        if start.decl24 {
-            "correction of the 24-point evaluation; "
-        } else if start.residual {
-            "correction of the hand-made evaluation; "
-        } else {
-            ""
-        },
-        records.len(),
-        per,
-        files.join(" "),
-        a.lambda,
-        scale,
-        model_scale,
-        a.epochs,
-        a.batch,
-        a.lr,
-        a.l2,
-        a.validation,
-        a.seed,
-        last.map_or(f64::NAN, |e| e.train),
-        last.map_or(f64::NAN, |e| e.validation)
-    );
-    std::fs::write(&a.out, w.to_text(&comment))
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
-    println!("wrote {}", a.out.display());
-    Ok(ExitCode::SUCCESS)
+    std::fs::write(out, bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }
 
 fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
@@ -623,29 +645,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let (samples, bad) = king_fit::samples_of(&records, KingBase::Default, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
-    let scale = match a.scale {
-        Some(k) => k,
-        None => {
-            let k = king_fit::calibrate(&samples, |s| s.has_teacher.then_some(s.teacher as f64))
-                .unwrap_or(600.0);
-            println!("teacher scale K = {k} (calibrated against the results)");
-            k
-        }
-    };
-    let model_scale = king_fit::calibrate(&samples, |s| Some(s.base as f64)).unwrap_or(scale);
-    println!("default evaluation's scale = {model_scale} (calibrated against the results)");
-    let set = KingFitSettings {
-        lambda: a.lambda,
-        scale,
-        model_scale,
-        epochs: a.epochs,
-        batch: a.batch,
-        lr: a.lr,
-        full_rate: a.full_rate,
-        l2_full: a.l2_full,
-        l2_factor: a.l2_factor,
-        seed: a.seed,
-    };
+    let set = king_fit_settings(&a, &samples);
     let zero = vec![0f32; king_fit::N_PARAMS];
     let e0 = king_fit::evaluate_fit(&samples, &zero, &progress, &set);
     println!(
@@ -665,16 +665,20 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         );
         last = Some(*e);
     });
-    print_calibration(&king_fit::calibration(&samples, &w, &progress, model_scale));
-    let files: Vec<String> = a.data.iter().map(|p| super::play::file_name(p)).collect();
+    print_calibration(&king_fit::calibration(
+        &samples,
+        &w,
+        &progress,
+        set.model_scale,
+    ));
     let comment = format!(
         "learn king-fit: correction of the default evaluation; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         records.len(),
         per,
-        files.join(" "),
+        file_names(&a.data),
         a.lambda,
-        scale,
-        model_scale,
+        set.scale,
+        set.model_scale,
         a.epochs,
         a.batch,
         a.lr,
@@ -687,16 +691,36 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         last.map_or(f64::NAN, |e| e.r),
         e0.r
     );
-    let folded = king_fit::fold(&w, progress, comment);
-    if let Some(dir) = a.out.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(&a.out, folded.to_bytes())
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
-    println!("wrote {}", a.out.display());
+    write_out(&a.out, &king_fit::fold(&w, progress, comment).to_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The king-piece fit's settings: the flags, with the teacher's and the default
+/// evaluation's scales calibrated against the results where not given.
+fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingFitSettings {
+    let scale = match a.scale {
+        Some(k) => k,
+        None => {
+            let k = king_fit::calibrate(samples, |s| s.has_teacher.then_some(s.teacher as f64))
+                .unwrap_or(600.0);
+            println!("teacher scale K = {k} (calibrated against the results)");
+            k
+        }
+    };
+    let model_scale = king_fit::calibrate(samples, |s| Some(s.base as f64)).unwrap_or(scale);
+    println!("default evaluation's scale = {model_scale} (calibrated against the results)");
+    KingFitSettings {
+        lambda: a.lambda,
+        scale,
+        model_scale,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        full_rate: a.full_rate,
+        l2_full: a.l2_full,
+        l2_factor: a.l2_factor,
+        seed: a.seed,
+    }
 }
 
 fn run_dump(a: DumpArgs) -> anyhow::Result<ExitCode> {

@@ -325,98 +325,25 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         return merge(m);
     }
     a.play.pool()?;
-    let starts = match (&a.games, &a.positions) {
-        (Some(g), None) => {
-            let (starts, bad) = load_games(g)?;
-            refuse_bad(g, &bad)?;
-            starts
-        }
-        (None, Some(p)) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read positions {}", p.display()))?;
-            let name = file_name(p);
-            let (starts, bad) = endings::read_positions(&text, &name);
-            let bad: Vec<String> = bad
-                .iter()
-                .map(|b| format!("{name}:{}: {}", b.line, b.error))
-                .collect();
-            refuse_bad(p, &bad)?;
-            starts
-        }
-        _ => bail!("replay needs --games or --positions"),
-    };
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    let take = a.limit.unwrap_or(usize::MAX);
-    let starts: Vec<(usize, StartPosition, Position)> = starts
-        .into_iter()
-        .take(take)
-        .enumerate()
-        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
-        .map(|(i, (s, p))| (i, s, p))
-        .collect();
+    let starts = select(&a, load_starts(&a)?)?;
     // The output folder is locked before the games: a second run into it is refused at once.
     let (out_dir, _) = split_file(&a.out)?;
     let dir = OutDir::open(&out_dir)?;
-    let outside = match (&a.usi, &a.black_usi, &a.white_usi) {
-        (Some(u), _, _) => Some([u.clone(), u.clone()]),
-        (None, Some(b), Some(w)) => Some([b.clone(), w.clone()]),
-        _ => None,
-    };
-    let started = std::time::Instant::now();
     let pb = progress_bar(starts.len());
-    let rows = match outside {
+    let rows = match outside_commands(&a) {
         None => {
-            let config = Config {
-                rule: a.play.rule,
-                max_moves_to_draw: 0,
-                mode: a.mode,
-                weights: load_weights(a.weights.as_deref())?,
-                ..linear_config(a.mode, a.linear_weights.as_deref())?
-            };
-            let name = format!("floodgate-scan {}", mode_name(a.mode));
-            let labels = RowLabels {
-                names: [name.clone(), name],
-                times: !a.no_times,
-            };
-            let settings = a.play.settings();
-            let rows = endings::replay(&starts, &config, &settings, &labels, &|| pb.inc(1));
+            let rows = replay_builtin(&a, &starts, &|| pb.inc(1))?;
             pb.finish_and_clear();
             rows
         }
         Some(commands) => {
             floodgate_scan::interrupt::install();
-            let common = parse_options(&a.usi_opt)?;
-            let sides = [
-                parse_options(&a.black_usi_opt)?,
-                parse_options(&a.white_usi_opt)?,
-            ];
-            let limit = match (a.byoyomi, a.play.depth) {
-                (Some(ms), _) => GoLimit::Byoyomi(ms),
-                (None, Some(d)) => GoLimit::Depth(d),
-                (None, None) => GoLimit::Nodes(a.play.nodes),
-            };
-            let timeout =
-                Duration::from_millis(a.move_timeout_ms.unwrap_or(30_000 + a.byoyomi.unwrap_or(0)));
-            let spec = |i: usize| EngineSpec {
-                command: commands[i].clone(),
-                options: common.iter().chain(&sides[i]).cloned().collect(),
-                limit: limit.clone(),
-                timeout,
-            };
-            let settings = RefereeSettings {
-                rule: a.play.rule,
-                max_plies: a.play.max_plies,
-                auto_declare: match a.auto_declare {
-                    None => AutoDeclare::Off,
-                    Some(AutoDeclareArg::Win) => AutoDeclare::Win,
-                    Some(AutoDeclareArg::Draw) => AutoDeclare::Draw,
-                },
-            };
+            let started = std::time::Instant::now();
             let jobs = a.play.jobs.unwrap_or(1).max(1);
             let result = endings::replay_referee(
                 &starts,
-                &[spec(0), spec(1)],
-                &settings,
+                &engine_specs(&a, &commands)?,
+                &referee_settings(&a),
                 jobs,
                 !a.no_times,
                 Some(stop_requested),
@@ -445,6 +372,116 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     write_outputs(dir, &a.out, a.summary.as_deref(), &rows)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The start positions of `--games` or `--positions` (a file with bad lines is refused).
+fn load_starts(a: &ReplayArgs) -> anyhow::Result<Starts> {
+    match (&a.games, &a.positions) {
+        (Some(g), None) => {
+            let (starts, bad) = load_games(g)?;
+            refuse_bad(g, &bad)?;
+            Ok(starts)
+        }
+        (None, Some(p)) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read positions {}", p.display()))?;
+            let name = file_name(p);
+            let (starts, bad) = endings::read_positions(&text, &name);
+            let bad: Vec<String> = bad
+                .iter()
+                .map(|b| format!("{name}:{}: {}", b.line, b.error))
+                .collect();
+            refuse_bad(p, &bad)?;
+            Ok(starts)
+        }
+        _ => bail!("replay needs --games or --positions"),
+    }
+}
+
+/// The positions this run plays (`--limit`, then `--shard`), each with its place in the
+/// whole list.
+fn select(a: &ReplayArgs, starts: Starts) -> anyhow::Result<Vec<(usize, StartPosition, Position)>> {
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let take = a.limit.unwrap_or(usize::MAX);
+    Ok(starts
+        .into_iter()
+        .take(take)
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .map(|(i, (s, p))| (i, s, p))
+        .collect())
+}
+
+/// Black's and White's outside engine commands, if any.
+fn outside_commands(a: &ReplayArgs) -> Option<[String; 2]> {
+    match (&a.usi, &a.black_usi, &a.white_usi) {
+        (Some(u), _, _) => Some([u.clone(), u.clone()]),
+        (None, Some(b), Some(w)) => Some([b.clone(), w.clone()]),
+        _ => None,
+    }
+}
+
+/// Replay with the built-in engine on both sides.
+fn replay_builtin(
+    a: &ReplayArgs,
+    starts: &[(usize, StartPosition, Position)],
+    on_done: &(dyn Fn() + Sync),
+) -> anyhow::Result<Vec<ReplayRow>> {
+    let config = Config {
+        rule: a.play.rule,
+        max_moves_to_draw: 0,
+        mode: a.mode,
+        weights: load_weights(a.weights.as_deref())?,
+        ..linear_config(a.mode, a.linear_weights.as_deref())?
+    };
+    let name = format!("floodgate-scan {}", mode_name(a.mode));
+    let labels = RowLabels {
+        names: [name.clone(), name],
+        times: !a.no_times,
+    };
+    Ok(endings::replay(
+        starts,
+        &config,
+        &a.play.settings(),
+        &labels,
+        on_done,
+    ))
+}
+
+/// How each outside engine is started and thinks (Black's, White's).
+fn engine_specs(a: &ReplayArgs, commands: &[String; 2]) -> anyhow::Result<[EngineSpec; 2]> {
+    let common = parse_options(&a.usi_opt)?;
+    let sides = [
+        parse_options(&a.black_usi_opt)?,
+        parse_options(&a.white_usi_opt)?,
+    ];
+    let limit = match (a.byoyomi, a.play.depth) {
+        (Some(ms), _) => GoLimit::Byoyomi(ms),
+        (None, Some(d)) => GoLimit::Depth(d),
+        (None, None) => GoLimit::Nodes(a.play.nodes),
+    };
+    let timeout =
+        Duration::from_millis(a.move_timeout_ms.unwrap_or(30_000 + a.byoyomi.unwrap_or(0)));
+    let spec = |i: usize| EngineSpec {
+        command: commands[i].clone(),
+        options: common.iter().chain(&sides[i]).cloned().collect(),
+        limit: limit.clone(),
+        timeout,
+    };
+    Ok([spec(0), spec(1)])
+}
+
+/// How the referee judges the outside engines' games.
+fn referee_settings(a: &ReplayArgs) -> RefereeSettings {
+    RefereeSettings {
+        rule: a.play.rule,
+        max_plies: a.play.max_plies,
+        auto_declare: match a.auto_declare {
+            None => AutoDeclare::Off,
+            Some(AutoDeclareArg::Win) => AutoDeclare::Win,
+            Some(AutoDeclareArg::Draw) => AutoDeclare::Draw,
+        },
+    }
 }
 
 /// Where the time of a refereed run went: the engines' thinking, their start-up, and the
