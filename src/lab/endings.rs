@@ -13,6 +13,8 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::play::{GameSettings, play_game};
@@ -277,94 +279,24 @@ pub fn replay_referee(
     stop: Option<fn() -> bool>,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<ReplayRow>, RunTimes), RefereeRunError> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let slots: Mutex<Vec<Option<ReplayRow>>> = Mutex::new(vec![None; starts.len()]);
-    let thought = Mutex::new(Duration::ZERO);
-    let busy = Mutex::new(Duration::ZERO);
-    let startup = Mutex::new(Duration::ZERO);
-    let worker = || -> Result<(), RefereeRunError> {
-        let t0 = std::time::Instant::now();
-        let mut players = [
-            UsiPlayer::new(specs[0].clone(), stop),
-            UsiPlayer::new(specs[1].clone(), stop),
-        ];
-        // Both engines start side by side (some take seconds to load).
-        let start_wall = std::time::Instant::now();
-        let started: Vec<Result<(), EngineFailure>> = std::thread::scope(|sc| {
-            let hs: Vec<_> = players
-                .iter_mut()
-                .map(|p| sc.spawn(move || p.ensure_started().map(|_| ())))
-                .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Err(EngineFailure::Crash("start-up panicked".into())))
-                })
-                .collect()
-        });
-        for (r, spec) in started.into_iter().zip(specs) {
-            r.map_err(|e| match e {
-                EngineFailure::Interrupted => RefereeRunError::Interrupted,
-                e => RefereeRunError::Start {
-                    command: spec.command.clone(),
-                    cause: e.to_string(),
-                },
-            })?;
-        }
-        // What this worker waits for the engines: the side-by-side start, then every
-        // readying and restart (one engine at a time).
-        let start_wall = start_wall.elapsed();
-        let initial = players[0].startup + players[1].startup;
-        let names = [players[0].name(), players[1].name()];
-        loop {
-            if failed.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some((i, s, p)) = starts.get(k) else {
-                break;
-            };
-            let labels = RowLabels {
-                names: names.clone(),
-                times,
-            };
-            let row = if past_move_500_under(p, settings.rule) {
-                row(*i, s, &Game::not_played(p, names.clone()), &labels)
-            } else {
-                let [b, w] = &mut players;
-                let g = referee::play(p, History::new(p), [b, w], settings, &mut NoObserver)
-                    .map_err(|_| RefereeRunError::Interrupted)?;
-                if let Ok(mut t) = thought.lock() {
-                    *t += g.think[0] + g.think[1];
-                }
-                row(*i, s, &g, &labels)
-            };
-            if let Ok(mut v) = slots.lock() {
-                v[k] = Some(row);
-            }
-            on_done();
-        }
-        if let Ok(mut b) = busy.lock() {
-            *b += t0.elapsed();
-        }
-        if let Ok(mut st) = startup.lock() {
-            *st += start_wall + (players[0].startup + players[1].startup - initial);
-        }
-        for p in &mut players {
-            p.quit();
-        }
-        Ok(())
+    let pool = RefereePool {
+        starts,
+        specs,
+        settings,
+        times,
+        stop,
+        next: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        slots: Mutex::new(vec![None; starts.len()]),
+        run_times: Mutex::new(RunTimes::default()),
     };
     let results: Vec<Result<(), RefereeRunError>> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..jobs.max(1))
             .map(|_| {
                 sc.spawn(|| {
-                    let r = worker();
+                    let r = pool.work(on_done);
                     if r.is_err() {
-                        failed.store(true, Ordering::Relaxed);
+                        pool.failed.store(true, Ordering::Relaxed);
                     }
                     r
                 })
@@ -378,21 +310,109 @@ pub fn replay_referee(
     if let Some(e) = results.into_iter().find_map(Result::err) {
         return Err(e);
     }
-    let rows: Vec<ReplayRow> = slots
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
+    let rows: Vec<ReplayRow> = into_inner(pool.slots).into_iter().flatten().collect();
     if rows.len() != starts.len() {
         return Err(RefereeRunError::Interrupted);
     }
-    let times = RunTimes {
-        think: thought.into_inner().unwrap_or_else(|e| e.into_inner()),
-        busy: busy.into_inner().unwrap_or_else(|e| e.into_inner()),
-        startup: startup.into_inner().unwrap_or_else(|e| e.into_inner()),
-    };
-    Ok((rows, times))
+    Ok((rows, into_inner(pool.run_times)))
+}
+
+fn into_inner<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the workers of a refereed replay share: the positions, taken in turn, and the
+/// rows and times they leave.
+struct RefereePool<'a> {
+    starts: &'a [(usize, StartPosition, Position)],
+    specs: &'a [EngineSpec; 2],
+    settings: &'a RefereeSettings,
+    times: bool,
+    stop: Option<fn() -> bool>,
+    next: AtomicUsize,
+    failed: AtomicBool,
+    slots: Mutex<Vec<Option<ReplayRow>>>,
+    run_times: Mutex<RunTimes>,
+}
+
+impl RefereePool<'_> {
+    /// One worker: its own two engine processes, games until the positions run out.
+    fn work(&self, on_done: &(dyn Fn() + Sync)) -> Result<(), RefereeRunError> {
+        let t0 = std::time::Instant::now();
+        let mut players = [
+            UsiPlayer::new(self.specs[0].clone(), self.stop),
+            UsiPlayer::new(self.specs[1].clone(), self.stop),
+        ];
+        let start_wall = std::time::Instant::now();
+        start_both(&mut players, self.specs)?;
+        // What this worker waits for the engines: the side-by-side start, then every
+        // readying and restart (one engine at a time).
+        let start_wall = start_wall.elapsed();
+        let initial = players[0].startup + players[1].startup;
+        let labels = RowLabels {
+            names: [players[0].name(), players[1].name()],
+            times: self.times,
+        };
+        let mut thought = Duration::ZERO;
+        while !self.failed.load(Ordering::Relaxed) {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some((i, s, p)) = self.starts.get(k) else {
+                break;
+            };
+            let g = if past_move_500_under(p, self.settings.rule) {
+                Game::not_played(p, labels.names.clone())
+            } else {
+                let [b, w] = &mut players;
+                let g = referee::play(p, History::new(p), [b, w], self.settings, &mut NoObserver)
+                    .map_err(|_| RefereeRunError::Interrupted)?;
+                thought += g.think[0] + g.think[1];
+                g
+            };
+            if let Ok(mut v) = self.slots.lock() {
+                v[k] = Some(row(*i, s, &g, &labels));
+            }
+            on_done();
+        }
+        if let Ok(mut t) = self.run_times.lock() {
+            t.think += thought;
+            t.busy += t0.elapsed();
+            t.startup += start_wall + (players[0].startup + players[1].startup - initial);
+        }
+        for p in &mut players {
+            p.quit();
+        }
+        Ok(())
+    }
+}
+
+/// Start both engines side by side (some take seconds to load); a failure names the
+/// command that failed.
+fn start_both(
+    players: &mut [UsiPlayer; 2],
+    specs: &[EngineSpec; 2],
+) -> Result<(), RefereeRunError> {
+    let started: Vec<Result<(), EngineFailure>> = std::thread::scope(|sc| {
+        let hs: Vec<_> = players
+            .iter_mut()
+            .map(|p| sc.spawn(move || p.ensure_started().map(|_| ())))
+            .collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or(Err(EngineFailure::Crash("start-up panicked".into())))
+            })
+            .collect()
+    });
+    for (r, spec) in started.into_iter().zip(specs) {
+        r.map_err(|e| match e {
+            EngineFailure::Interrupted => RefereeRunError::Interrupted,
+            e => RefereeRunError::Start {
+                command: spec.command.clone(),
+                cause: e.to_string(),
+            },
+        })?;
+    }
+    Ok(())
 }
 
 /// Where the time of a refereed replay went.

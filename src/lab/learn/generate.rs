@@ -209,6 +209,36 @@ impl GenSettings {
         )
     }
 
+    /// The start position of unit `unit`: the next entering-king position for aiiru and
+    /// decl24 units, else an opening drawn by the unit's generator.
+    fn start_of(&self, unit: u32, rng: &mut XorShift64Star) -> Position {
+        let entering = matches!(self.kind_of(unit), UnitKind::Aiiru | UnitKind::Decl24);
+        if entering && !self.aiiru.is_empty() {
+            self.aiiru[self.aiiru_index(unit)].clone()
+        } else if !self.openings.is_empty() {
+            self.openings[rng.below(self.openings.len() as u64) as usize].clone()
+        } else {
+            Position::startpos()
+        }
+    }
+
+    /// The built-in engine of a unit of `kind`: the 24-point engine under the 24-point
+    /// rule in decl24 units, else the full search with the chosen evaluation.
+    fn engine_config(&self, kind: UnitKind) -> Config {
+        if kind == UnitKind::Decl24 {
+            Config {
+                mode: Mode::Decl24,
+                rule: EnteringKingRule::CSARule24,
+                ..Config::default()
+            }
+        } else {
+            Config {
+                linear: self.engine_linear.as_ref().map(|(_, w)| w.clone()),
+                ..Config::default()
+            }
+        }
+    }
+
     fn kind_of(&self, unit: u32) -> UnitKind {
         self.mix[unit as usize % self.mix.len()]
     }
@@ -389,13 +419,7 @@ pub fn play_unit(
     let mut rng = unit_rng(s.seed, unit);
     let kind = s.kind_of(unit);
     let entering = matches!(kind, UnitKind::Aiiru | UnitKind::Decl24);
-    let start = match kind {
-        _ if entering && !s.aiiru.is_empty() => s.aiiru[s.aiiru_index(unit)].clone(),
-        _ if !s.openings.is_empty() => {
-            s.openings[rng.below(s.openings.len() as u64) as usize].clone()
-        }
-        _ => Position::startpos(),
-    };
+    let start = s.start_of(unit, &mut rng);
     // The teacher or the opponent plays one colour (by the unit's parity).
     let other = match kind {
         UnitKind::Versus => Mover::Teacher,
@@ -405,24 +429,14 @@ pub fn play_unit(
     let other_plays_black = !(unit / s.mix.len() as u32).is_multiple_of(2);
     let every = s.every.max(1);
     let offset = rng.below(every as u64) as u32;
-    let mut random_at: Vec<u32> = Vec::new();
-    if !entering {
-        for _ in 0..s.random_moves {
-            random_at.push(rng.below(s.random_plies.max(1) as u64) as u32);
-        }
-    }
-    let config = if kind == UnitKind::Decl24 {
-        Config {
-            mode: Mode::Decl24,
-            rule: EnteringKingRule::CSARule24,
-            ..Config::default()
-        }
+    let random_at = if entering {
+        Vec::new()
     } else {
-        Config {
-            linear: s.engine_linear.as_ref().map(|(_, w)| w.clone()),
-            ..Config::default()
-        }
+        (0..s.random_moves)
+            .map(|_| rng.below(s.random_plies.max(1) as u64) as u32)
+            .collect()
     };
+    let config = s.engine_config(kind);
     let rule = config.rule;
     let shared = RefCell::new(Shared {
         engine: EnginePlayer::new(config, s.hash_mb, Limits::nodes(s.nodes), rule),
@@ -463,26 +477,37 @@ pub fn play_unit(
         &settings,
         &mut labeller,
     );
-    if let Some(e) = shared.borrow_mut().fatal.take() {
+    let winner = unit_winner(played, shared.borrow_mut().fatal.take(), s)?;
+    Ok(records_of(labeller.pending, winner, unit))
+}
+
+/// The winner of a unit's game, or why the unit is not written: a teacher that could not
+/// be started again (`fatal`), or an interruption.
+fn unit_winner(
+    played: Result<crate::referee::Game, GameError>,
+    fatal: Option<UnitError>,
+    s: &GenSettings,
+) -> Result<Option<Color>, UnitError> {
+    if let Some(e) = fatal {
         return Err(e);
     }
-    let winner = match played {
-        Ok(g) => g.ending.winner(),
-        // Only a failure of the teacher (taken above) or an interruption end a game
-        // without an ending; the unit is not written.
-        Err(e) => {
-            return Err(UnitError {
-                program: s.teacher.program.clone(),
-                failure: match e {
-                    GameError::Observer(f) => f,
-                    GameError::Interrupted => EngineFailure::Interrupted,
-                },
-            });
-        }
-    };
-    let n = labeller.pending.len();
-    Ok(labeller
-        .pending
+    match played {
+        Ok(g) => Ok(g.ending.winner()),
+        Err(e) => Err(UnitError {
+            program: s.teacher.program.clone(),
+            failure: match e {
+                GameError::Observer(f) => f,
+                GameError::Interrupted => EngineFailure::Interrupted,
+            },
+        }),
+    }
+}
+
+/// The records of a finished unit: each labelled position with the game's result for its
+/// side to move, the last one flagged.
+fn records_of(pending: Vec<Pending>, winner: Option<Color>, unit: u32) -> Vec<Record> {
+    let n = pending.len();
+    pending
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
@@ -502,7 +527,7 @@ pub fn play_unit(
                 last: i + 1 == n,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// How far a run got.
@@ -572,86 +597,96 @@ pub fn run(
     let next = AtomicU32::new(point.next_unit);
     let failed = AtomicBool::new(false);
     let (tx, rx) = channel::<(u32, Result<Vec<Record>, UnitError>)>();
-    let mut error: Option<GenError> = None;
-    std::thread::scope(|scope| {
+    let error = std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             let tx = tx.clone();
-            let next = &next;
-            let failed = &failed;
-            scope.spawn(move || {
-                let mut teacher = match Teacher::start(&s.teacher) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        failed.store(true, Ordering::Relaxed);
-                        let _ = tx.send((u32::MAX, Err(e)));
-                        return;
-                    }
-                };
-                let mut opponent = match &s.opponent {
-                    Some(spec) if s.mix.contains(&UnitKind::Outside) => {
-                        match Teacher::start(spec) {
-                            Ok(t) => Some(t),
-                            Err(e) => {
-                                failed.store(true, Ordering::Relaxed);
-                                let _ = tx.send((u32::MAX, Err(e)));
-                                return;
-                            }
-                        }
-                    }
-                    _ => None,
-                };
-                loop {
-                    if stop() || failed.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= s.units {
-                        return;
-                    }
-                    let r = play_unit(s, i, &mut teacher, opponent.as_mut());
-                    let bad = r.is_err();
-                    if tx.send((i, r)).is_err() || bad {
-                        failed.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                }
-            });
+            let (next, failed) = (&next, &failed);
+            scope.spawn(move || work(s, next, failed, stop, &tx));
         }
         drop(tx);
-        let mut waiting: BTreeMap<u32, Vec<Record>> = BTreeMap::new();
-        let mut expected = point.next_unit;
+        let mut writer = InOrder {
+            file: &mut file,
+            state: &mut state,
+            progress,
+            waiting: BTreeMap::new(),
+        };
+        let mut error: Option<GenError> = None;
         for (i, r) in rx {
-            match r {
-                Ok(recs) => {
-                    waiting.insert(i, recs);
-                }
-                Err(e) => {
-                    failed.store(true, Ordering::Relaxed);
-                    error.get_or_insert(e.into());
-                    continue;
-                }
-            }
-            while let Some(recs) = waiting.remove(&expected) {
-                let mut buf = Vec::with_capacity(recs.len() * record::RECORD_BYTES);
-                for r in &recs {
-                    buf.extend_from_slice(&r.to_bytes());
-                }
-                if let Err(e) = file.write_all(&buf).and_then(|_| file.flush()) {
-                    failed.store(true, Ordering::Relaxed);
-                    error.get_or_insert(e.into());
-                    break;
-                }
-                expected += 1;
-                state.units_done = expected;
-                state.records += recs.len() as u64;
-                state.new_records += recs.len() as u64;
-                progress(&state);
+            if let Err(e) = writer.take(i, r) {
+                failed.store(true, Ordering::Relaxed);
+                error.get_or_insert(e);
             }
         }
+        error
     });
     match error {
         Some(e) => Err(e),
         None => Ok(state),
+    }
+}
+
+/// One worker of `learn gen`: its own teacher (and opponent), units taken in turn until
+/// they run out, the run stops or fails; each unit's records are sent with its number.
+fn work(
+    s: &GenSettings,
+    next: &AtomicU32,
+    failed: &AtomicBool,
+    stop: &(dyn Fn() -> bool + Sync),
+    tx: &std::sync::mpsc::Sender<(u32, Result<Vec<Record>, UnitError>)>,
+) {
+    let fail = |e: UnitError| {
+        failed.store(true, Ordering::Relaxed);
+        let _ = tx.send((u32::MAX, Err(e)));
+    };
+    let mut teacher = match Teacher::start(&s.teacher) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let mut opponent = match &s.opponent {
+        Some(spec) if s.mix.contains(&UnitKind::Outside) => match Teacher::start(spec) {
+            Ok(t) => Some(t),
+            Err(e) => return fail(e),
+        },
+        _ => None,
+    };
+    while !(stop() || failed.load(Ordering::Relaxed)) {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= s.units {
+            return;
+        }
+        let r = play_unit(s, i, &mut teacher, opponent.as_mut());
+        let bad = r.is_err();
+        if tx.send((i, r)).is_err() || bad {
+            failed.store(true, Ordering::Relaxed);
+            return;
+        }
+    }
+}
+
+/// Units written whole and in their order, whatever order they finish in.
+struct InOrder<'a> {
+    file: &'a mut std::fs::File,
+    state: &'a mut GenProgress,
+    progress: &'a mut dyn FnMut(&GenProgress),
+    waiting: BTreeMap<u32, Vec<Record>>,
+}
+
+impl InOrder<'_> {
+    /// Take unit `i`'s result and write every unit now next in order.
+    fn take(&mut self, i: u32, r: Result<Vec<Record>, UnitError>) -> Result<(), GenError> {
+        self.waiting.insert(i, r?);
+        while let Some(recs) = self.waiting.remove(&self.state.units_done) {
+            let mut buf = Vec::with_capacity(recs.len() * record::RECORD_BYTES);
+            for r in &recs {
+                buf.extend_from_slice(&r.to_bytes());
+            }
+            self.file.write_all(&buf).and_then(|_| self.file.flush())?;
+            self.state.units_done += 1;
+            self.state.records += recs.len() as u64;
+            self.state.new_records += recs.len() as u64;
+            (self.progress)(self.state);
+        }
+        Ok(())
     }
 }
 

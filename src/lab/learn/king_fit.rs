@@ -373,19 +373,11 @@ pub fn fit(
     set: &KingFitSettings,
     on_epoch: &mut dyn FnMut(u32, &KingEpoch),
 ) -> (Vec<f32>, Vec<KingEpoch>) {
-    let mut w = vec![0f32; N_PARAMS];
-    let mut m = vec![0f32; N_PARAMS];
-    let mut v2 = vec![0f32; N_PARAMS];
-    let mut grad = vec![0f32; N_PARAMS];
-    let mut touched: Vec<u32> = Vec::new();
-    let mut mark = vec![false; N_PARAMS];
-    let train: Vec<usize> = (0..samples.len())
+    let mut adam = SparseAdam::new();
+    let mut order: Vec<usize> = (0..samples.len())
         .filter(|&i| !samples[i].validation)
         .collect();
-    let mut order = train.clone();
     let mut rng = crate::rng::XorShift64Star::new(set.seed);
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut step = 0i32;
     let mut best: Option<(f64, Vec<f32>)> = None;
     let mut epochs = Vec::new();
     for epoch in 1..=set.epochs {
@@ -404,7 +396,7 @@ pub fn fit(
                 .par_iter()
                 .map(|&i| {
                     let s = &samples[i];
-                    let (v, ts, bl) = value_of(s, &w, progress);
+                    let (v, ts, bl) = value_of(s, &adam.w, progress);
                     let q = sigmoid(v / set.model_scale);
                     let dv = (q - target(s, set)) / set.model_scale;
                     (dv as f32, ts, bl, s.turn)
@@ -412,42 +404,11 @@ pub fn fit(
                 .collect();
             let inv = 1.0 / chunk.len() as f32;
             for (dv, ts, bl, turn) in &per {
-                let g = dv * *turn as f32 * inv;
-                for t in ts {
-                    let gs = g * t.sign as f32;
-                    for p in params(t).into_iter().flatten() {
-                        for (st, b) in bl.iter().enumerate() {
-                            let k = p + st;
-                            if !mark[k] {
-                                mark[k] = true;
-                                touched.push(k as u32);
-                            }
-                            grad[k] += gs * b;
-                        }
-                    }
-                }
+                adam.accumulate(ts, bl, dv * *turn as f32 * inv);
             }
-            step += 1;
-            let c1 = 1.0 - b1.powi(step);
-            let c2 = 1.0 - b2.powi(step);
-            let lr = set.lr as f32 * decay;
-            for &k in &touched {
-                let k = k as usize;
-                let (l2, rate) = if k < P_ITEM {
-                    (set.l2_full as f32, set.full_rate as f32)
-                } else {
-                    (set.l2_factor as f32, 1.0)
-                };
-                let g = grad[k] + l2 * w[k];
-                m[k] = b1 * m[k] + (1.0 - b1) * g;
-                v2[k] = b2 * v2[k] + (1.0 - b2) * g * g;
-                w[k] -= rate * lr * (m[k] / c1) / ((v2[k] / c2).sqrt() + eps);
-                grad[k] = 0.0;
-                mark[k] = false;
-            }
-            touched.clear();
+            adam.apply(set, set.lr as f32 * decay);
         }
-        let e = evaluate_fit(samples, &w, progress, set);
+        let e = evaluate_fit(samples, &adam.w, progress, set);
         on_epoch(epoch, &e);
         let key = if e.validation_loss.is_nan() {
             -(epoch as f64)
@@ -455,11 +416,78 @@ pub fn fit(
             e.validation_loss
         };
         if best.as_ref().is_none_or(|(b, _)| key < *b) {
-            best = Some((key, w.clone()));
+            best = Some((key, adam.w.clone()));
         }
         epochs.push(e);
     }
-    (best.map(|b| b.1).unwrap_or(w), epochs)
+    (best.map(|b| b.1).unwrap_or(adam.w), epochs)
+}
+
+/// Adam over the parameters a batch touched only (the others keep their moments).
+struct SparseAdam {
+    w: Vec<f32>,
+    m: Vec<f32>,
+    v2: Vec<f32>,
+    grad: Vec<f32>,
+    touched: Vec<u32>,
+    mark: Vec<bool>,
+    step: i32,
+}
+
+impl SparseAdam {
+    fn new() -> SparseAdam {
+        SparseAdam {
+            w: vec![0f32; N_PARAMS],
+            m: vec![0f32; N_PARAMS],
+            v2: vec![0f32; N_PARAMS],
+            grad: vec![0f32; N_PARAMS],
+            touched: Vec::new(),
+            mark: vec![false; N_PARAMS],
+            step: 0,
+        }
+    }
+
+    /// Add one sample's gradient `g` (already signed by the side to move) through its
+    /// terms, each stage weighted by its blend.
+    fn accumulate(&mut self, terms: &[Term], blend: &[f32; STAGES], g: f32) {
+        for t in terms {
+            let gs = g * t.sign as f32;
+            for p in params(t).into_iter().flatten() {
+                for (st, b) in blend.iter().enumerate() {
+                    let k = p + st;
+                    if !self.mark[k] {
+                        self.mark[k] = true;
+                        self.touched.push(k as u32);
+                    }
+                    self.grad[k] += gs * b;
+                }
+            }
+        }
+    }
+
+    /// One Adam step at rate `lr` on the touched parameters (full entries at their own
+    /// rate and L2, the factors at theirs), then forget the batch.
+    fn apply(&mut self, set: &KingFitSettings, lr: f32) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        self.step += 1;
+        let c1 = 1.0 - b1.powi(self.step);
+        let c2 = 1.0 - b2.powi(self.step);
+        for &k in &self.touched {
+            let k = k as usize;
+            let (l2, rate) = if k < P_ITEM {
+                (set.l2_full as f32, set.full_rate as f32)
+            } else {
+                (set.l2_factor as f32, 1.0)
+            };
+            let g = self.grad[k] + l2 * self.w[k];
+            self.m[k] = b1 * self.m[k] + (1.0 - b1) * g;
+            self.v2[k] = b2 * self.v2[k] + (1.0 - b2) * g * g;
+            self.w[k] -= rate * lr * (self.m[k] / c1) / ((self.v2[k] / c2).sqrt() + eps);
+            self.grad[k] = 0.0;
+            self.mark[k] = false;
+        }
+        self.touched.clear();
+    }
 }
 
 /// The tables of fitted parameters, folded and quantized.
