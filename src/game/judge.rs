@@ -202,8 +202,7 @@ fn verdict(
     summary_verdict(rec, r, reason, notes)
 }
 
-/// A repetition, the move limit or an illegal recorded move ending the game inside the
-/// moves, with `early` set when the record goes on after it.
+/// An ending inside the moves (repetition, move limit, illegal move); `early` if moves follow.
 fn ending_inside_moves(
     rec: &Record<'_>,
     r: &Playthrough,

@@ -224,8 +224,7 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
     (out, progress(b))
 }
 
-/// Per side, how many of its pieces attack each square, and the squares its pieces other
-/// than the king attack.
+/// Per side, the attackers of each square and the squares attacked by pieces but the king.
 fn attack_counts(b: &Position, occ: SquareSet) -> ([[usize; 81]; 2], [SquareSet; 2]) {
     let mut counts = [[0usize; 81]; 2];
     let mut guards = [0u128; 2];
@@ -267,8 +266,7 @@ fn push_material(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, sign: i32)
     }
 }
 
-/// What stands on, and who controls, the 24 squares around side `c`'s king `ku` and
-/// around the other king `kt`.
+/// What stands on and who controls the 24 squares around each king, seen from side `c`.
 fn push_king_surroundings(
     out: &mut Vec<(usize, i32)>,
     b: &Position,
@@ -296,8 +294,7 @@ fn push_king_surroundings(
     }
 }
 
-/// Side `c`'s hand kinds and hand size against the other king's `exposure` (its free,
-/// unguarded neighbour squares).
+/// Side `c`'s hand kinds and hand size against the other king's unguarded free neighbours.
 fn push_exposure(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, exposure: usize, sign: i32) {
     let mut held = 0;
     for k in 0..7 {

@@ -308,8 +308,7 @@ impl Options {
         Ok(())
     }
 
-    /// The options of the game and the machine (hash, threads, rule, move limit, mode);
-    /// `false` when `key` is none of them.
+    /// Hash, threads, rule, move limit and mode; `false` when `key` is none of them.
     fn set_game(&mut self, key: &str, name: &str, value: &str) -> Result<bool, OptionError> {
         match key {
             "usi_hash" | "hash" => {
@@ -421,8 +420,7 @@ impl Options {
         Ok(())
     }
 
-    /// The search's named switches and numbers (threats, quiescence, root guard);
-    /// `false` when `key` is none of them.
+    /// Threats, quiescence and root guard; `false` when `key` is none of them.
     fn set_search(&mut self, key: &str, name: &str, value: &str) -> Result<bool, OptionError> {
         match key {
             "threats" => self.threats.enabled = check_value(name, value)?,
