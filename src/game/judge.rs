@@ -14,11 +14,12 @@
 use super::playthrough::{Playthrough, parse_move, server_word};
 use super::server_repetition::ServerRepetition;
 use super::words::ServerReason;
-use crate::csa::{Record, SpecialKind, is_move_text};
+use crate::csa::{Record, RejectedAction, Special, SpecialKind, is_move_text};
 use crate::shogi::{
     Color, DECLARATION_ZONE_PIECES, EnteringKingRule, IllegalMoveKind, Move, PieceKind, Position,
     RULE27_BLACK_POINTS, Square,
 };
+use crate::words::UnknownWord;
 
 /// A game's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,9 +177,40 @@ fn verdict(
     notes: &mut Vec<String>,
     early: &mut bool,
 ) -> Option<(ServerReason, Outcome)> {
+    // 1. Endings inside the moves, earliest first (repetition before the move limit).
+    if let Some(v) = ending_inside_moves(rec, r, notes, early) {
+        return Some(v);
+    }
+    // 2. The game ended after the last move.
+    let pos = &r.last;
+    if let Some(rej) = rec.rejected {
+        return rejected_verdict(pos, rej, rec.moves.len(), notes);
+    }
+    let summary = rec.summary.as_ref().map(|s| s.reason.as_str());
+    let summary_reason = summary.map(str::parse::<ServerReason>);
+    if let Some(sp) = rec.end_marker() {
+        return marker_verdict(pos, sp, summary_reason, notes);
+    }
+    // 3. No marker: endings the server wrote none for.
+    let reason = match summary_reason? {
+        Ok(r) => r,
+        Err(e) => {
+            notes.push(format!("no evidence in the record for '{}'", e.word));
+            return None;
+        }
+    };
+    summary_verdict(rec, r, reason, notes)
+}
+
+/// An ending inside the moves (repetition, move limit, illegal move); `early` if moves follow.
+fn ending_inside_moves(
+    rec: &Record<'_>,
+    r: &Playthrough,
+    notes: &mut Vec<String>,
+    early: &mut bool,
+) -> Option<(ServerReason, Outcome)> {
     let plies = rec.moves.len();
     let line_of = |ply: usize| rec.moves.get(ply - 1).map_or(0, |m| m.line);
-    // 1. Endings inside the moves, earliest first (repetition before the move limit).
     let limit = effective_max_moves(rec).filter(|&n| n <= r.played);
     let inside = match (r.repetition, limit) {
         (Some(rep), Some(n)) if n < rep.ply => Some((n, (ServerReason::MaxMoves, Outcome::Draw))),
@@ -197,80 +229,101 @@ fn verdict(
         }
         return Some(v);
     }
-    if let Some(ill) = &r.illegal {
-        let mover = r.last.side_to_move();
-        *early |= ill.ply < plies;
-        notes.push(format!(
-            "line {}: recorded move {} at ply {} is illegal ({})",
-            ill.line, ill.text, ill.ply, ill.kind
-        ));
-        return Some((ill.server_reason, Outcome::Win(mover.opposite())));
-    }
-    // 2. The game ended after the last move.
-    let pos = &r.last;
-    let stm = pos.side_to_move();
-    let loses = Outcome::Win(stm.opposite());
-    let kachi = |notes: &mut Vec<String>| match server_kachi(pos) {
-        Ok(()) => Some((ServerReason::Kachi, Outcome::Win(stm))),
+    let ill = r.illegal.as_ref()?;
+    let mover = r.last.side_to_move();
+    *early |= ill.ply < plies;
+    notes.push(format!(
+        "line {}: recorded move {} at ply {} is illegal ({})",
+        ill.line, ill.text, ill.ply, ill.kind
+    ));
+    Some((ill.server_reason, Outcome::Win(mover.opposite())))
+}
+
+/// The side to move at `pos` loses.
+fn mover_loses(pos: &Position) -> Outcome {
+    Outcome::Win(pos.side_to_move().opposite())
+}
+
+/// A `%KACHI` of the side to move at `pos`: a win, or an illegal declaration (noted).
+fn kachi_verdict(pos: &Position, notes: &mut Vec<String>) -> Option<(ServerReason, Outcome)> {
+    match server_kachi(pos) {
+        Ok(()) => Some((ServerReason::Kachi, Outcome::Win(pos.side_to_move()))),
         Err(why) => {
             notes.push(format!("declaration fails: {why}"));
-            Some((ServerReason::IllegalKachi, loses))
+            Some((ServerReason::IllegalKachi, mover_loses(pos)))
         }
-    };
-    if let Some(rej) = rec.rejected {
-        if rej.after_plies != plies {
+    }
+}
+
+/// The rejected action after the last move: the side to move loses, unless it is legal.
+fn rejected_verdict(
+    pos: &Position,
+    rej: RejectedAction<'_>,
+    plies: usize,
+    notes: &mut Vec<String>,
+) -> Option<(ServerReason, Outcome)> {
+    if rej.after_plies != plies {
+        notes.push(format!(
+            "line {}: rejected action is not after the last move",
+            rej.line
+        ));
+    }
+    match rejected_reason(pos, rej.raw) {
+        Ok(word) => Some((word, mover_loses(pos))),
+        Err(why) => {
+            notes.push(format!("line {}: {why}", rej.line));
+            None
+        }
+    }
+}
+
+/// The end marker after the last move (an `abnormal` summary turns `%TORYO` into it).
+fn marker_verdict(
+    pos: &Position,
+    sp: &Special<'_>,
+    summary_reason: Option<Result<ServerReason, UnknownWord>>,
+    notes: &mut Vec<String>,
+) -> Option<(ServerReason, Outcome)> {
+    let loses = mover_loses(pos);
+    match sp.kind {
+        SpecialKind::Kachi => kachi_verdict(pos, notes),
+        SpecialKind::Toryo if summary_reason == Some(Ok(ServerReason::Abnormal)) => {
+            Some((ServerReason::Abnormal, loses))
+        }
+        SpecialKind::Toryo => Some((ServerReason::Toryo, loses)),
+        SpecialKind::TimeUp => Some((ServerReason::TimeUp, loses)),
+        SpecialKind::Sennichite => {
             notes.push(format!(
-                "line {}: rejected action is not after the last move",
-                rej.line
+                "line {}: %SENNICHITE without a 4th occurrence",
+                sp.line
             ));
+            None
         }
-        return match rejected_reason(pos, rej.raw) {
-            Ok(word) => Some((word, loses)),
-            Err(why) => {
-                notes.push(format!("line {}: {why}", rej.line));
-                None
-            }
-        };
+        _ => {
+            notes.push(format!(
+                "line {}: end marker {} judged by no rule",
+                sp.line,
+                sp.marker()
+            ));
+            None
+        }
     }
-    let summary = rec.summary.as_ref().map(|s| s.reason.as_str());
-    let summary_reason = summary.map(str::parse::<ServerReason>);
-    if let Some(sp) = rec.end_marker() {
-        return match sp.kind {
-            SpecialKind::Kachi => kachi(notes),
-            SpecialKind::Toryo if summary_reason == Some(Ok(ServerReason::Abnormal)) => {
-                Some((ServerReason::Abnormal, loses))
-            }
-            SpecialKind::Toryo => Some((ServerReason::Toryo, loses)),
-            SpecialKind::TimeUp => Some((ServerReason::TimeUp, loses)),
-            SpecialKind::Sennichite => {
-                notes.push(format!(
-                    "line {}: %SENNICHITE without a 4th occurrence",
-                    sp.line
-                ));
-                None
-            }
-            _ => {
-                notes.push(format!(
-                    "line {}: end marker {} judged by no rule",
-                    sp.line,
-                    sp.marker()
-                ));
-                None
-            }
-        };
-    }
-    // 3. No marker: endings the server wrote none for.
+}
+
+/// The summary's reason for a game with no marker: checked against the final position.
+fn summary_verdict(
+    rec: &Record<'_>,
+    r: &Playthrough,
+    reason: ServerReason,
+    notes: &mut Vec<String>,
+) -> Option<(ServerReason, Outcome)> {
     use ServerReason as S;
-    let reason = match summary_reason? {
-        Ok(r) => r,
-        Err(e) => {
-            notes.push(format!("no evidence in the record for '{}'", e.word));
-            return None;
-        }
-    };
+    let pos = &r.last;
+    let plies = rec.moves.len();
+    let loses = mover_loses(pos);
     match reason {
         S::Toryo | S::Abnormal | S::TimeUp => Some((reason, loses)),
-        S::Kachi | S::IllegalKachi => kachi(notes),
+        S::Kachi | S::IllegalKachi => kachi_verdict(pos, notes),
         S::Uchifuzume => match pawn_drop_mate(pos) {
             Some(m) => {
                 notes.push(format!(

@@ -152,10 +152,7 @@ fn analyse_read(
     let start = match playthrough::start_position(rec) {
         Ok(p) => p,
         Err(why) => {
-            row.status = Status::BadPosition.name().into();
-            row.detail = why.to_string();
-            row.final_board = FinalBoard::Unchecked.name().into();
-            row.entering = Entering::Neither.name().into();
+            bad_position_columns(&mut row, &why);
             return row;
         }
     };
@@ -165,6 +162,40 @@ fn analyse_read(
         .is_some_and(|s| s.reason.contains(ServerReason::Sennichite.name()));
     let r = playthrough::play_through_with(start, &rec.moves, claims_repetition, seen);
     position_columns(&mut row, &r.last);
+    playthrough_columns(&mut row, &r, &mut details);
+
+    let (board, why) = final_board::compare(rec, &r.last, || r.before_last());
+    row.final_board = board.name().into();
+    if !why.is_empty() {
+        details.push(why);
+    }
+
+    let j = judge::judge(rec, &r);
+    row.judge_reason = j.reason.map(|r| r.name().into());
+    row.judge_agrees = j.agrees;
+    row.judge_detail = j.detail;
+
+    let sum = row.owned_black + row.owned_white;
+    if sum != 54 {
+        details.push(format!("owned points sum to {sum}, not 54"));
+    }
+    row.status = record_status(rec, r.illegal.is_some(), &mut details)
+        .name()
+        .into();
+    row.detail = details.join("; ");
+    row
+}
+
+/// Fill the row of a record whose starting position cannot be built.
+fn bad_position_columns(row: &mut GameRow, why: &playthrough::StartError) {
+    row.status = Status::BadPosition.name().into();
+    row.detail = why.to_string();
+    row.final_board = FinalBoard::Unchecked.name().into();
+    row.entering = Entering::Neither.name().into();
+}
+
+/// Fill the columns the replay found along the game: the illegal move and the firsts.
+fn playthrough_columns(row: &mut GameRow, r: &playthrough::Playthrough, details: &mut Vec<String>) {
     if let Some(ill) = &r.illegal {
         row.illegal_ply = Some(ill.ply as i64);
         row.illegal_kind = Some(ill.kind.clone().into());
@@ -182,23 +213,11 @@ fn analyse_read(
     row.first_decl27_ply_white = ply(r.first_decl27[Color::White.index()]);
     row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
     row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
+}
 
-    let (board, why) = final_board::compare(rec, &r.last, || r.before_last());
-    row.final_board = board.name().into();
-    if !why.is_empty() {
-        details.push(why);
-    }
-
-    let j = judge::judge(rec, &r);
-    row.judge_reason = j.reason.map(|r| r.name().into());
-    row.judge_agrees = j.agrees;
-    row.judge_detail = j.detail;
-
-    let sum = row.owned_black + row.owned_white;
-    if sum != 54 {
-        details.push(format!("owned points sum to {sum}, not 54"));
-    }
-    row.status = if r.illegal.is_some() {
+/// The record's status (a truncated record is explained in `details`).
+fn record_status(rec: &Record<'_>, illegal: bool, details: &mut Vec<String>) -> Status {
+    if illegal {
         Status::IllegalMove
     } else if rec.truncated {
         details.push(if rec.ends_mid_line {
@@ -217,8 +236,4 @@ fn analyse_read(
     } else {
         Status::Ok
     }
-    .name()
-    .into();
-    row.detail = details.join("; ");
-    row
 }

@@ -226,32 +226,13 @@ pub(crate) fn play_through_with(
     sideless: bool,
     filter: &mut SeenFilter,
 ) -> Playthrough {
-    let side_key = if sideless { side_key() } else { 0 };
-    let mut r = Playthrough {
-        last: start,
-        last_move: None,
-        played: 0,
-        illegal: None,
-        repetition: None,
-        repetition_sideless: None,
-        first_mutual: None,
-        first_decl27: [None; 2],
-        first_decl24: [None; 2],
-    };
+    let mut r = Playthrough::at_start(start);
     // Positions after each move, for the server's repetition count. The count is only
     // run when some position may have come back (a key seen twice by a 16-bit filter):
     // in most games none does.
     let mut history: Vec<(u64, Color, bool)> = Vec::with_capacity(moves.len());
     let mut came_back = false;
-    note(
-        &r.last,
-        0,
-        Firsts {
-            mutual: &mut r.first_mutual,
-            decl27: &mut r.first_decl27,
-            decl24: &mut r.first_decl24,
-        },
-    );
+    r.note_firsts(0);
 
     // The last move and its undo information, kept apart until the end (written into the
     // result on every ply, the pair cost a store-forwarding stall per move).
@@ -259,23 +240,14 @@ pub(crate) fn play_through_with(
     let mut last_undo = None;
     for (i, ml) in moves.iter().enumerate() {
         let ply = i + 1;
-        let pos = &r.last;
-        let checked = parse_move(pos, ml.text)
-            .and_then(|m| pos.legality(m).map(|()| m).map_err(|k| k.name()));
-        let m = match checked {
+        let m = match checked_move(&r.last, ml.text) {
             Ok(m) => m,
             Err(kind) => {
-                r.illegal = Some(IllegalAt {
-                    ply,
-                    line: ml.line,
-                    text: ml.as_str().to_string(),
-                    kind: kind.to_string(),
-                    server_reason: server_word(kind),
-                });
+                r.illegal = Some(illegal_at(ply, ml, kind));
                 break;
             }
         };
-        let mover = pos.side_to_move();
+        let mover = r.last.side_to_move();
         last_undo = Some(r.last.play_unchecked(m));
         last_move = Some(m);
         let next = &r.last;
@@ -283,36 +255,89 @@ pub(crate) fn play_through_with(
         let key = next.key();
         history.push((key, mover, gave_check));
         came_back |= filter.insert(key);
-        note(
-            &r.last,
-            ply,
-            Firsts {
-                mutual: &mut r.first_mutual,
-                decl27: &mut r.first_decl27,
-                decl24: &mut r.first_decl24,
-            },
-        );
+        r.note_firsts(ply);
         r.played = ply;
     }
     r.last_move = last_move.zip(last_undo);
     filter.clear(history.iter().map(|h| h.0));
-    if came_back {
-        r.repetition = first_fourth(history.iter().copied());
-    }
-    if sideless {
-        // The old key: White to move (after Black's move) hashed like Black to move.
-        // Positions equal by it may differ by the side to move, so the filter above
-        // proves nothing for it: the count always runs.
-        r.repetition_sideless = first_fourth(history.iter().map(|&(key, mover, check)| {
-            let key = if mover == Color::Black {
-                key ^ side_key
-            } else {
-                key
-            };
-            (key, mover, check)
-        }));
-    }
+    r.count_repetitions(&history, came_back, sideless);
     r
+}
+
+impl Playthrough {
+    /// Nothing played yet from `start`.
+    fn at_start(start: Position) -> Playthrough {
+        Playthrough {
+            last: start,
+            last_move: None,
+            played: 0,
+            illegal: None,
+            repetition: None,
+            repetition_sideless: None,
+            first_mutual: None,
+            first_decl27: [None; 2],
+            first_decl24: [None; 2],
+        }
+    }
+
+    /// Record what the current position, after `ply` moves, is the first of.
+    #[inline(always)]
+    fn note_firsts(&mut self, ply: usize) {
+        note(
+            &self.last,
+            ply,
+            Firsts {
+                mutual: &mut self.first_mutual,
+                decl27: &mut self.first_decl27,
+                decl24: &mut self.first_decl24,
+            },
+        );
+    }
+
+    /// The server's repetition counts over `history`, the positions after each move.
+    fn count_repetitions(
+        &mut self,
+        history: &[(u64, Color, bool)],
+        came_back: bool,
+        sideless: bool,
+    ) {
+        if came_back {
+            self.repetition = first_fourth(history.iter().copied());
+        }
+        if sideless {
+            let side_key = side_key();
+            // The old key: White to move (after Black's move) hashed like Black to move.
+            // Positions equal by it may differ by the side to move, so the filter above
+            // proves nothing for it: the count always runs.
+            self.repetition_sideless = first_fourth(history.iter().map(|&(key, mover, check)| {
+                let key = if mover == Color::Black {
+                    key ^ side_key
+                } else {
+                    key
+                };
+                (key, mover, check)
+            }));
+        }
+    }
+}
+
+/// The recorded move `text` for the side to move of `pos`, if it parses and is legal;
+/// else the name of its defect.
+#[inline(always)]
+fn checked_move(pos: &Position, text: &[u8]) -> Result<Move, &'static str> {
+    parse_move(pos, text).and_then(|m| pos.legality(m).map(|()| m).map_err(|k| k.name()))
+}
+
+/// The replay's record of the illegal move `ml` at `ply`, of defect `kind`.
+#[inline]
+fn illegal_at(ply: usize, ml: &MoveLine<'_>, kind: &str) -> IllegalAt {
+    IllegalAt {
+        ply,
+        line: ml.line,
+        text: ml.as_str().to_string(),
+        kind: kind.to_string(),
+        server_reason: server_word(kind),
+    }
 }
 
 /// The first 4th occurrence by the server's count over the positions after each move

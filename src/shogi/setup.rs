@@ -124,110 +124,136 @@ impl Setup {
         lines: impl IntoIterator<Item = &'a [u8]>,
     ) -> Result<Setup, CsaPositionError> {
         let mut setup = Setup::empty();
-        let mut used_all = false;
         let mut al: Option<Color> = None;
         for raw in lines {
             let line = trim_line(raw);
-            let err = |reason| CsaPositionError {
-                line: String::from_utf8_lossy(raw).into_owned(),
-                reason,
-            };
             if line.is_empty() || line[0] == b'\'' {
                 continue;
             }
-            match line {
-                b"+" => setup.side_to_move = Color::Black,
-                b"-" => setup.side_to_move = Color::White,
-                _ if line.starts_with(b"PI") => {
-                    let hirate = Setup::hirate();
-                    setup.board = hirate.board;
-                    let rest = &line[2..];
-                    if !rest.len().is_multiple_of(4) {
-                        return Err(err("PI removals come in groups of four characters"));
-                    }
-                    for item in rest.chunks(4) {
-                        let sq = csa_square(&item[..2]).ok_or_else(|| err("bad square"))?;
-                        let kind =
-                            PieceKind::from_csa(&item[2..]).ok_or_else(|| err("bad piece"))?;
-                        match setup.board[sq.index()] {
-                            Some(p) if p.kind == kind => setup.board[sq.index()] = None,
-                            _ => return Err(err("no such piece to remove")),
-                        }
-                    }
-                }
-                _ if line.len() >= 2 && line[0] == b'P' && (b'1'..=b'9').contains(&line[1]) => {
-                    let rank = line[1] - b'0';
-                    // Trailing blanks of the last cell may have been trimmed.
-                    let mut cells = line[2..].to_vec();
-                    if cells.len() < 27 {
-                        cells.resize(27, b' ');
-                    }
-                    if cells[27..].iter().any(|b| !b.is_ascii_whitespace()) {
-                        return Err(err("text after the ninth cell"));
-                    }
-                    for (i, cell) in cells[..27].chunks(3).enumerate() {
-                        let file = 9 - i as u8;
-                        let sq = Square::new(file, rank).expect("on board");
-                        setup.board[sq.index()] = match cell {
-                            b" * " => None,
-                            _ => Some(csa_piece(cell).ok_or_else(|| {
-                                err("bad cell (nine cells of three characters are needed)")
-                            })?),
-                        };
-                    }
-                }
-                _ if line.starts_with(b"P+") || line.starts_with(b"P-") => {
-                    let color = if line[1] == b'+' {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let rest = &line[2..];
-                    if !rest.len().is_multiple_of(4) || rest.is_empty() {
-                        return Err(err("placements come in groups of four characters"));
-                    }
-                    for item in rest.chunks(4) {
-                        if item == b"00AL" {
-                            if used_all {
-                                return Err(err("00AL given twice"));
-                            }
-                            used_all = true;
-                            al = Some(color);
-                            continue;
-                        }
-                        let kind =
-                            PieceKind::from_csa(&item[2..]).ok_or_else(|| err("bad piece"))?;
-                        if &item[..2] == b"00" {
-                            if !kind.is_hand_kind() {
-                                return Err(err("only unpromoted non-king pieces go in hand"));
-                            }
-                            setup.hands[color.index()].add(kind);
-                        } else {
-                            let sq = csa_square(&item[..2]).ok_or_else(|| err("bad square"))?;
-                            setup.board[sq.index()] = Some(Piece::new(color, kind));
-                        }
-                    }
-                }
-                _ => return Err(err("not a position line")),
-            }
+            setup
+                .csa_line(line, &mut al)
+                .map_err(|reason| CsaPositionError {
+                    line: String::from_utf8_lossy(raw).into_owned(),
+                    reason,
+                })?;
         }
         if let Some(color) = al {
-            // Every piece of the full set not on the board or in a hand goes to `color`.
-            for k in PieceKind::HAND_KINDS {
-                let on_board = setup
-                    .board
-                    .iter()
-                    .flatten()
-                    .filter(|p| p.kind.unpromoted() == k)
-                    .count() as u32;
-                let in_hands = setup.hands[0].count(k) + setup.hands[1].count(k);
-                let used = on_board + in_hands;
-                for _ in used..k.full_set_count() {
-                    setup.hands[color.index()].add(k);
-                }
-            }
+            setup.give_rest_of_set(color);
         }
         Ok(setup)
+    }
+
+    /// Apply one trimmed, non-comment CSA position line; `al` records the side given `00AL`.
+    fn csa_line(&mut self, line: &[u8], al: &mut Option<Color>) -> Result<(), &'static str> {
+        match line {
+            b"+" => self.side_to_move = Color::Black,
+            b"-" => self.side_to_move = Color::White,
+            _ if line.starts_with(b"PI") => self.csa_pi(&line[2..])?,
+            _ if line.len() >= 2 && line[0] == b'P' && (b'1'..=b'9').contains(&line[1]) => {
+                self.csa_rank(line[1] - b'0', &line[2..])?
+            }
+            _ if line.starts_with(b"P+") || line.starts_with(b"P-") => {
+                let color = if line[1] == b'+' {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                self.csa_placements(color, &line[2..], al)?
+            }
+            _ => return Err("not a position line"),
+        }
+        Ok(())
+    }
+
+    /// A `PI` line: the even-game board less the listed square-and-kind removals.
+    fn csa_pi(&mut self, rest: &[u8]) -> Result<(), &'static str> {
+        let hirate = Setup::hirate();
+        self.board = hirate.board;
+        if !rest.len().is_multiple_of(4) {
+            return Err("PI removals come in groups of four characters");
+        }
+        for item in rest.chunks(4) {
+            let sq = csa_square(&item[..2]).ok_or("bad square")?;
+            let kind = PieceKind::from_csa(&item[2..]).ok_or("bad piece")?;
+            match self.board[sq.index()] {
+                Some(p) if p.kind == kind => self.board[sq.index()] = None,
+                _ => return Err("no such piece to remove"),
+            }
+        }
+        Ok(())
+    }
+
+    /// A `P1`..`P9` line: the nine cells of one rank, file 9 first.
+    fn csa_rank(&mut self, rank: u8, cells: &[u8]) -> Result<(), &'static str> {
+        // Trailing blanks of the last cell may have been trimmed.
+        let mut cells = cells.to_vec();
+        if cells.len() < 27 {
+            cells.resize(27, b' ');
+        }
+        if cells[27..].iter().any(|b| !b.is_ascii_whitespace()) {
+            return Err("text after the ninth cell");
+        }
+        for (i, cell) in cells[..27].chunks(3).enumerate() {
+            let file = 9 - i as u8;
+            let sq = Square::new(file, rank).expect("on board");
+            self.board[sq.index()] = match cell {
+                b" * " => None,
+                _ => Some(
+                    csa_piece(cell)
+                        .ok_or("bad cell (nine cells of three characters are needed)")?,
+                ),
+            };
+        }
+        Ok(())
+    }
+
+    /// A `P+`/`P-` line: pieces of `color` placed on squares or in hand, or `00AL`.
+    fn csa_placements(
+        &mut self,
+        color: Color,
+        rest: &[u8],
+        al: &mut Option<Color>,
+    ) -> Result<(), &'static str> {
+        if !rest.len().is_multiple_of(4) || rest.is_empty() {
+            return Err("placements come in groups of four characters");
+        }
+        for item in rest.chunks(4) {
+            if item == b"00AL" {
+                if al.is_some() {
+                    return Err("00AL given twice");
+                }
+                *al = Some(color);
+                continue;
+            }
+            let kind = PieceKind::from_csa(&item[2..]).ok_or("bad piece")?;
+            if &item[..2] == b"00" {
+                if !kind.is_hand_kind() {
+                    return Err("only unpromoted non-king pieces go in hand");
+                }
+                self.hands[color.index()].add(kind);
+            } else {
+                let sq = csa_square(&item[..2]).ok_or("bad square")?;
+                self.board[sq.index()] = Some(Piece::new(color, kind));
+            }
+        }
+        Ok(())
+    }
+
+    /// Give `color` every piece of the full set not on the board or in a hand (`00AL`).
+    fn give_rest_of_set(&mut self, color: Color) {
+        for k in PieceKind::HAND_KINDS {
+            let on_board = self
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.kind.unpromoted() == k)
+                .count() as u32;
+            let in_hands = self.hands[0].count(k) + self.hands[1].count(k);
+            let used = on_board + in_hands;
+            for _ in used..k.full_set_count() {
+                self.hands[color.index()].add(k);
+            }
+        }
     }
 }
 

@@ -655,7 +655,8 @@ mod tests {
         }
     }
 
-    fn records_across_blocks(block: usize) {
+    /// A tar archive of 300 records sized for blocks of `block` bytes, and their bodies.
+    fn tar_of_records(block: usize) -> (Vec<u8>, Vec<Vec<u8>>) {
         let mut builder = tar::Builder::new(Vec::new());
         let mut bodies = Vec::new();
         for i in 0..300usize {
@@ -675,7 +676,12 @@ mod tests {
                 .unwrap();
             bodies.push(body);
         }
-        let tar = builder.into_inner().unwrap();
+        (builder.into_inner().unwrap(), bodies)
+    }
+
+    /// Read the archive of [`tar_of_records`] in blocks of `block` bytes and check each record.
+    fn records_across_blocks(block: usize) {
+        let (tar, bodies) = tar_of_records(block);
         let dir =
             std::env::temp_dir().join(format!("fs-tar-blocks-{}-{block}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

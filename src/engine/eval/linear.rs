@@ -201,6 +201,31 @@ fn ctrl_index(du: usize, dt: usize, cu: usize, ct: usize) -> usize {
 pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
     let b = pos;
     let occ = b.occupancy();
+    let (counts, guards) = attack_counts(b, occ);
+    let mut out = Vec::with_capacity(600);
+    for c in 0..2 {
+        let sign = if c == b.to_move() { 1 } else { -1 };
+        push_material(&mut out, b, c, sign);
+        let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) else {
+            continue;
+        };
+        for sq in 0..81 {
+            let du = DISTANCE[sq][ku] as usize;
+            let dt = DISTANCE[sq][kt] as usize;
+            let cu = counts[c][sq].min(3);
+            let ct = counts[1 - c][sq].min(3);
+            out.push((ctrl_index(du, dt, cu, ct), sign));
+        }
+        push_king_surroundings(&mut out, b, c, ku, kt, &counts, sign);
+        let exposure = (KING_ATTACKS[kt] & !occ & !guards[1 - c]).count_ones() as usize;
+        push_exposure(&mut out, b, c, exposure, sign);
+    }
+    out.push((OFF_TEMPO, 1));
+    (out, progress(b))
+}
+
+/// Per side, the attackers of each square and the squares attacked by pieces but the king.
+fn attack_counts(b: &Position, occ: SquareSet) -> ([[usize; 81]; 2], [SquareSet; 2]) {
     let mut counts = [[0usize; 81]; 2];
     let mut guards = [0u128; 2];
     for sq in 0..81 {
@@ -222,63 +247,67 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
             guards[c] |= att;
         }
     }
-    let mut out = Vec::with_capacity(600);
-    for c in 0..2 {
-        let sign = if c == b.to_move() { 1 } else { -1 };
-        for sq in 0..81 {
-            let code = b.piece_code_at(sq);
-            if code != EMPTY && (code >> 4) as usize == c {
-                out.push((OFF_PSQ + (code & 0x0f) as usize * 81 + turn(c, sq), sign));
-            }
+    (counts, guards)
+}
+
+/// Side `c`'s piece-square and hand-count features.
+fn push_material(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, sign: i32) {
+    for sq in 0..81 {
+        let code = b.piece_code_at(sq);
+        if code != EMPTY && (code >> 4) as usize == c {
+            out.push((OFF_PSQ + (code & 0x0f) as usize * 81 + turn(c, sq), sign));
         }
-        for k in 0..7 {
-            let n = b.hand_count(c, k).min(HAND_MAX[k]);
-            for i in 0..n as usize {
-                out.push((OFF_HAND + HAND_BASE[k] + i, sign));
-            }
+    }
+    for k in 0..7 {
+        let n = b.hand_count(c, k).min(HAND_MAX[k]);
+        for i in 0..n as usize {
+            out.push((OFF_HAND + HAND_BASE[k] + i, sign));
         }
-        let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) else {
-            continue;
-        };
-        for sq in 0..81 {
-            let du = DISTANCE[sq][ku] as usize;
-            let dt = DISTANCE[sq][kt] as usize;
-            let cu = counts[c][sq].min(3);
-            let ct = counts[1 - c][sq].min(3);
-            out.push((ctrl_index(du, dt, cu, ct), sign));
-        }
-        for (base, ctrl, k) in [
-            (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
-            (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
-        ] {
-            for off in 0..24 {
-                match at_offset(c, k, off) {
-                    None => out.push((base + off * CONTENTS + 1, sign)),
-                    Some(s) => {
-                        out.push((base + off * CONTENTS + content(b, c, s), sign));
-                        let cu = counts[c][s].min(3);
-                        let ct = counts[1 - c][s].min(3);
-                        out.push((ctrl + (off * 4 + cu) * 4 + ct, sign));
-                    }
+    }
+}
+
+/// What stands on and who controls the 24 squares around each king, seen from side `c`.
+fn push_king_surroundings(
+    out: &mut Vec<(usize, i32)>,
+    b: &Position,
+    c: usize,
+    ku: usize,
+    kt: usize,
+    counts: &[[usize; 81]; 2],
+    sign: i32,
+) {
+    for (base, ctrl, k) in [
+        (OFF_OWN_KING, OFF_OWN_KING_CTRL, ku),
+        (OFF_THEIR_KING, OFF_THEIR_KING_CTRL, kt),
+    ] {
+        for off in 0..24 {
+            match at_offset(c, k, off) {
+                None => out.push((base + off * CONTENTS + 1, sign)),
+                Some(s) => {
+                    out.push((base + off * CONTENTS + content(b, c, s), sign));
+                    let cu = counts[c][s].min(3);
+                    let ct = counts[1 - c][s].min(3);
+                    out.push((ctrl + (off * 4 + cu) * 4 + ct, sign));
                 }
             }
         }
-        let exposure = (KING_ATTACKS[kt] & !occ & !guards[1 - c]).count_ones() as usize;
-        let mut held = 0;
-        for k in 0..7 {
-            let n = b.hand_count(c, k);
-            if n > 0 {
-                out.push((OFF_EXPOSURE + exposure * 7 + k, sign));
-            }
-            held += n;
-        }
-        out.push((
-            OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize,
-            sign,
-        ));
     }
-    out.push((OFF_TEMPO, 1));
-    (out, progress(b))
+}
+
+/// Side `c`'s hand kinds and hand size against the other king's unguarded free neighbours.
+fn push_exposure(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, exposure: usize, sign: i32) {
+    let mut held = 0;
+    for k in 0..7 {
+        let n = b.hand_count(c, k);
+        if n > 0 {
+            out.push((OFF_EXPOSURE + exposure * 7 + k, sign));
+        }
+        held += n;
+    }
+    out.push((
+        OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize,
+        sign,
+    ));
 }
 
 /// Learned weights: [`STAGES`] x [`N_FEATURES`] values on the teacher's centipawn scale,

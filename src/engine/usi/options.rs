@@ -291,25 +291,30 @@ impl Options {
 
     /// Apply one `setoption`. `Err` says why the value was refused.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let int = |v: &str| -> Result<i64, OptionError> {
-            v.trim().parse::<i64>().map_err(|_| OptionError::BadNumber {
-                name: name.to_string(),
-                value: v.to_string(),
-            })
+        let key = name.to_ascii_lowercase();
+        if self.set_game(&key, name, value)?
+            || self.set_evaluation(&key, value)?
+            || self.set_search(&key, name, value)?
+        {
+            return Ok(());
+        }
+        let Some((_, field)) = Prunings::SWITCHES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&key))
+        else {
+            return Err(OptionError::UnknownOption(name.to_string()));
         };
-        let check = |v: &str| -> Result<bool, OptionError> {
-            match v.trim().to_ascii_lowercase().as_str() {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                _ => Err(OptionError::BadNumber {
-                    name: name.to_string(),
-                    value: v.to_string(),
-                }),
+        *field(&mut self.prunings) = check_value(name, value)?;
+        Ok(())
+    }
+
+    /// Hash, threads, rule, move limit and mode; `false` when `key` is none of them.
+    fn set_game(&mut self, key: &str, name: &str, value: &str) -> Result<bool, OptionError> {
+        match key {
+            "usi_hash" | "hash" => {
+                self.hash_mb = int_value(name, value)?.clamp(1, MAX_HASH_MB as i64) as usize
             }
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => self.hash_mb = int(value)?.clamp(1, MAX_HASH_MB as i64) as usize,
-            "threads" => self.threads = int(value)?.clamp(1, 256) as usize,
+            "threads" => self.threads = int_value(name, value)?.clamp(1, 256) as usize,
             "usi_ponder" => {}
             "enteringkingrule" => {
                 self.rule = value.trim().parse().map_err(|_| OptionError::UnknownRule {
@@ -317,98 +322,140 @@ impl Options {
                     value: value.to_string(),
                 })?;
             }
-            "maxmovestodraw" => self.max_moves_to_draw = int(value)?.clamp(0, 1_000_000) as i32,
+            "maxmovestodraw" => {
+                self.max_moves_to_draw = int_value(name, value)?.clamp(0, 1_000_000) as i32
+            }
             "mode" => self.mode = value.trim().parse()?,
-            "weights" => {
-                let path = value.trim();
-                if path.is_empty() || path == "<empty>" {
-                    self.weights_path.clear();
-                    self.weights = Weights::default();
-                } else {
-                    let text = std::fs::read_to_string(path).map_err(|error| {
-                        OptionError::WeightsUnreadable {
-                            path: path.to_string(),
-                            error,
-                        }
-                    })?;
-                    self.weights =
-                        Weights::parse(&text).map_err(|error| OptionError::WeightsInvalid {
-                            path: path.to_string(),
-                            error,
-                        })?;
-                    self.weights_path = path.to_string();
-                }
-            }
-            "linearweights" => {
-                let path = value.trim();
-                if path.is_empty()
-                    || path == "<empty>"
-                    || path.eq_ignore_ascii_case("none")
-                    || path.eq_ignore_ascii_case("hand")
-                {
-                    self.linear_path.clear();
-                    self.linear = None;
-                } else if path == BUILTIN_LINEAR || path.eq_ignore_ascii_case("builtin") {
-                    self.linear_path = BUILTIN_LINEAR.to_string();
-                    self.linear = Some(crate::engine::eval::linear::builtin());
-                } else {
-                    let w = read_linear("LinearWeights", path, false)?;
-                    self.linear = Some(Arc::new(w));
-                    self.linear_path = path.to_string();
-                }
-            }
-            "linearweights24" => {
-                let path = value.trim();
-                if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
-                    self.linear24_path.clear();
-                    self.linear24 = None;
-                } else {
-                    let w = read_linear("LinearWeights24", path, true)?;
-                    self.linear24 = Some(Arc::new(w));
-                    self.linear24_path = path.to_string();
-                }
-            }
-            "kingpieceweights" => {
-                let path = value.trim();
-                if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
-                    self.king_piece_path.clear();
-                    self.king_piece = None;
-                } else {
-                    use crate::engine::eval::king_piece::KingPieceWeights;
-                    let bytes =
-                        std::fs::read(path).map_err(|error| OptionError::KingPieceUnreadable {
-                            path: path.to_string(),
-                            error,
-                        })?;
-                    let w = KingPieceWeights::from_bytes(&bytes).map_err(|error| {
-                        OptionError::KingPieceInvalid {
-                            path: path.to_string(),
-                            error,
-                        }
-                    })?;
-                    self.king_piece = Some(Arc::new(w));
-                    self.king_piece_path = path.to_string();
-                }
-            }
-            "threats" => self.threats.enabled = check(value)?,
-            "quiescencett" => self.quiescence_tt = check(value)?,
-            "threatpenalty" => self.threats.penalty = int(value)?.clamp(0, 5_000) as i32,
-            "threatquiescenceplies" => {
-                self.threats.quiescence_plies = int(value)?.clamp(0, 64) as u32
-            }
-            "quiescencepromotions" => self.tweaks.quiescence_promotions = check(value)?,
-            "rootguard" => self.root_guard = check(value)?,
-            other => {
-                let Some((_, field)) = Prunings::SWITCHES
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
-                else {
-                    return Err(OptionError::UnknownOption(name.to_string()));
-                };
-                *field(&mut self.prunings) = check(value)?;
-            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The options naming evaluation files; `false` when `key` is none of them.
+    fn set_evaluation(&mut self, key: &str, value: &str) -> Result<bool, OptionError> {
+        let path = value.trim();
+        match key {
+            "weights" => self.set_weights(path)?,
+            "linearweights" => self.set_linear(path)?,
+            "linearweights24" => self.set_linear24(path)?,
+            "kingpieceweights" => self.set_king_piece(path)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// `Weights`: the 24-point weights file, or the defaults.
+    fn set_weights(&mut self, path: &str) -> Result<(), OptionError> {
+        if path.is_empty() || path == "<empty>" {
+            self.weights_path.clear();
+            self.weights = Weights::default();
+        } else {
+            let text =
+                std::fs::read_to_string(path).map_err(|error| OptionError::WeightsUnreadable {
+                    path: path.to_string(),
+                    error,
+                })?;
+            self.weights = Weights::parse(&text).map_err(|error| OptionError::WeightsInvalid {
+                path: path.to_string(),
+                error,
+            })?;
+            self.weights_path = path.to_string();
         }
         Ok(())
+    }
+
+    /// `LinearWeights`: a learned linear evaluation file, the compiled-in one, or none.
+    fn set_linear(&mut self, path: &str) -> Result<(), OptionError> {
+        if path.is_empty()
+            || path == "<empty>"
+            || path.eq_ignore_ascii_case("none")
+            || path.eq_ignore_ascii_case("hand")
+        {
+            self.linear_path.clear();
+            self.linear = None;
+        } else if path == BUILTIN_LINEAR || path.eq_ignore_ascii_case("builtin") {
+            self.linear_path = BUILTIN_LINEAR.to_string();
+            self.linear = Some(crate::engine::eval::linear::builtin());
+        } else {
+            let w = read_linear("LinearWeights", path, false)?;
+            self.linear = Some(Arc::new(w));
+            self.linear_path = path.to_string();
+        }
+        Ok(())
+    }
+
+    /// `LinearWeights24`: a correction file of the 24-point evaluation, or none.
+    fn set_linear24(&mut self, path: &str) -> Result<(), OptionError> {
+        if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+            self.linear24_path.clear();
+            self.linear24 = None;
+        } else {
+            let w = read_linear("LinearWeights24", path, true)?;
+            self.linear24 = Some(Arc::new(w));
+            self.linear24_path = path.to_string();
+        }
+        Ok(())
+    }
+
+    /// `KingPieceWeights`: a king-relative piece evaluation file, or none.
+    fn set_king_piece(&mut self, path: &str) -> Result<(), OptionError> {
+        if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+            self.king_piece_path.clear();
+            self.king_piece = None;
+        } else {
+            use crate::engine::eval::king_piece::KingPieceWeights;
+            let bytes = std::fs::read(path).map_err(|error| OptionError::KingPieceUnreadable {
+                path: path.to_string(),
+                error,
+            })?;
+            let w = KingPieceWeights::from_bytes(&bytes).map_err(|error| {
+                OptionError::KingPieceInvalid {
+                    path: path.to_string(),
+                    error,
+                }
+            })?;
+            self.king_piece = Some(Arc::new(w));
+            self.king_piece_path = path.to_string();
+        }
+        Ok(())
+    }
+
+    /// Threats, quiescence and root guard; `false` when `key` is none of them.
+    fn set_search(&mut self, key: &str, name: &str, value: &str) -> Result<bool, OptionError> {
+        match key {
+            "threats" => self.threats.enabled = check_value(name, value)?,
+            "quiescencett" => self.quiescence_tt = check_value(name, value)?,
+            "threatpenalty" => {
+                self.threats.penalty = int_value(name, value)?.clamp(0, 5_000) as i32
+            }
+            "threatquiescenceplies" => {
+                self.threats.quiescence_plies = int_value(name, value)?.clamp(0, 64) as u32
+            }
+            "quiescencepromotions" => self.tweaks.quiescence_promotions = check_value(name, value)?,
+            "rootguard" => self.root_guard = check_value(name, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The integer value `v` of option `name`.
+fn int_value(name: &str, v: &str) -> Result<i64, OptionError> {
+    v.trim().parse::<i64>().map_err(|_| OptionError::BadNumber {
+        name: name.to_string(),
+        value: v.to_string(),
+    })
+}
+
+/// The check value `v` (`true` or `false`, any case) of option `name`.
+fn check_value(name: &str, v: &str) -> Result<bool, OptionError> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::BadNumber {
+            name: name.to_string(),
+            value: v.to_string(),
+        }),
     }
 }
 

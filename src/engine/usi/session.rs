@@ -149,61 +149,16 @@ impl<W: Write + Send + 'static> Session<W> {
         self.reap();
         match cmd {
             Command::Empty => {}
-            Command::Usi => {
-                say(
-                    &self.out,
-                    &format!("id name floodgate-scan {}", env!("CARGO_PKG_VERSION")),
-                );
-                say(&self.out, "id author floodgate-scan authors");
-                for l in self.options.usi_lines() {
-                    say(&self.out, &l);
-                }
-                say(&self.out, "usiok");
-            }
-            Command::IsReady => {
-                // Allocate the table now rather than at the first `go`.
-                if self.running.is_none() && self.searcher.is_none() {
-                    self.searcher =
-                        Some(Searcher::new(self.options.hash_mb, self.options.config()));
-                }
-                say(&self.out, "readyok");
-            }
-            Command::SetOption { name, value } => {
-                if self.running.is_some() {
-                    self.info_string("setoption ignored while searching");
-                } else {
-                    let old_hash = self.options.hash_mb;
-                    match self.options.set(&name, &value) {
-                        Ok(()) => {
-                            if self.options.hash_mb != old_hash {
-                                self.apply_hash(old_hash);
-                            }
-                        }
-                        Err(e) => self.info_string(&e.to_string()),
-                    }
-                }
-            }
+            Command::Usi => self.answer_usi(),
+            Command::IsReady => self.answer_isready(),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::UsiNewGame => {
                 self.join();
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
             }
-            Command::Position { sfen, moves } => {
-                if self.running.is_some() {
-                    self.join();
-                }
-                match apply_position(sfen.as_deref(), &moves) {
-                    Ok((pos, history, complaint)) => {
-                        self.position = pos;
-                        self.history = history;
-                        if let Some(c) = complaint {
-                            self.info_string(&c.to_string());
-                        }
-                    }
-                    Err(e) => self.info_string(&e.to_string()),
-                }
-            }
+            Command::Position { sfen, moves } => self.set_position(sfen.as_deref(), &moves),
             Command::Go(limits) => {
                 // A `go` during a search (a GUI that did not wait for `bestmove`): the
                 // running search is stopped and answers first, so every `go` gets its
@@ -227,6 +182,62 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         }
         true
+    }
+
+    /// `usi`: the engine's name, author and options, then `usiok`.
+    fn answer_usi(&self) {
+        say(
+            &self.out,
+            &format!("id name floodgate-scan {}", env!("CARGO_PKG_VERSION")),
+        );
+        say(&self.out, "id author floodgate-scan authors");
+        for l in self.options.usi_lines() {
+            say(&self.out, &l);
+        }
+        say(&self.out, "usiok");
+    }
+
+    /// `isready`: the searcher made (when none is), then `readyok`.
+    fn answer_isready(&mut self) {
+        // Allocate the table now rather than at the first `go`.
+        if self.running.is_none() && self.searcher.is_none() {
+            self.searcher = Some(Searcher::new(self.options.hash_mb, self.options.config()));
+        }
+        say(&self.out, "readyok");
+    }
+
+    /// `setoption`: applied unless a search runs; a refusal is said as `info string`.
+    fn set_option(&mut self, name: &str, value: &str) {
+        if self.running.is_some() {
+            self.info_string("setoption ignored while searching");
+            return;
+        }
+        let old_hash = self.options.hash_mb;
+        match self.options.set(name, value) {
+            Ok(()) => {
+                if self.options.hash_mb != old_hash {
+                    self.apply_hash(old_hash);
+                }
+            }
+            Err(e) => self.info_string(&e.to_string()),
+        }
+    }
+
+    /// `position`: a running search stopped, then the new position and its history.
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) {
+        if self.running.is_some() {
+            self.join();
+        }
+        match apply_position(sfen, moves) {
+            Ok((pos, history, complaint)) => {
+                self.position = pos;
+                self.history = history;
+                if let Some(c) = complaint {
+                    self.info_string(&c.to_string());
+                }
+            }
+            Err(e) => self.info_string(&e.to_string()),
+        }
     }
 
     fn go(&mut self, limits: Limits) {
