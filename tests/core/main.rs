@@ -2,6 +2,7 @@
 //! `FILE::TEST` (`cargo test --test core FILE::` runs one file's).
 mod core_conformance;
 mod core_illegal_moves;
+mod core_layout;
 mod core_mate;
 mod core_oracle;
 mod core_perft;
