@@ -12,6 +12,7 @@ pub mod judge;
 pub mod playthrough;
 pub mod row;
 pub mod server_repetition;
+pub mod verdicts;
 pub mod words;
 
 pub use final_board::FinalBoard;
@@ -20,7 +21,7 @@ pub use row::{COLUMN_COUNT, COLUMNS, Cell, Column, ColumnKind, GameRow, Text};
 pub use words::{Entering, ServerReason, Status};
 
 use crate::csa::{GameId, Record, RecordBuffers, read_record_reusing};
-use crate::shogi::{Color, Position};
+use crate::shogi::{Color, Position, TOTAL_OWNED_POINTS};
 
 /// An entry that could not be read as a game record at all (it is counted in
 /// `errors.csv`, never as a game).
@@ -98,6 +99,10 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
     row.entering = Entering::of(row.king_in_camp_black, row.king_in_camp_white)
         .name()
         .into();
+    let v = verdicts::final_verdicts(pos);
+    row.rule27_final = v.rule27.name().into();
+    row.rule24_final = v.rule24.name().into();
+    row.impasse24_final = v.impasse24.name().into();
     row.final_sfen = Some(pos.to_sfen());
 }
 
@@ -195,8 +200,10 @@ fn analyse_read(
     row.judge_detail = j.detail;
 
     let sum = row.owned_black + row.owned_white;
-    if sum != 54 {
-        details.push(format!("owned points sum to {sum}, not 54"));
+    if sum != i64::from(TOTAL_OWNED_POINTS) {
+        details.push(format!(
+            "owned points sum to {sum}, not {TOTAL_OWNED_POINTS}"
+        ));
     }
     row.status = if r.illegal.is_some() {
         Status::IllegalMove

@@ -14,8 +14,8 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::markdown::{p_value_log10, percentage};
-use super::{Report, Table};
+use super::format::{p_value_log10, percentage, shown_columns};
+use super::model::{Report, Table};
 
 /// Width of the text block of `tables.tex` in points (A4, 2.5 cm margins): 160 mm.
 const TEXT_WIDTH_PT: f64 = 455.0;
@@ -111,35 +111,6 @@ pub fn header(name: &str) -> String {
     }
 }
 
-/// The columns a table shows in `report.md` and LaTeX: its spec's main measures (those
-/// the table has), or every column. A rate's interval bounds and a p-value's logarithm
-/// are shown with it, never as columns of their own.
-pub fn shown_columns(table: &Table) -> Vec<String> {
-    let df = &table.data;
-    if !table.spec.shown.is_empty() {
-        return table
-            .spec
-            .shown
-            .iter()
-            .filter(|c| df.column(c).is_ok())
-            .map(|c| c.to_string())
-            .collect();
-    }
-    let has = |n: &str| df.column(n).is_ok();
-    df.columns()
-        .iter()
-        .map(|c| c.name().as_str())
-        .filter(|name| {
-            let base = name
-                .strip_suffix("_lo")
-                .or_else(|| name.strip_suffix("_hi"));
-            !base.is_some_and(|b| has(b) && has(&format!("{b}_lo")) && has(&format!("{b}_hi")))
-                && !name.strip_suffix("_log10").is_some_and(has)
-        })
-        .map(str::to_string)
-        .collect()
-}
-
 /// Escape plain text for LaTeX (outside math mode), with the inequalities and the minus
 /// sign in math so that they print under any font encoding.
 pub fn escape(s: &str) -> String {
@@ -218,7 +189,7 @@ fn references(text: &str) -> String {
     let re = regex::Regex::new(r"\b(tables?) (\d+[a-e]?)(?:( and |-)(\d+[a-e]?))?\b")
         .expect("a valid pattern");
     let label = |number: &str| {
-        super::TABLES
+        super::tables::TABLES
             .iter()
             .find(|t| t.number == number)
             .map(|t| format!("\\ref{{tab:{}}}", t.name.replace('_', "-")))
@@ -326,9 +297,9 @@ fn cell(df: &DataFrame, name: &str, i: usize) -> String {
             match v {
                 AnyValue::Null => "--".to_string(),
                 AnyValue::String(_) | AnyValue::StringOwned(_) => {
-                    escape(&super::markdown::cell(name, &v))
+                    escape(&super::format::cell(name, &v))
                 }
-                _ => number(&super::markdown::cell(name, &v)),
+                _ => number(&super::format::cell(name, &v)),
             }
         }
     }

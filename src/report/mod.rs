@@ -10,6 +10,11 @@
 
 #![warn(missing_docs)]
 
+mod config;
+mod error;
+pub mod format;
+mod model;
+
 pub mod columns;
 pub mod exact;
 pub mod export;
@@ -25,152 +30,14 @@ pub mod tables;
 pub mod tidy;
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 
+pub use config::{RatingPool, ReportConfig};
+pub use error::ReportError;
+pub use model::{Plot, Report, Table};
 pub use tables::{TABLES, TableSpec};
-
-/// Why a report could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    // The cause is written into the message (and so not also a `source`, or error
-    // chains would print it twice).
-    /// A file could not be read or written.
-    #[error("{path}: {cause}")]
-    Io {
-        /// The file or directory that could not be read or written.
-        path: PathBuf,
-        /// The operating system's error.
-        cause: std::io::Error,
-    },
-    /// Polars failed while reading, computing or writing.
-    #[error("{context}: {cause}")]
-    Polars {
-        /// What was being done: the path of the file read or written, `table NAME`,
-        /// `plots`, or the `--game-name` filter.
-        context: String,
-        /// Polars' error.
-        cause: PolarsError,
-    },
-    /// The games table lacks a column the report needs, or has it with another type.
-    #[error("games table: column `{name}`: {problem}")]
-    BadColumn {
-        /// The column's name.
-        name: String,
-        /// What is wrong: `missing`, the type found instead of the one needed, or a name
-        /// that is not a column of the per-game table.
-        problem: String,
-    },
-    /// A table read back (a replay table) holds a word its column does not allow.
-    #[error("{}:{line}: {cause}", path.display())]
-    BadWord {
-        /// The file read.
-        path: PathBuf,
-        /// Its 1-based line.
-        line: u64,
-        /// The word and the column's vocabulary.
-        cause: crate::words::UnknownWord,
-    },
-    /// A configuration value is out of range.
-    #[error("{0}")]
-    Config(String),
-    /// The output folder cannot be created or locked, or another run is writing it.
-    #[error(transparent)]
-    OutDir(#[from] crate::outdir::OutDirError),
-}
-
-impl ReportError {
-    fn polars(context: impl Into<String>) -> impl FnOnce(PolarsError) -> ReportError {
-        let context = context.into();
-        move |cause| ReportError::Polars { context, cause }
-    }
-    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
-        move |cause| ReportError::Io {
-            path: path.to_path_buf(),
-            cause,
-        }
-    }
-}
-
-/// Which ratings define a year's strength threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RatingPool {
-    /// Both pre-game ratings of every rated game of the year (a player counted once per
-    /// game they played).
-    #[default]
-    Year,
-    /// Both pre-game ratings of the year's mutual entering-king games only (the reference
-    /// study's definition, to reproduce it).
-    Entering,
-    /// Every rated player of the year counted once (by login name), at the mean of their
-    /// pre-game ratings in that year's games.
-    Players,
-}
-
-impl RatingPool {
-    /// The name used on the command line and in captions.
-    pub fn name(self) -> &'static str {
-        match self {
-            RatingPool::Year => "year",
-            RatingPool::Entering => "entering",
-            RatingPool::Players => "players",
-        }
-    }
-}
-
-/// Settings of a report.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReportConfig {
-    /// Strength threshold percentile (0-100) of the year's rating pool.
-    pub percentile: f64,
-    /// Which ratings make the pool.
-    pub pool: RatingPool,
-    /// Strength-controlled rows with fewer games than this are flagged.
-    pub min_games: u32,
-    /// Only the games whose `game_name` matches this regular expression (every table and
-    /// every rating pool); `None`: every game.
-    pub game_name: Option<String>,
-    /// Also write each table as a booktabs LaTeX file (`NAME.tex`).
-    pub latex: bool,
-    /// Also write `strength_per_game.parquet`: every game's year threshold, `mutual` and
-    /// `strong` flags.
-    pub per_game: bool,
-}
-
-impl Default for ReportConfig {
-    fn default() -> Self {
-        ReportConfig {
-            percentile: 75.0,
-            pool: RatingPool::Year,
-            min_games: 10,
-            game_name: None,
-            latex: false,
-            per_game: false,
-        }
-    }
-}
-
-impl ReportConfig {
-    fn validate(&self) -> Result<(), ReportError> {
-        if !(0.0..=100.0).contains(&self.percentile) || self.percentile.is_nan() {
-            return Err(ReportError::Config(format!(
-                "percentile must be between 0 and 100, got {}",
-                self.percentile
-            )));
-        }
-        self.game_name_regex()?;
-        Ok(())
-    }
-
-    fn game_name_regex(&self) -> Result<Option<regex::Regex>, ReportError> {
-        self.game_name
-            .as_deref()
-            .map(regex::Regex::new)
-            .transpose()
-            .map_err(|e| ReportError::Config(format!("--game-name: {e}")))
-    }
-}
 
 /// The games whose `game_name` matches the configured expression (all games without one).
 pub fn select_games(games: &DataFrame, config: &ReportConfig) -> Result<DataFrame, ReportError> {
@@ -188,69 +55,6 @@ pub fn select_games(games: &DataFrame, config: &ReportConfig) -> Result<DataFram
     games
         .filter(&mask)
         .map_err(ReportError::polars("--game-name filter"))
-}
-
-/// One computed table with its definition.
-#[derive(Debug, Clone)]
-pub struct Table {
-    /// The table's definition in [`TABLES`]: number, name, title, caption.
-    pub spec: &'static TableSpec,
-    /// The computed rows.
-    pub data: DataFrame,
-}
-
-/// One plot, as an SVG document and as a PDF file drawn the same way.
-#[derive(Debug, Clone)]
-pub struct Plot {
-    /// File name of the SVG (`*.svg`).
-    pub file: &'static str,
-    /// What it shows (used as alt text and caption).
-    pub caption: String,
-    /// The whole SVG document.
-    pub svg: String,
-    /// The whole PDF file (one page of the figure's size in points).
-    pub pdf: Vec<u8>,
-}
-
-impl Plot {
-    /// File name of the PDF: the SVG's stem with `.pdf`.
-    pub fn pdf_file(&self) -> String {
-        let stem = self.file.strip_suffix(".svg").unwrap_or(self.file);
-        format!("{stem}.pdf")
-    }
-}
-
-/// A computed report: tables in registry order, plots, and free-text notes.
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The settings the report was computed with.
-    pub config: ReportConfig,
-    /// Every table of [`TABLES`], in that order.
-    pub tables: Vec<Table>,
-    /// The plots (declaration rate by year, the funnel, owned points), in the order
-    /// `report.md` shows them.
-    pub plots: Vec<Plot>,
-    /// Extra lines for `report.md` (e.g. the count of unreadable entries).
-    pub notes: Vec<String>,
-    /// The input's summary as key-value pairs (games in the table, games selected, years),
-    /// written to `report.json` (numbers as numbers) and every Parquet file's metadata.
-    pub input: Vec<(String, serde_json::Value)>,
-    /// The files read, the scan's inputs, the command line (see [`provenance`]).
-    pub provenance: provenance::Provenance,
-    /// Every game's strength threshold and strong flag, when [`ReportConfig::per_game`].
-    pub per_game: Option<DataFrame>,
-    /// Tables from replays of the cut games (`report --replay`), after the others.
-    pub extra: Vec<replay::ExtraTable>,
-}
-
-impl Report {
-    /// The table with this registry name.
-    pub fn table(&self, name: &str) -> Option<&DataFrame> {
-        self.tables
-            .iter()
-            .find(|t| t.spec.name == name)
-            .map(|t| &t.data)
-    }
 }
 
 /// Read a `games.parquet` written by `scan`, checking the columns the report uses.

@@ -19,8 +19,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use polars::prelude::*;
 
 use super::columns::{MAX_MOVES, YEAR};
+
+/// Owned points of both sides together (the core's total), the histogram's range.
+const TOTAL: i64 = crate::shogi::TOTAL_OWNED_POINTS as i64;
+use super::model::{Plot, Report};
 use super::pdf::PdfBackend;
-use super::{Plot, Report, tables};
+use super::tables;
 
 const W: u32 = 480;
 const H: u32 = 360;
@@ -110,7 +114,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
         .with_column(
             col("king_in_camp")
                 .and(col("in_check").not())
-                .and(col("zone").gt_eq(lit(10i64)))
+                .and(col("zone").gt_eq(lit(tables::ZONE_PIECES)))
                 .and(col("move_number").lt_eq(lit(tables::RULE24_LAST_MOVE)))
                 .fill_null(lit(false))
                 .alias("conditions"),
@@ -121,7 +125,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     let (svg, pdf) = render(&OwnedHistogram(&cut))?;
     plots.push(Plot {
         file: "owned_points.svg",
-        caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); a line at 31 owned points, the 24-point rule's win threshold, which the rule counts in declaration points (owning 31 is needed, not enough); at 27-30 both sides own 24 or more".to_string(),
+        caption: format!("Owned points of the leading side (the side owning more; the other owns {TOTAL} minus it, so the histogram of both sides is this one mirrored at {})", TOTAL / 2) + " in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); a line at 31 owned points, the 24-point rule's win threshold, which the rule counts in declaration points (owning 31 is needed, not enough); at 27-30 both sides own 24 or more",
         svg,
         pdf,
     });
@@ -666,10 +670,10 @@ impl Figure for OwnedHistogram<'_> {
         let cond = counts.column("conditions")?.bool()?.clone();
         let ns = counts.column("n")?.i64()?.clone();
         // Per owned value: (games where the other conditions hold, games where one fails).
-        let mut bins = [(0i64, 0i64); 55];
+        let mut bins = [(0i64, 0i64); TOTAL as usize + 1];
         for i in 0..counts.height() {
             if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
-                && (0..=54).contains(&o)
+                && (0..=TOTAL).contains(&o)
             {
                 if cond.get(i) == Some(true) {
                     bins[o as usize].0 += n;
@@ -687,7 +691,7 @@ impl Figure for OwnedHistogram<'_> {
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
-            .build_cartesian_2d(26.5f64..54.5, 0i64..top_y)
+            .build_cartesian_2d((TOTAL / 2) as f64 - 0.5..TOTAL as f64 + 0.5, 0i64..top_y)
             .map_err(plot_err)?;
         chart
             .configure_mesh()
@@ -704,7 +708,7 @@ impl Figure for OwnedHistogram<'_> {
                     v.to_string()
                 }
             })
-            .x_desc("owned points (the other side: 54 minus)")
+            .x_desc(format!("owned points (the other side: {TOTAL} minus)"))
             .y_desc(format!("games (n = {total})"))
             .label_style((FONT, 18))
             .axis_desc_style((FONT, 18))

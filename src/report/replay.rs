@@ -15,9 +15,10 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::columns;
+use super::error::ReportError;
 use super::stats::wilson;
 use super::tables::{ERAS, cut_mutual_games};
-use super::{ReportError, columns};
 use crate::referee::ReplayEnding;
 
 /// The ending classes, in table order.

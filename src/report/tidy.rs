@@ -15,8 +15,8 @@
 
 use polars::prelude::*;
 
-use super::Table;
-use super::export::rate_parts;
+use super::format::rate_parts;
+use super::model::Table;
 use super::tables::COMPARISON_CELLS;
 
 /// The key value of a total row.

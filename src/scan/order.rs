@@ -12,8 +12,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::dups::Duplicates;
+use super::model::{ERRORS_CSV, GAMES_CSV, InputSummary, Progress, ScanError};
+use super::stats::Stats;
+use super::work::{Item, Msg, Stop};
 use super::writer::{ErrorsCsv, GameTable};
-use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats, Stop};
 use crate::outdir::{OutDir, OutFile};
 use crate::source::SourceError;
 
@@ -61,13 +63,13 @@ impl<'a> Outputs<'a> {
         out: &'a OutDir,
         dups: Duplicates,
         formatters: usize,
-        stages: std::sync::Arc<super::StageTimes>,
+        stages: std::sync::Arc<super::stages::StageTimes>,
     ) -> Result<Outputs<'a>, ScanError> {
         let dir = out.path();
         let open = |name: &'a str| out.create(name).map_err(file_err(dir, name));
         let csv = open(GAMES_CSV)?;
         #[cfg(feature = "report")]
-        let parquet = Some(open(super::GAMES_PARQUET)?);
+        let parquet = Some(open(super::model::GAMES_PARQUET)?);
         #[cfg(not(feature = "report"))]
         let parquet = None;
         let games = GameTable::new(Some(csv), parquet, formatters, stages)

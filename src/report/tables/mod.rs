@@ -20,15 +20,15 @@
 
 use polars::prelude::*;
 
-use super::RatingPool;
-use super::ReportConfig;
 use super::columns::*;
+use super::config::{RatingPool, ReportConfig};
 
 mod cohort;
 mod counterfactual;
 mod cut;
 mod endings;
 mod expr;
+mod frame;
 mod positions;
 mod strength;
 mod years;
@@ -42,6 +42,7 @@ pub use cut::{
     cut_mutual_games,
 };
 use endings::{Population, endings};
+pub use frame::{ERAS, prepared};
 use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
 pub use strength::{
     COMPARISON_CELLS, PRIMARY_COMPARISON, TEST_EXACT, TEST_NONE, TEST_SCORE, per_game_strength,
@@ -163,56 +164,6 @@ pub fn compute(
     config: &ReportConfig,
 ) -> PolarsResult<DataFrame> {
     (spec.compute)(prepared(games)?, config)
-}
-
-/// The games table with every used column typed and the derived side-to-move column.
-pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
-    let mut games = games.clone();
-    let stm = side_to_move_column(&games)?;
-    games.with_column(stm)?;
-    let ply = mutual_ply_column(&games)?;
-    games.with_column(ply)?;
-    Ok(games.lazy().with_columns(typed()))
-}
-
-/// Name of the derived column: the ply after which both kings first stood in the enemy
-/// camps (the SFEN move number of `mutual_sfen` less one); null without one.
-pub(crate) const MUTUAL_PLY: &str = "mutual_ply";
-
-/// The first mutual entry's ply, from the move-number field of `mutual_sfen`.
-fn mutual_ply_column(games: &DataFrame) -> PolarsResult<Column> {
-    let sfen = games.column(MUTUAL_SFEN)?.cast(&DataType::String)?;
-    let s = sfen.str()?;
-    let v: Vec<Option<i64>> = (0..games.height())
-        .map(|i| {
-            s.get(i)
-                .and_then(|x| x.split_whitespace().nth(3))
-                .and_then(|n| n.parse::<i64>().ok())
-                .map(|n| n - 1)
-        })
-        .collect();
-    Ok(Column::new(MUTUAL_PLY.into(), v))
-}
-
-/// Name of the derived column: Black is to move in the final position.
-pub(crate) const BLACK_TO_MOVE: &str = "black_to_move_final";
-
-/// Black to move in the final position: the side-to-move field of `final_sfen`, else
-/// (no final position) Black after an even number of plies.
-fn side_to_move_column(games: &DataFrame) -> PolarsResult<Column> {
-    let sfen = games.column(FINAL_SFEN)?.cast(&DataType::String)?;
-    let plies = games.column(PLIES)?.cast(&DataType::Int64)?;
-    let (s, p) = (sfen.str()?, plies.i64()?);
-    let v: Vec<Option<bool>> = (0..games.height())
-        .map(
-            |i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
-                Some("b") => Some(true),
-                Some("w") => Some(false),
-                _ => p.get(i).map(|n| n % 2 == 0),
-            },
-        )
-        .collect();
-    Ok(Column::new(BLACK_TO_MOVE.into(), v))
 }
 
 /// Every table of the report, in order.
@@ -548,12 +499,3 @@ no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_
 
 const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
 (`entering` = `black_only` or `white_only`).";
-
-/// The study periods of table 3b: label, first year, last year.
-pub const ERAS: &[(&str, i64, i64)] = &[
-    ("2008-2013", 2008, 2013),
-    ("2014-2017", 2014, 2017),
-    ("2018-2020", 2018, 2020),
-    ("2021-2023", 2021, 2023),
-    ("2024-2026", 2024, 2026),
-];

@@ -5,12 +5,13 @@
 use polars::prelude::*;
 
 use super::super::columns::*;
+use super::super::config::{RatingPool, ReportConfig};
 use super::super::exact::{MIN_EXPECTED, exact_comparison, min_expected};
 use super::super::stats::Z95;
 use super::super::stats::{ClusteredRate, clustered_rate, holm_ln, score_test, wilson};
-use super::super::{RatingPool, ReportConfig};
+use super::cut::RULE24_DRAW;
 use super::expr::*;
-use super::{ERAS, RULE24_DRAW, prepared};
+use super::frame::{ERAS, prepared};
 
 /// Each year's strength threshold: the configured percentile of its rating pool.
 /// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
