@@ -174,20 +174,7 @@ fn points(df: &DataFrame, c: &str, i: usize) -> String {
 /// without that table.
 pub fn headline(report: &Report) -> Option<String> {
     let df = report.table("era_comparison")?;
-    let s = |c: &str, i: usize| {
-        df.column(c)
-            .ok()
-            .and_then(|c| c.get(i).ok())
-            .map(|v| cell(c, &v))
-            .unwrap_or_else(|| "–".to_string())
-    };
-    let int = |c: &str, i: usize| {
-        df.column(c)
-            .ok()
-            .and_then(|c| c.i64().ok()?.get(i))
-            .unwrap_or(0)
-    };
-    let log10 = |c: &str, i: usize| df.column(c).ok().and_then(|c| c.f64().ok()?.get(i));
+    let t = Cells(df);
     let c = &report.config;
     let mut out = String::from("## Headline: the 256 era against the 512 era\n\n");
     let _ = writeln!(
@@ -204,7 +191,6 @@ size, share of the pool at or above it and ties). {}\n",
     let pops = df.column("population").ok()?.str().ok()?.clone();
     let roles = df.column("role").ok()?.str().ok()?.clone();
     let few = df.column("few_games").ok()?.bool().ok()?.clone();
-    let tests = df.column("test").ok()?.str().ok()?.clone();
     let family = df
         .column("holm_family")
         .ok()?
@@ -222,66 +208,6 @@ size, share of the pool at or above it and ties). {}\n",
             _ => continue,
         };
         let primary = roles.get(i) == Some("primary");
-        let side = |p: &str| {
-            let (k, n) = (int(&format!("{p}_count"), i), int(&format!("{p}_games"), i));
-            if n == 0 {
-                format!("{} no controlled game", s(&format!("{p}_cell"), i))
-            } else {
-                let clustered = match (
-                    log10(&format!("{p}_rate_cl_lo"), i),
-                    log10(&format!("{p}_rate_cl_hi"), i),
-                ) {
-                    (Some(lo), Some(hi)) => format!(
-                        "; clustered by engine pair {}–{}, design effect {}",
-                        percentage(lo, 1),
-                        percentage(hi, 1),
-                        log10(&format!("{p}_design_effect"), i)
-                            .map_or("–".to_string(), |d| format!("{d:.2}")),
-                    ),
-                    _ => "; no clustered interval (fewer than two pairs)".to_string(),
-                };
-                format!(
-                    "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
-                    s(&format!("{p}_cell"), i),
-                    s(&format!("{p}_rate"), i),
-                    s(&format!("{p}_rate_lo"), i),
-                    s(&format!("{p}_rate_hi"), i),
-                    int(&format!("{p}_engines"), i),
-                    int(&format!("{p}_pairs"), i),
-                )
-            }
-        };
-        let method = tests.get(i).unwrap_or(super::tables::TEST_NONE);
-        let test = match log10("test_p_log10", i) {
-            None => {
-                if int("a_games", i) == 0 || int("b_games", i) == 0 {
-                    "no test (a cell without games)".to_string()
-                } else {
-                    format!(
-                        "no test (a small cell of more than {} games, too many for the exact methods)",
-                        super::exact::EXACT_MAX_GAMES
-                    )
-                }
-            }
-            Some(l) => {
-                let adjusted = match log10("holm_p_log10", i) {
-                    Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
-                    _ => String::new(),
-                };
-                let (interval, name) = if method == super::tables::TEST_EXACT {
-                    ("exact Chan-Zhang CI", "Boschloo's exact test")
-                } else {
-                    ("score CI", "score test")
-                };
-                format!(
-                    "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
-                    points(df, "rate_diff", i),
-                    points(df, "rate_diff_lo", i),
-                    points(df, "rate_diff_hi", i),
-                    p_value_log10(l),
-                )
-            }
-        };
         let flag = if few.get(i) == Some(true) {
             format!(
                 " **Few games** (a cell has fewer than {}): descriptive only.",
@@ -292,15 +218,118 @@ size, share of the pool at or above it and ties). {}\n",
         };
         let _ = writeln!(
             out,
-            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {test}.{flag}",
+            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {}.{flag}",
             if primary { "Primary" } else { "Secondary" },
-            side("a"),
-            side("b"),
+            t.side("a", i),
+            t.side("b", i),
+            t.test(i, primary),
         );
     }
-    let _ = writeln!(
-        out,
-        "\nThe inference of each comparison follows a rule fixed in advance: where a cell has fewer than {} games or the 2x2 table an \
+    let _ = writeln!(out, "\n{}", inference_note(c.min_games, family));
+    Some(out)
+}
+
+/// The cells of table 3e as the headline prints them.
+struct Cells<'a>(&'a DataFrame);
+
+impl Cells<'_> {
+    /// Column `c` of row `i` formatted as in the tables (`–` when missing).
+    fn text(&self, c: &str, i: usize) -> String {
+        self.0
+            .column(c)
+            .ok()
+            .and_then(|c| c.get(i).ok())
+            .map(|v| cell(c, &v))
+            .unwrap_or_else(|| "–".to_string())
+    }
+
+    fn int(&self, c: &str, i: usize) -> i64 {
+        self.0
+            .column(c)
+            .ok()
+            .and_then(|c| c.i64().ok()?.get(i))
+            .unwrap_or(0)
+    }
+
+    fn float(&self, c: &str, i: usize) -> Option<f64> {
+        self.0.column(c).ok().and_then(|c| c.f64().ok()?.get(i))
+    }
+
+    /// One cell (`a` or `b`) of comparison `i`: its rate with the interval, the engines
+    /// and pairs it rests on and the interval clustered by engine pair.
+    fn side(&self, p: &str, i: usize) -> String {
+        let (k, n) = (
+            self.int(&format!("{p}_count"), i),
+            self.int(&format!("{p}_games"), i),
+        );
+        if n == 0 {
+            return format!("{} no controlled game", self.text(&format!("{p}_cell"), i));
+        }
+        let clustered = match (
+            self.float(&format!("{p}_rate_cl_lo"), i),
+            self.float(&format!("{p}_rate_cl_hi"), i),
+        ) {
+            (Some(lo), Some(hi)) => format!(
+                "; clustered by engine pair {}–{}, design effect {}",
+                percentage(lo, 1),
+                percentage(hi, 1),
+                self.float(&format!("{p}_design_effect"), i)
+                    .map_or("–".to_string(), |d| format!("{d:.2}")),
+            ),
+            _ => "; no clustered interval (fewer than two pairs)".to_string(),
+        };
+        format!(
+            "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
+            self.text(&format!("{p}_cell"), i),
+            self.text(&format!("{p}_rate"), i),
+            self.text(&format!("{p}_rate_lo"), i),
+            self.text(&format!("{p}_rate_hi"), i),
+            self.int(&format!("{p}_engines"), i),
+            self.int(&format!("{p}_pairs"), i),
+        )
+    }
+
+    /// The test of comparison `i`: the difference with its interval and p (Holm-adjusted
+    /// too for a secondary one), or why there is none.
+    fn test(&self, i: usize, primary: bool) -> String {
+        let Some(l) = self.float("test_p_log10", i) else {
+            return if self.int("a_games", i) == 0 || self.int("b_games", i) == 0 {
+                "no test (a cell without games)".to_string()
+            } else {
+                format!(
+                    "no test (a small cell of more than {} games, too many for the exact methods)",
+                    super::exact::EXACT_MAX_GAMES
+                )
+            };
+        };
+        let adjusted = match self.float("holm_p_log10", i) {
+            Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
+            _ => String::new(),
+        };
+        let method = self
+            .0
+            .column("test")
+            .ok()
+            .and_then(|c| c.str().ok()?.get(i));
+        let (interval, name) = if method == Some(super::tables::TEST_EXACT) {
+            ("exact Chan-Zhang CI", "Boschloo's exact test")
+        } else {
+            ("score CI", "score test")
+        };
+        format!(
+            "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
+            points(self.0, "rate_diff", i),
+            points(self.0, "rate_diff_lo", i),
+            points(self.0, "rate_diff_hi", i),
+            p_value_log10(l),
+        )
+    }
+}
+
+/// The paragraph after the headline's comparisons: the inference rule fixed in advance.
+fn inference_note(min_games: u32, family: i64) -> String {
+    format!(
+        "The inference of each comparison follows a rule fixed in advance: where a cell has fewer than {min_games} games or the 2x2 table an \
 expected count below 5, Boschloo's exact unconditional test with Chan and Zhang's exact interval (the asymptotic test is not printed for \
 such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
 p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
@@ -308,8 +337,6 @@ members (this move-limit rate and the two raw rows of table 3e), with Holm's adj
 stays in the family, untested). The intervals of the rates and tests are over games; the same engines play many games, so each \
 cell also gives the engines and engine pairs it rests on and the interval clustered by engine pair with its design effect (the \
 clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table 3e for the \
-raw (uncontrolled) rows and the definitions.\n",
-        c.min_games
-    );
-    Some(out)
+raw (uncontrolled) rows and the definitions.\n"
+    )
 }

@@ -114,78 +114,15 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
 /// needed): all or nothing, `report.md` last (see [`crate::outdir`]); on an error the
 /// folder's earlier files are left as they were.
 pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
-    use std::io::Write as _;
-    let out = crate::outdir::OutDir::open(dir)?;
-    let files = std::cell::RefCell::new(Vec::<String>::new());
-    let create = |name: &str| {
-        let path = dir.join(name);
-        files.borrow_mut().push(name.to_string());
-        out.create(name)
-            .map_err(|cause| ReportError::Io { path, cause })
-    };
-    let kv: Vec<(String, String)> = export::metadata(report)
-        .into_iter()
-        .map(|(k, v)| {
-            let text = match v {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            };
-            (format!("floodgate_scan.{k}"), text)
-        })
-        .collect();
-    // Every Parquet file: the report's metadata, the table's name and caption, and the
-    // Arrow schema with plain strings.
-    let parquet = |name: &str, df: &mut DataFrame, table: &str, caption: &str| {
-        let mut meta = kv.clone();
-        meta.push(("floodgate_scan.table".to_string(), table.to_string()));
-        if !caption.is_empty() {
-            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
-        }
-        meta.push(tidy::arrow_schema_plain_strings(df));
-        ParquetWriter::new(create(name)?)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
-            .finish(df)
-            .map_err(ReportError::polars(dir.join(name).display().to_string()))?;
-        Ok::<(), ReportError>(())
-    };
-    let write_table = |stem: &str, df: &mut DataFrame, caption: &str| {
-        let csv = format!("{stem}.csv");
-        let f = create(&csv)?;
-        CsvWriter::new(f)
-            .finish(df)
-            .map_err(ReportError::polars(dir.join(&csv).display().to_string()))?;
-        parquet(&format!("{stem}.parquet"), df, stem, caption)
-    };
+    let w = Files::open(report, dir)?;
     for table in &report.tables {
-        let caption = table.spec.caption_for(&report.config);
-        let name = table.spec.name;
-        let (mut data, totals) = tidy::split_totals(&table.data)
-            .map_err(ReportError::polars(format!("table {name} (files)")))?;
-        write_table(name, &mut data, &caption)?;
-        if let Some(mut totals) = totals {
-            write_table(&format!("{name}_total"), &mut totals, "")?;
-        }
-        let mut long =
-            tidy::long(table).map_err(ReportError::polars(format!("table {name} (long form)")))?;
-        if long.height() > 0 {
-            write_table(&format!("{name}_long"), &mut long, "")?;
-        }
-        if report.config.latex {
-            let tex = format!("{name}.tex");
-            let text = latex::table_tex(table, &caption)
-                .map_err(ReportError::polars(format!("table {name} (LaTeX)")))?;
-            create(&tex)?
-                .write_all(text.as_bytes())
-                .map_err(ReportError::io(&dir.join(&tex)))?;
-        }
+        w.table(table, &report.config)?;
     }
     if report.config.latex {
-        create("tables.tex")?
-            .write_all(latex::document(report).as_bytes())
-            .map_err(ReportError::io(&dir.join("tables.tex")))?;
+        w.bytes("tables.tex", latex::document(report).as_bytes())?;
     }
     if let Some(per_game) = &report.per_game {
-        parquet(
+        w.parquet(
             "strength_per_game.parquet",
             &mut per_game.clone(),
             "strength_per_game",
@@ -194,29 +131,27 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     }
     for table in &report.extra {
         let mut df = table.data.clone();
-        let name = format!("{}.csv", table.name);
-        CsvWriter::new(create(&name)?)
-            .finish(&mut df)
-            .map_err(ReportError::polars(dir.join(&name).display().to_string()))?;
-        parquet(&format!("{}.parquet", table.name), &mut df, &table.name, "")?;
+        w.csv(&format!("{}.csv", table.name), &mut df)?;
+        w.parquet(&format!("{}.parquet", table.name), &mut df, &table.name, "")?;
     }
     for plot in &report.plots {
-        create(plot.file)?
-            .write_all(plot.svg.as_bytes())
-            .map_err(ReportError::io(&dir.join(plot.file)))?;
-        let pdf = plot.pdf_file();
-        create(&pdf)?
-            .write_all(&plot.pdf)
-            .map_err(ReportError::io(&dir.join(&pdf)))?;
+        w.bytes(plot.file, plot.svg.as_bytes())?;
+        w.bytes(&plot.pdf_file(), &plot.pdf)?;
     }
-    let listed = files.borrow().clone();
-    create("report.json")?
-        .write_all(export::report_json(report, &listed).as_bytes())
-        .map_err(ReportError::io(&dir.join("report.json")))?;
-    create("report.md")?
-        .write_all(markdown::render(report).as_bytes())
-        .map_err(ReportError::io(&dir.join("report.md")))?;
-    // Outputs of an earlier run with other options that this run does not make.
+    let listed = w.files.borrow().clone();
+    w.bytes(
+        "report.json",
+        export::report_json(report, &listed).as_bytes(),
+    )?;
+    w.bytes("report.md", markdown::render(report).as_bytes())?;
+    let obsolete = obsolete_files(report);
+    let obsolete: Vec<&str> = obsolete.iter().map(String::as_str).collect();
+    w.out.commit(&obsolete)?;
+    Ok(())
+}
+
+/// Outputs of an earlier run with other options that this run does not make.
+fn obsolete_files(report: &Report) -> Vec<String> {
     let mut obsolete: Vec<String> = Vec::new();
     if !report.config.latex {
         obsolete.extend(report.tables.iter().map(|t| format!("{}.tex", t.spec.name)));
@@ -225,9 +160,118 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
     if report.per_game.is_none() {
         obsolete.push("strength_per_game.parquet".to_string());
     }
-    let obsolete: Vec<&str> = obsolete.iter().map(String::as_str).collect();
-    out.commit(&obsolete)?;
-    Ok(())
+    obsolete
+}
+
+/// The report's output folder while it is written: the files made so far (for
+/// `report.json`) and the metadata every Parquet file carries.
+struct Files<'a> {
+    out: crate::outdir::OutDir,
+    dir: &'a Path,
+    files: std::cell::RefCell<Vec<String>>,
+    /// The report's metadata as Parquet key-value pairs.
+    kv: Vec<(String, String)>,
+}
+
+impl<'a> Files<'a> {
+    fn open(report: &Report, dir: &'a Path) -> Result<Files<'a>, ReportError> {
+        let kv = export::metadata(report)
+            .into_iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (format!("floodgate_scan.{k}"), text)
+            })
+            .collect();
+        Ok(Files {
+            out: crate::outdir::OutDir::open(dir)?,
+            dir,
+            files: Default::default(),
+            kv,
+        })
+    }
+
+    fn create(&self, name: &str) -> Result<crate::outdir::OutFile, ReportError> {
+        self.files.borrow_mut().push(name.to_string());
+        self.out
+            .create(name)
+            .map_err(ReportError::io(&self.dir.join(name)))
+    }
+
+    fn bytes(&self, name: &str, bytes: &[u8]) -> Result<(), ReportError> {
+        use std::io::Write as _;
+        self.create(name)?
+            .write_all(bytes)
+            .map_err(ReportError::io(&self.dir.join(name)))
+    }
+
+    fn csv(&self, name: &str, df: &mut DataFrame) -> Result<(), ReportError> {
+        CsvWriter::new(self.create(name)?)
+            .finish(df)
+            .map_err(ReportError::polars(
+                self.dir.join(name).display().to_string(),
+            ))
+    }
+
+    /// A Parquet file: the report's metadata, the table's name and caption, and the Arrow
+    /// schema with plain strings.
+    fn parquet(
+        &self,
+        name: &str,
+        df: &mut DataFrame,
+        table: &str,
+        caption: &str,
+    ) -> Result<(), ReportError> {
+        let mut meta = self.kv.clone();
+        meta.push(("floodgate_scan.table".to_string(), table.to_string()));
+        if !caption.is_empty() {
+            meta.push(("floodgate_scan.caption".to_string(), caption.to_string()));
+        }
+        meta.push(tidy::arrow_schema_plain_strings(df));
+        ParquetWriter::new(self.create(name)?)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(meta)))
+            .finish(df)
+            .map_err(ReportError::polars(
+                self.dir.join(name).display().to_string(),
+            ))?;
+        Ok(())
+    }
+
+    /// `STEM.csv` and `STEM.parquet`.
+    fn csv_and_parquet(
+        &self,
+        stem: &str,
+        df: &mut DataFrame,
+        caption: &str,
+    ) -> Result<(), ReportError> {
+        self.csv(&format!("{stem}.csv"), df)?;
+        self.parquet(&format!("{stem}.parquet"), df, stem, caption)
+    }
+
+    /// One table's files: its rows, its total row, its long form and its LaTeX.
+    fn table(&self, table: &Table, config: &ReportConfig) -> Result<(), ReportError> {
+        let caption = table.spec.caption_for(config);
+        let name = table.spec.name;
+        let (mut data, totals) = tidy::split_totals(&table.data)
+            .map_err(ReportError::polars(format!("table {name} (files)")))?;
+        self.csv_and_parquet(name, &mut data, &caption)?;
+        if let Some(mut totals) = totals {
+            self.csv_and_parquet(&format!("{name}_total"), &mut totals, "")?;
+        }
+        let mut long =
+            tidy::long(table).map_err(ReportError::polars(format!("table {name} (long form)")))?;
+        if long.height() > 0 {
+            self.csv_and_parquet(&format!("{name}_long"), &mut long, "")?;
+        }
+        if config.latex {
+            let text = latex::table_tex(table, &caption)
+                .map_err(ReportError::polars(format!("table {name} (LaTeX)")))?;
+            self.bytes(&format!("{name}.tex"), text.as_bytes())?;
+        }
+        Ok(())
+    }
 }
 
 /// Count the data lines of the `errors.csv` beside a `games.parquet` (entries that could

@@ -81,26 +81,74 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     let dups = dups::Duplicates::new(config.dedupe, names.len());
     let stage_times = Arc::clone(&progress.stages);
     let mut out = order::Outputs::create(&dir, dups, writer::formatters(jobs), stage_times)?;
-    // Each input in its parts (one, but for a 7z file of several blocks), in order.
-    let planned: Vec<Vec<(Part, u64)>> = {
-        use rayon::prelude::*;
-        inputs.par_iter().map(weighed_parts).collect()
+    let plan = Plan::new(&inputs, &names);
+    let (result, worker_stats) = run_pipeline(&inputs, &names, &plan, &mut out, jobs, progress);
+    let (inputs, mut totals, input_errors) = result?;
+    totals.merge(&worker_stats);
+    let summary = summarise(config, &mut out, inputs, totals);
+    out.finish()?;
+    write_summary(&dir, &summary)?;
+    // The last moment to stop: from here on the renames run to their end.
+    interrupt::check().map_err(ScanError::Interrupted)?;
+    let obsolete: &[&str] = if PARQUET_AVAILABLE {
+        &[]
+    } else {
+        &[GAMES_PARQUET]
     };
-    let mut weights = Vec::new();
-    let parts: Vec<(usize, Part)> = planned
-        .into_iter()
-        .enumerate()
-        .flat_map(|(input, ps)| ps.into_iter().map(move |p| (input, p)))
-        .map(|(input, (part, weight))| {
-            weights.push(weight);
-            (input, part)
-        })
-        .collect();
-    let schedule = schedule(&weights);
-    let part_input: Vec<usize> = parts.iter().map(|(input, _)| *input).collect();
-    let part_names: Vec<String> = part_input.iter().map(|&i| names[i].clone()).collect();
-    let readers = parts.len().clamp(1, jobs.max(1));
+    dir.commit(obsolete)?;
+    Ok(ScanReport {
+        summary,
+        input_errors,
+    })
+}
 
+/// Each input in its parts (one, but for a 7z file of several blocks), in order, and the
+/// order the readers take them in.
+struct Plan {
+    parts: Vec<(usize, Part)>,
+    schedule: Vec<usize>,
+    /// The input of each part, and its name.
+    part_input: Vec<usize>,
+    part_names: Vec<String>,
+}
+
+impl Plan {
+    fn new(inputs: &[Input], names: &[String]) -> Plan {
+        let planned: Vec<Vec<(Part, u64)>> = {
+            use rayon::prelude::*;
+            inputs.par_iter().map(weighed_parts).collect()
+        };
+        let mut weights = Vec::new();
+        let parts: Vec<(usize, Part)> = planned
+            .into_iter()
+            .enumerate()
+            .flat_map(|(input, ps)| ps.into_iter().map(move |p| (input, p)))
+            .map(|(input, (part, weight))| {
+                weights.push(weight);
+                (input, part)
+            })
+            .collect();
+        let part_input: Vec<usize> = parts.iter().map(|(input, _)| *input).collect();
+        Plan {
+            schedule: schedule(&weights),
+            part_names: part_input.iter().map(|&i| names[i].clone()).collect(),
+            part_input,
+            parts,
+        }
+    }
+}
+
+/// The readers, the workers and the ordered writer, run to their end: what the writer
+/// wrote (or why the pipeline stopped) and the workers' counts.
+fn run_pipeline(
+    inputs: &[Input],
+    names: &[String],
+    plan: &Plan,
+    out: &mut order::Outputs<'_>,
+    jobs: usize,
+    progress: &Progress,
+) -> (Result<order::Written, ScanError>, Stats) {
+    let readers = plan.parts.len().clamp(1, jobs.max(1));
     let (work_tx, work_rx) = sync_channel::<Work>(jobs * 4);
     let (msg_tx, msg_rx) = sync_channel::<Msg>(jobs * 8 + 16);
     let work_rx = Arc::new(Mutex::new(work_rx));
@@ -110,11 +158,11 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
 
     // Every stage ends when the stage it feeds is gone (a send fails) or when `stop` is
     // set: no thread can wait for one that has died.
-    let (result, worker_stats) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         for _ in 0..readers {
             let (work_tx, msg_tx) = (work_tx.clone(), msg_tx.clone());
             let (next_part, pool, stop) = (&next_part, &pool, &stop);
-            let (inputs, parts, schedule) = (&inputs, &parts, &schedule);
+            let (parts, schedule) = (&plan.parts, &plan.schedule);
             s.spawn(move || {
                 let cpu = stages::ThreadCpu::now();
                 stop.guard("reader", || {
@@ -131,7 +179,7 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 let (work_rx, msg_tx) = (Arc::clone(&work_rx), msg_tx.clone());
-                let (names, pool, stop) = (&part_names, &pool, &stop);
+                let (names, pool, stop) = (&plan.part_names, &pool, &stop);
                 s.spawn(move || {
                     let cpu = stages::ThreadCpu::now();
                     let stats = stop.guard("worker", || {
@@ -146,21 +194,7 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         // The workers hold the receiving end: once they are gone, the readers' sends fail.
         drop(work_rx);
         drop(msg_tx);
-        // The writer owns the receiving end: if it stops early, dropping it stops the rest.
-        let cpu = stages::ThreadCpu::now();
-        let result = stop
-            .guard("writer", || {
-                order::write_in_order(msg_rx, &names, &part_input, &mut out, progress, &stop)
-            })
-            .unwrap_or_else(|| Err(ScanError::Internal("the writer stopped".into())));
-        stages::add(&progress.stages.order, stages::ThreadCpu::now().since(&cpu));
-        let written = match result {
-            Ok(v) => v,
-            Err(e) => {
-                stop.fail(e);
-                None
-            }
-        };
+        let written = run_writer(msg_rx, names, &plan.part_input, out, progress, &stop);
         let mut stats = Stats::default();
         for w in workers {
             if let Ok(Some(s)) = w.join() {
@@ -172,9 +206,43 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
             None => written.ok_or_else(|| ScanError::Internal("the writer stopped".into())),
         };
         (outcome, stats)
-    });
-    let (mut inputs, mut totals, input_errors) = result?;
-    totals.merge(&worker_stats);
+    })
+}
+
+/// The ordered writer, on the calling thread. It owns the receiving end: if it stops
+/// early, dropping it stops the rest. `None` when it stopped (the reason is in `stop`).
+fn run_writer(
+    msg_rx: std::sync::mpsc::Receiver<Msg>,
+    names: &[String],
+    part_input: &[usize],
+    out: &mut order::Outputs<'_>,
+    progress: &Progress,
+    stop: &Stop,
+) -> Option<order::Written> {
+    let cpu = stages::ThreadCpu::now();
+    let result = stop
+        .guard("writer", || {
+            order::write_in_order(msg_rx, names, part_input, out, progress, stop)
+        })
+        .unwrap_or_else(|| Err(ScanError::Internal("the writer stopped".into())));
+    stages::add(&progress.stages.order, stages::ThreadCpu::now().since(&cpu));
+    match result {
+        Ok(v) => v,
+        Err(e) => {
+            stop.fail(e);
+            None
+        }
+    }
+}
+
+/// The content of `summary.json`: the inputs' counts with their duplicates, the totals
+/// (less the games left out as duplicates) and the samples.
+fn summarise(
+    config: &ScanConfig,
+    out: &mut order::Outputs<'_>,
+    mut inputs: Vec<InputSummary>,
+    mut totals: Stats,
+) -> Summary {
     totals.remove_games(&out.dups.dropped);
     for (summary, &d) in inputs.iter_mut().zip(&out.dups.per_input) {
         summary.duplicates = d;
@@ -184,7 +252,7 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
     }
     let duplicate_games = out.dups.total();
     let failed_inputs = inputs.iter().filter(|i| i.error.is_some()).count() as u64;
-    let summary = Summary {
+    Summary {
         inputs,
         failed_inputs,
         final_board_match_rate: totals.final_board_match_rate(),
@@ -195,21 +263,7 @@ pub fn scan(config: &ScanConfig, progress: &Progress) -> Result<ScanReport, Scan
         duplicates_dropped: if config.dedupe { duplicate_games } else { 0 },
         duplicate_sample: std::mem::take(&mut out.dups.sample),
         parquet: PARQUET_AVAILABLE,
-    };
-    out.finish()?;
-    write_summary(&dir, &summary)?;
-    // The last moment to stop: from here on the renames run to their end.
-    interrupt::check().map_err(ScanError::Interrupted)?;
-    let obsolete: &[&str] = if PARQUET_AVAILABLE {
-        &[]
-    } else {
-        &[GAMES_PARQUET]
-    };
-    dir.commit(obsolete)?;
-    Ok(ScanReport {
-        summary,
-        input_errors,
-    })
+    }
 }
 
 /// The output stage alone, fed rows already analysed: what its benchmark times
@@ -349,36 +403,7 @@ fn read_parts(
             if stop.stopped() {
                 return false;
             }
-            let job = match event {
-                Event::Entry { name, bytes } => {
-                    let start = batch.arena.len();
-                    batch.arena.extend_from_slice(bytes);
-                    Job::Record {
-                        name,
-                        start,
-                        end: batch.arena.len(),
-                    }
-                }
-                Event::File { name, path } => Job::File { name, path },
-                Event::Span {
-                    name,
-                    file,
-                    offset,
-                    len,
-                } => Job::Span {
-                    name,
-                    file,
-                    offset,
-                    len,
-                },
-                Event::Shared { name, bytes } => Job::Shared { name, bytes },
-                Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
-                    entry: name,
-                    line: None,
-                    reason,
-                }),
-                Event::Skipped { name } => Job::Known(Item::Skipped(name)),
-            };
+            let job = job_of(event, &mut batch.arena);
             batch.push(job, work_tx)
         };
         let result = read_part(source, piece, &progress.bytes_read, &mut sink);
@@ -419,6 +444,40 @@ fn read_parts(
         {
             return;
         }
+    }
+}
+
+/// The job of one event of a reader: a record's bytes are appended to the batch's `arena`.
+fn job_of(event: Event<'_>, arena: &mut Vec<u8>) -> Job {
+    match event {
+        Event::Entry { name, bytes } => {
+            let start = arena.len();
+            arena.extend_from_slice(bytes);
+            Job::Record {
+                name,
+                start,
+                end: arena.len(),
+            }
+        }
+        Event::File { name, path } => Job::File { name, path },
+        Event::Span {
+            name,
+            file,
+            offset,
+            len,
+        } => Job::Span {
+            name,
+            file,
+            offset,
+            len,
+        },
+        Event::Shared { name, bytes } => Job::Shared { name, bytes },
+        Event::Unreadable { name, reason } => Job::Known(Item::Unreadable {
+            entry: name,
+            line: None,
+            reason,
+        }),
+        Event::Skipped { name } => Job::Known(Item::Skipped(name)),
     }
 }
 
