@@ -160,6 +160,7 @@ pub fn rate_parts(rate: &str) -> Option<(&'static str, &'static str)> {
         "time_share" => ("time", "games"),
         "other_share" => ("other", "games"),
         "incidence_share" => ("ended", "games"),
+        "ever_mutual_decl_rate" => ("decl_wins", "ever_mutual"),
         _ => return None,
     })
 }

@@ -19,6 +19,7 @@ pub mod columns;
 pub mod exact;
 pub mod export;
 pub mod latex;
+pub mod logit;
 pub mod markdown;
 pub mod pdf;
 pub mod plots;

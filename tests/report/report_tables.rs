@@ -1662,3 +1662,130 @@ fn the_cohort_at_the_first_mutual_entry_and_its_cumulative_incidence() {
         }
     }
 }
+
+/// Three engines A, B, C in five games; `m` marks a game of the ever-mutual cohort (a first
+/// mutual entry at ply 100).
+fn player_games() -> Vec<GameRow> {
+    let g = |year: i64, black: &str, white: &str, m: bool, reason: &str| {
+        let mut g = game(Some(year), if m { "mutual" } else { "none" }, Some(reason));
+        g.black = Some(black.into());
+        g.white = Some(white.into());
+        g.mutual_sfen = m.then(|| "4k4/9/9/9/9/9/9/9/4K4 b - 101".to_string());
+        g
+    };
+    vec![
+        g(2022, "A", "B", true, "kachi"),
+        g(2022, "A", "B", true, "max_moves"),
+        g(2022, "B", "A", false, "toryo"),
+        g(2023, "A", "C", true, "kachi"),
+        g(2023, "C", "B", false, "toryo"),
+    ]
+}
+
+/// The Wilson interval of k of n, written out.
+fn wilson_by_hand(k: f64, n: f64) -> (f64, f64) {
+    let p = k / n;
+    let centre = (p + Z2 / (2.0 * n)) / (1.0 + Z2 / n);
+    let half = Z2.sqrt() / (1.0 + Z2 / n) * (p * (1.0 - p) / n + Z2 / (4.0 * n * n)).sqrt();
+    (centre - half, centre + half)
+}
+
+#[test]
+fn who_played_engines_pairs_and_years() {
+    let r = report(&player_games(), &ReportConfig::default());
+    // A: games 1-4, ever mutual 1, 2, 4, declared 1 and 4: 2 of 3.
+    let a = row(&r, "engines", "A");
+    assert_eq!(int(&a, "games"), Some(4));
+    assert_eq!(int(&a, "ever_mutual"), Some(3));
+    assert_eq!(int(&a, "decl_wins"), Some(2));
+    assert!(close(float(&a, "ever_mutual_decl_rate"), 2.0 / 3.0));
+    let (lo, hi) = wilson_by_hand(2.0, 3.0);
+    assert!(close(float(&a, "ever_mutual_decl_rate_lo"), lo));
+    assert!(close(float(&a, "ever_mutual_decl_rate_hi"), hi));
+    // B: games 1, 2, 3, 5; ever mutual 1, 2; declared 1.
+    let b = row(&r, "engines", "B");
+    assert_eq!(
+        (int(&b, "games"), int(&b, "ever_mutual")),
+        (Some(4), Some(2))
+    );
+    assert!(close(float(&b, "ever_mutual_decl_rate"), 0.5));
+    let c = row(&r, "engines", "C");
+    assert_eq!((int(&c, "games"), int(&c, "decl_wins")), (Some(2), Some(1)));
+    // Most games first, ties by name.
+    let t = r.table("engines").unwrap();
+    assert_eq!(strings(t, "engine"), ["A", "B", "C"]);
+    // Pairs: A – B (games 1-3), A – C (4), B – C (5).
+    let t = r.table("engine_pairs").unwrap();
+    assert_eq!(strings(t, "pair"), ["A – B", "A – C", "B – C"]);
+    let ab = row(&r, "engine_pairs", "A – B");
+    assert_eq!(
+        (
+            int(&ab, "games"),
+            int(&ab, "ever_mutual"),
+            int(&ab, "decl_wins")
+        ),
+        (Some(3), Some(2), Some(1))
+    );
+    let bc = row(&r, "engine_pairs", "B – C");
+    assert_eq!(
+        float(&bc, "ever_mutual_decl_rate"),
+        None,
+        "no ever-mutual game"
+    );
+    // 2022: A and B; 2023: A, B and C.
+    let y = row(&r, "engines_by_year", "2022");
+    assert_eq!((int(&y, "games"), int(&y, "engines")), (Some(3), Some(2)));
+    let y = row(&r, "engines_by_year", "2023");
+    assert_eq!((int(&y, "games"), int(&y, "engines")), (Some(2), Some(3)));
+}
+
+#[test]
+fn the_headline_by_time_control_and_across_pools_is_table_3e_recomputed() {
+    // Table 3e's cells, every game in one of two time controls (alternately).
+    let mut rows = comparison_rows();
+    for (i, g) in rows.iter_mut().enumerate() {
+        g.game_name = Some(if i % 2 == 0 { "fast" } else { "slow" }.into());
+    }
+    let primary = |r: &Report, c: &str| {
+        let df = r.table("era_comparison").unwrap();
+        let mask = df.column("role").unwrap().str().unwrap().equal("primary");
+        float(&df.filter(&mask).unwrap(), c)
+    };
+    let r = report(&rows, &ReportConfig::default());
+    for name in ["fast", "slow"] {
+        // As `--game-name` computes it: the pool and the cells within the time control.
+        let only = report(
+            &rows,
+            &ReportConfig {
+                game_name: Some(format!("^{name}$")),
+                ..ReportConfig::default()
+            },
+        );
+        let t = row(&r, "headline_by_time_control", name);
+        for c in ["a_rate", "b_rate", "rate_diff", "rate_diff_lo", "test_p"] {
+            assert_eq!(float(&t, c), primary(&only, c), "{name} {c}");
+        }
+    }
+    let t = r.table("headline_sensitivity").unwrap();
+    assert_eq!(t.height(), 9, "three pools, three percentiles");
+    let mask = t.column("pool").unwrap().str().unwrap().equal("year")
+        & t.column("percentile").unwrap().str().unwrap().equal("75");
+    let default = t.filter(&mask).unwrap();
+    assert_eq!(float(&default, "a_rate"), primary(&r, "a_rate"));
+    assert_eq!(float(&default, "test_p"), primary(&r, "test_p"));
+    // Cell A: 3 of 10 controlled games declared; cell B: 10 of 10.
+    assert!(close(float(&default, "a_rate"), 0.3));
+    assert!(close(float(&default, "b_rate"), 1.0));
+}
+
+#[test]
+fn the_model_says_why_it_is_not_fitted() {
+    // Five games without ratings: no game enters the model, both fits are refused in words.
+    let r = report(&player_games(), &ReportConfig::default());
+    let t = r.table("regression").unwrap();
+    assert_eq!(strings(t, "outcome"), ["declaration_win", "move_limit"]);
+    for note in strings(t, "note") {
+        assert_eq!(note, "not fitted: too few games (0 for 7 coefficients)");
+    }
+    assert_eq!(float(t, "coef"), None);
+}

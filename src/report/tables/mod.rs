@@ -29,7 +29,9 @@ mod cut;
 mod endings;
 mod expr;
 mod frame;
+mod players;
 mod positions;
+mod regression;
 mod strength;
 mod years;
 
@@ -43,7 +45,11 @@ pub use cut::{
 };
 use endings::{Population, endings};
 pub use frame::{ERAS, prepared};
+use players::{
+    engine_pairs, engines, engines_by_year, headline_by_time_control, headline_sensitivity,
+};
 use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
+use regression::regression;
 pub use strength::{
     COMPARISON_CELLS, PRIMARY_COMPARISON, TEST_EXACT, TEST_NONE, TEST_SCORE, per_game_strength,
     thresholds,
@@ -461,6 +467,73 @@ endings' incidences and the share still going add up to 1.",
             "incidence_share",
         ],
         compute: cohort_incidence,
+    },
+    TableSpec {
+        number: "8a",
+        name: "engines",
+        title: "The engines with the most games",
+        caption: "The 20 engines (login names) with the most games, as Black or as White: `games`; `ever_mutual`: their games of \
+the ever-mutual cohort (table 7a's: replayed to the end with a first mutual entry, whatever the final position); `decl_wins`: \
+those that ended in a declaration win (either side's); `ever_mutual_decl_rate`: `decl_wins` over `ever_mutual`, with its 95% \
+Wilson interval. A game counts once for each of its two engines.",
+        shown: &[],
+        compute: engines,
+    },
+    TableSpec {
+        number: "8b",
+        name: "engine_pairs",
+        title: "The engine pairs with the most games",
+        caption: "As table 8a, for the 20 unordered pairs of engines (`A – B`, names in sorting order) with the most games: the \
+clusters of the intervals clustered by engine pair (tables 3a-3e).",
+        shown: &[],
+        compute: engine_pairs,
+    },
+    TableSpec {
+        number: "8c",
+        name: "engines_by_year",
+        title: "Distinct engines by year",
+        caption: "The games of each year and the distinct engines (login names, as Black or as White) that played them.",
+        shown: &[],
+        compute: engines_by_year,
+    },
+    TableSpec {
+        number: "8d",
+        name: "headline_by_time_control",
+        title: "The headline by time control",
+        caption: "Table 3e's primary comparison (the strength-controlled declaration-win rate of mutual entering-king games, cell \
+A against cell B) within each of the 8 time controls (`game_name`, e.g. `floodgate-300-10F`) with the most games, each with its \
+own rating pool and threshold (the {percentile} of {pool}), as `report --game-name` would compute it: the games, the count and the \
+rate of each cell with its 95% Wilson interval, the difference with its interval, the test and its p-value (table 3e's rule). \
+Empty when neither cell has a mutual entering-king game.",
+        shown: &[],
+        compute: headline_by_time_control,
+    },
+    TableSpec {
+        number: "8e",
+        name: "headline_sensitivity",
+        title: "The headline across rating pools and percentiles",
+        caption: "Table 3e's primary comparison under each rating pool (`year`: both ratings of every rated game of the year; \
+`entering`: those of the year's mutual entering-king games; `players`: each player once at their mean rating) and each threshold \
+percentile (50th, 75th, 90th), the other settings as in this report; columns as in table 8d (empty as it).",
+        shown: &[],
+        compute: headline_sensitivity,
+    },
+    TableSpec {
+        number: "9",
+        name: "regression",
+        title: "A model of the declaration win and of the move-limit end",
+        caption: "Logistic regressions, among the games of the ever-mutual cohort (table 7a's) with both pre-game ratings, \
+`'Max_Moves` 256 or 512 and a game name giving the time control, of the declaration win (`outcome` `declaration_win`) and of the \
+move-limit end (`move_limit`) on: `rating_diff_100`, the two ratings' absolute difference in hundreds; `mean_rating_100`, their mean \
+less 2000, in hundreds; `year_2016`, the year less 2016; `max_moves_512`, 1 under `'Max_Moves` 512; `log2_main_time_600`, the \
+base-2 logarithm of the main time over 600 s (`floodgate-300-10F`: 300); `fischer`, 1 for a Fischer increment (`F`). Fitted by \
+Newton's method; `se_clustered`: standard errors clustered by engine pair (unordered login names; the sandwich with the small-sample \
+factor G/(G-1)·(N-1)/(N-K)); `odds_ratio` with its 95% interval, `z` and its two-sided normal `test_p`; `games` and `pairs` in the \
+fit. A covariate constant in the data is left out (`note`); a model that cannot be fitted (too few games, one outcome only, fewer \
+than two pairs, collinear covariates, or separation: a combination of covariates that predicts the outcome exactly) is said in \
+`note`, without estimates.",
+        shown: &[],
+        compute: regression,
     },
 ];
 

@@ -324,6 +324,20 @@ pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
 ];
 
 pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    comparisons(lf, config, false)
+}
+
+/// Table 3e's primary comparison alone (its one row), as tables 8d and 8e recompute it:
+/// the secondary rows' tests (an exact test on large cells is slow) are not made.
+pub(super) fn primary_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    comparisons(lf, config, true)
+}
+
+fn comparisons(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    primary_only: bool,
+) -> PolarsResult<DataFrame> {
     let lf = with_strength(lf, config)?;
     // Per cell and population: games, declaration wins, move-limit endings; and each
     // cell's mutual games with their players, for the intervals clustered by engine pair.
@@ -337,6 +351,9 @@ pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResu
     let mut rows = Vec::new();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
+            if primary_only && (population, measure) != PRIMARY_COMPARISON {
+                continue;
+            }
             let cell = |i: usize| (counts[i][base], counts[i][base + off]);
             let clusters = [
                 pair_counts(&cell_games[0], population == "controlled", off == 1)?,
