@@ -10,6 +10,10 @@
 //! (default 300,000). `FORMATTERS` (default: the number of cores) formatting threads,
 //! `BENCH_RUNS` (default 3) runs, the median printed. Written into a temporary folder
 //! removed at the end.
+//!
+//! A second table times the CSV lines alone, on one thread, made by the scan's hand-written
+//! writer and by the `csv` crate's writer (the two must give the same bytes, checked), in
+//! nanoseconds a row, the runs interleaved; `BENCH_ONLY=csv` prints that table alone.
 
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
@@ -48,6 +52,51 @@ fn rows_of(inputs: &[Input]) -> Vec<Row> {
     rows
 }
 
+/// The CSV lines alone: the hand-written writer beside the `csv` crate's, interleaved.
+fn csv_table(rows: &[Row], runs: usize) {
+    let mut hand = Vec::new();
+    let mut by_crate = Vec::new();
+    for _ in 0..runs {
+        for (by, times) in [(false, &mut hand), (true, &mut by_crate)] {
+            let cpu = process_cpu();
+            let wall = Instant::now();
+            let bytes = output_stage::csv_lines(rows, by).expect("csv lines");
+            let wall = wall.elapsed().as_secs_f64();
+            let cpu = process_cpu() - cpu;
+            std::hint::black_box(&bytes);
+            times.push((wall, cpu, bytes.len()));
+        }
+    }
+    let same = output_stage::csv_lines(rows, false).unwrap()
+        == output_stage::csv_lines(rows, true).unwrap();
+    assert!(same, "the two writers differ");
+    let median = |v: &mut Vec<(f64, f64, usize)>| {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v[v.len() / 2]
+    };
+    let (h, c) = (median(&mut hand), median(&mut by_crate));
+    let n = rows.len() as f64;
+    println!(
+        "CSV lines alone: {} rows, one thread, median of {runs} (wall), same bytes: {same}",
+        rows.len()
+    );
+    println!("| writer | ns a row (wall) | CPU (s) | MB |");
+    println!("|---|---|---|---|");
+    println!(
+        "| hand-written | {:.0} | {:.3} | {:.1} |",
+        h.0 / n * 1e9,
+        h.1,
+        h.2 as f64 / 1e6
+    );
+    println!(
+        "| csv crate | {:.0} | {:.3} | {:.1} |",
+        c.0 / n * 1e9,
+        c.1,
+        c.2 as f64 / 1e6
+    );
+    println!("csv crate / hand-written: {:.2}", c.0 / h.0);
+}
+
 fn main() {
     let arg = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let inputs = match &arg {
@@ -60,6 +109,11 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let formatters = env("FORMATTERS", cores);
     let runs = env("BENCH_RUNS", 3);
+    if std::env::var("BENCH_ONLY").is_ok_and(|v| v == "csv") {
+        let rows: Vec<Row> = base.iter().cycle().take(want).cloned().collect();
+        csv_table(&rows, runs);
+        return;
+    }
     let out = std::env::temp_dir().join(format!("floodgate-scan-output-{}", std::process::id()));
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
@@ -92,6 +146,8 @@ fn main() {
         csv as f64 / 1e6,
         parquet as f64 / 1e6
     );
+    let rows: Vec<Row> = base.iter().cycle().take(want).cloned().collect();
+    csv_table(&rows, runs);
 }
 
 /// CPU seconds of the whole process so far (user + system), from `/proc/self/stat`; 0

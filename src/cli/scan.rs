@@ -131,56 +131,14 @@ fn print_inputs(report: &ScanReport) {
 }
 
 pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
-    // Said before the scan, not after an hour of it.
-    if a.report && !PARQUET_AVAILABLE {
-        anyhow::bail!(
-            "--report: this build has no `report` feature (polars), which the report tables \
-             need; rebuild with default features, or scan without --report"
-        );
-    }
-    let bundled = a.inputs.is_empty();
-    let inputs: Vec<Input> = if bundled {
-        bundled_inputs()
-    } else {
-        a.inputs.iter().map(|s| Input::from_arg(s)).collect()
-    };
-    if inputs.iter().filter(|i| matches!(i, Input::Stdin)).count() > 1 {
-        anyhow::bail!("standard input (-) can be given only once");
-    }
-    if let Err(problems) = check_inputs(&inputs) {
-        for p in problems {
-            eprintln!("floodgate-scan: error: {p}");
-        }
-        eprintln!("floodgate-scan: nothing was written (check the input paths)");
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
-    if bundled && !a.quiet {
-        eprintln!(
-            "floodgate-scan: no input given; scanning the fixture archive built into the program"
-        );
-    }
-    let config = ScanConfig {
-        inputs,
-        outdir: a.outdir.clone(),
-        jobs: a.jobs.map_or(0, usize::from),
-        dedupe: a.dedupe,
+    let config = match config_of(&a)? {
+        Ok(config) => config,
+        Err(code) => return Ok(code),
     };
     floodgate_scan::interrupt::install();
     let progress = Progress::default();
-    let show_bar = !a.quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
-    let done = AtomicBool::new(false);
-    let report = std::thread::scope(|s| {
-        if show_bar {
-            let total: Option<u64> = expand(&config.inputs).iter().map(Input::size_hint).sum();
-            let (progress, done) = (&progress, &done);
-            s.spawn(move || draw_progress(progress, total, done));
-        }
-        let r = scan(&config, &progress);
-        done.store(true, Ordering::Relaxed);
-        r
-    });
-    let report = match report {
+    let report = match scan_with_bar(&config, &progress, !a.quiet) {
         Ok(r) => r,
         Err(ScanError::Interrupted(i)) => {
             return Ok(interrupted(i, &progress, &a.outdir, started.elapsed()));
@@ -191,32 +149,10 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     if a.timings {
         print_timings(&progress, elapsed);
     }
-
     for e in &report.input_errors {
         eprintln!("floodgate-scan: {e}");
     }
-    // An input read to its end without a record is most often a wrong path or level.
-    let inputs = &report.summary.inputs;
-    for i in inputs {
-        // A folder of archives has no records of its own: no warning for it.
-        let prefix = format!(
-            "{}{}",
-            i.source.trim_end_matches('/'),
-            std::path::MAIN_SEPARATOR
-        );
-        let holds_archives = inputs.iter().any(|o| o.source.starts_with(&prefix));
-        if i.error.is_none() && i.entries == 0 && !holds_archives {
-            let others = match i.skipped {
-                0 => String::new(),
-                1 => " (1 other file skipped)".to_string(),
-                n => format!(" ({n} other files skipped)"),
-            };
-            eprintln!(
-                "floodgate-scan: warning: {}: no CSA record found{others}",
-                i.source
-            );
-        }
-    }
+    warn_empty_inputs(&report);
     warn_duplicates(&report, a.dedupe);
     if !a.quiet {
         print_summary(&report, &a.outdir, elapsed);
@@ -238,6 +174,90 @@ pub fn run(a: ScanArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(EXIT_PARTIAL)
     })
+}
+
+/// The scan's configuration from the flags, or the exit code of inputs that cannot be
+/// read (each problem printed); an error for flags that cannot go together.
+fn config_of(a: &ScanArgs) -> anyhow::Result<Result<ScanConfig, ExitCode>> {
+    // Said before the scan, not after an hour of it.
+    if a.report && !PARQUET_AVAILABLE {
+        anyhow::bail!(
+            "--report: this build has no `report` feature (polars), which the report tables \
+             need; rebuild with default features, or scan without --report"
+        );
+    }
+    let bundled = a.inputs.is_empty();
+    let inputs: Vec<Input> = if bundled {
+        bundled_inputs()
+    } else {
+        a.inputs.iter().map(|s| Input::from_arg(s)).collect()
+    };
+    if inputs.iter().filter(|i| matches!(i, Input::Stdin)).count() > 1 {
+        anyhow::bail!("standard input (-) can be given only once");
+    }
+    if let Err(problems) = check_inputs(&inputs) {
+        for p in problems {
+            eprintln!("floodgate-scan: error: {p}");
+        }
+        eprintln!("floodgate-scan: nothing was written (check the input paths)");
+        return Ok(Err(ExitCode::from(EXIT_USAGE)));
+    }
+    if bundled && !a.quiet {
+        eprintln!(
+            "floodgate-scan: no input given; scanning the fixture archive built into the program"
+        );
+    }
+    Ok(Ok(ScanConfig {
+        inputs,
+        outdir: a.outdir.clone(),
+        jobs: a.jobs.map_or(0, usize::from),
+        dedupe: a.dedupe,
+    }))
+}
+
+/// Run the scan, with a progress bar when `verbose` and on a terminal.
+fn scan_with_bar(
+    config: &ScanConfig,
+    progress: &Progress,
+    verbose: bool,
+) -> Result<floodgate_scan::scan::ScanReport, ScanError> {
+    let show_bar = verbose && std::io::stderr().is_terminal();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        if show_bar {
+            let total: Option<u64> = expand(&config.inputs).iter().map(Input::size_hint).sum();
+            let done = &done;
+            s.spawn(move || draw_progress(progress, total, done));
+        }
+        let r = scan(config, progress);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// An input read to its end without a record is most often a wrong path or level: say so
+/// (not for a folder of archives, which has no records of its own).
+fn warn_empty_inputs(report: &floodgate_scan::scan::ScanReport) {
+    let inputs = &report.summary.inputs;
+    for i in inputs {
+        let prefix = format!(
+            "{}{}",
+            i.source.trim_end_matches('/'),
+            std::path::MAIN_SEPARATOR
+        );
+        let holds_archives = inputs.iter().any(|o| o.source.starts_with(&prefix));
+        if i.error.is_none() && i.entries == 0 && !holds_archives {
+            let others = match i.skipped {
+                0 => String::new(),
+                1 => " (1 other file skipped)".to_string(),
+                n => format!(" ({n} other files skipped)"),
+            };
+            eprintln!(
+                "floodgate-scan: warning: {}: no CSA record found{others}",
+                i.source
+            );
+        }
+    }
 }
 
 /// Say how far an interrupted scan got; its exit code (130 for SIGINT, 143 for SIGTERM).

@@ -20,7 +20,7 @@ pub use row::{COLUMN_COUNT, COLUMNS, Cell, Column, ColumnKind, GameRow, Text};
 pub use words::{Entering, ServerReason, Status};
 
 use crate::csa::{GameId, Record, RecordBuffers, read_record_reusing};
-use crate::shogi::{Color, Position};
+use crate::shogi::{Color, Position, TOTAL_OWNED_POINTS};
 
 /// An entry that could not be read as a game record at all (it is counted in
 /// `errors.csv`, never as a game).
@@ -176,8 +176,10 @@ fn analyse_read(
     row.judge_detail = j.detail;
 
     let sum = row.owned_black + row.owned_white;
-    if sum != 54 {
-        details.push(format!("owned points sum to {sum}, not 54"));
+    if sum != i64::from(TOTAL_OWNED_POINTS) {
+        details.push(format!(
+            "owned points sum to {sum}, not {TOTAL_OWNED_POINTS}"
+        ));
     }
     row.status = record_status(rec, r.illegal.is_some(), &mut details)
         .name()

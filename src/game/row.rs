@@ -229,6 +229,12 @@ game_columns! {
     in_check_final: bool,
     /// Entering kings in the final position: `mutual`, `black_only`, `white_only`, `none`.
     entering: Text,
+    /// What a declaration under the 27-point rule would decide in the final position, either side declaring as if to move (the core's verdict): `black` or `white` (that side wins), `none` (no valid declaration); empty without a final position.
+    rule27_final: Text,
+    /// The same under the 24-point rule with its move clause (move number <= 500): `black`, `white`, `draw` (a side could declare only a draw, none a win) or `none`.
+    rule24_final: Text,
+    /// An impasse adjudicated in the final position under the 24-point rule (both kings in the enemy camp, the side to move not in check, 24 owned points to draw): `black` or `white` (only that side reaches 24), `draw` (both do) or `none` (no impasse).
+    impasse24_final: Text,
     /// First ply after which both kings were in camp.
     first_mutual_ply: Option<i64>,
     /// SFEN of the position at `first_mutual_ply`.

@@ -108,17 +108,62 @@ impl ServerReason {
     }
 }
 
+/// A selection of games by their words: a game is selected when its `status`, its
+/// `entering` class and its `summary_reason` are each one of the listed words. Defined
+/// once as data, tested here on the words ([`Selection::matches`]) and by the report as a
+/// polars expression over the same lists.
+#[derive(Debug, Clone, Copy)]
+pub struct Selection {
+    /// The statuses selected.
+    pub status: &'static [Status],
+    /// The entering classes selected.
+    pub entering: &'static [Entering],
+    /// The summary reasons selected (a game without a summary is never selected).
+    pub reason: &'static [ServerReason],
+}
+
+impl Selection {
+    /// Whether a game with these words is selected (unknown words select nothing).
+    pub fn matches(&self, status: &str, entering: &str, summary_reason: Option<&str>) -> bool {
+        status.parse().is_ok_and(|s| self.status.contains(&s))
+            && entering.parse().is_ok_and(|e| self.entering.contains(&e))
+            && summary_reason
+                .and_then(|r| r.parse().ok())
+                .is_some_and(|r| self.reason.contains(&r))
+    }
+}
+
+/// The cut mutual games: replayed to their end, both kings in the enemy camp at the end,
+/// ended by the move limit. The one definition the report (`cut_mutual_games`) and
+/// `replay --games` both use.
+pub const CUT_MUTUAL: Selection = Selection {
+    status: &Status::REPLAYED,
+    entering: &[Entering::Mutual],
+    reason: &ServerReason::MOVE_LIMIT,
+};
+
 /// Whether a game is a mutual entering-king game the move limit cut off, from its
 /// `status`, `entering` and `summary_reason` words (unknown words select nothing): the
-/// selection the report makes as an expression (`report::tables::cut_mutual_games`).
+/// [`CUT_MUTUAL`] selection.
 pub fn is_cut_mutual(status: &str, entering: &str, summary_reason: Option<&str>) -> bool {
-    status
-        .parse::<Status>()
-        .is_ok_and(|s| Status::REPLAYED.contains(&s))
-        && entering.parse() == Ok(Entering::Mutual)
-        && summary_reason
-            .and_then(|r| r.parse::<ServerReason>().ok())
-            .is_some_and(ServerReason::is_move_limit)
+    CUT_MUTUAL.matches(status, entering, summary_reason)
+}
+
+word_enum! {
+    /// What a rule would have decided in a game's final position
+    /// (`rule27_final`, `rule24_final`, `impasse24_final`).
+    pub enum RuleVerdict("rule verdict") {
+        /// Black wins (a valid declaration by Black, or Black alone reaching the impasse
+        /// threshold).
+        Black => "black",
+        /// White wins.
+        White => "white",
+        /// A draw (a declared draw under the 24-point rule, or both sides reaching the
+        /// impasse threshold).
+        Draw => "draw",
+        /// The rule decides nothing there: no valid declaration, or no impasse.
+        Nothing => "none",
+    }
 }
 
 #[cfg(test)]

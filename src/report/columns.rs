@@ -4,7 +4,7 @@
 
 use polars::prelude::*;
 
-use super::ReportError;
+use super::error::ReportError;
 use crate::game::row::{COLUMN_COUNT, COLUMNS, Cell, ColumnKind, GameRow};
 
 /// `game_name`: the time-control part of the game id (`floodgate-300-10F`); see
@@ -67,6 +67,15 @@ pub const IN_CHECK_FINAL: &str = "in_check_final";
 /// `entering`: which kings have entered in the final position (`mutual`, `black_only`,
 /// `white_only`, `none`); see [`GameRow::entering`].
 pub const ENTERING: &str = "entering";
+/// `rule27_final`: what a 27-point declaration would decide in the final position
+/// (`black`, `white`, `none`); see [`GameRow::rule27_final`].
+pub const RULE27_FINAL: &str = "rule27_final";
+/// `rule24_final`: what a 24-point declaration would decide in the final position
+/// (`black`, `white`, `draw`, `none`); see [`GameRow::rule24_final`].
+pub const RULE24_FINAL: &str = "rule24_final";
+/// `impasse24_final`: what a 24-point impasse adjudication would decide in the final
+/// position (`black`, `white`, `draw`, `none`); see [`GameRow::impasse24_final`].
+pub const IMPASSE24_FINAL: &str = "impasse24_final";
 /// `mutual_sfen`: the SFEN of the first position with both kings in the enemy camp; see
 /// [`GameRow::mutual_sfen`].
 pub const MUTUAL_SFEN: &str = "mutual_sfen";
@@ -100,6 +109,9 @@ pub const USED: &[&str] = &[
     KING_IN_CAMP_WHITE,
     IN_CHECK_FINAL,
     ENTERING,
+    RULE27_FINAL,
+    RULE24_FINAL,
+    IMPASSE24_FINAL,
     MUTUAL_SFEN,
     JUDGE_AGREES,
     FINAL_SFEN,

@@ -3,51 +3,7 @@
 //! input's summary as `report.json` and as key-value metadata of every Parquet file (the
 //! data files themselves are shaped in [`super::tidy`]).
 
-use super::Report;
-
-/// The count and denominator of a rate column with a Wilson interval (`NAME_lo`,
-/// `NAME_hi`): every `(count, denominator, rate)` given to
-/// [`super::stats::with_intervals`] and the cells of table 3e. `None` for a column that is
-/// not such a rate.
-pub fn rate_parts(rate: &str) -> Option<(&'static str, &'static str)> {
-    Some(match rate {
-        "not_replayed_share" => ("not_replayed", "games"),
-        "board_match_rate" => ("board_matched", "board_compared"),
-        "entering_board_match_rate" => ("entering_board_matched", "entering_board_compared"),
-        "valid_decl_share" => ("valid_decl", "games"),
-        "invalid_decl_share" => ("invalid_decl", "games"),
-        "move_limit_share" => ("move_limit", "games"),
-        "decl_win_rate" => ("decl_wins", "games"),
-        "move_limit_rate" => ("move_limit", "games"),
-        "low_side_share" => ("low_side", "move_limit"),
-        "raw_decl_win_rate" => ("raw_decl_wins", "raw_games"),
-        "raw_move_limit_rate" => ("raw_move_limit", "raw_games"),
-        "raw_low_side_share" => ("raw_low_side", "raw_move_limit"),
-        "pool_at_or_above_share" => ("pool_at_or_above", "pool_ratings"),
-        "a_rate" => ("a_count", "a_games"),
-        "b_rate" => ("b_count", "b_games"),
-        "owned_over27_share" => ("owned_over27", "games"),
-        "owned31_share" => ("owned31", "games"),
-        "decl31_share" => ("decl31", "games"),
-        "decl31_pass" => ("decl31", "owned31"),
-        "decl31_zone10_share" => ("decl31_zone10", "games"),
-        "decl31_zone10_pass" => ("decl31_zone10", "decl31"),
-        "declarable_board_share" => ("declarable_board", "games"),
-        "declarable_board_pass" => ("declarable_board", "decl31_zone10"),
-        "declarable_share" => ("declarable", "games"),
-        "declarable_pass" => ("declarable", "declarable_board"),
-        "zone10_share" => ("zone10", "games"),
-        "decisive_share" => ("decisive", "games"),
-        "declaration_share" => ("declaration", "games"),
-        "invalid_declaration_share" => ("invalid_declaration", "games"),
-        "resignation_share" => ("resignation", "games"),
-        "repetition_share" => ("repetition", "games"),
-        "time_share" => ("time", "games"),
-        "other_share" => ("other", "games"),
-        "incidence_share" => ("ended", "games"),
-        _ => return None,
-    })
-}
+use super::model::Report;
 
 /// The settings, the tool's version and commit, the input's summary and the provenance
 /// as key-value pairs, numbers as numbers (in every Parquet file's metadata too, under

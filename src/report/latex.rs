@@ -14,130 +14,101 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::markdown::{p_value_log10, percentage};
-use super::{Report, Table};
+use super::format::{p_value_log10, percentage, shown_columns};
+use super::model::{Report, Table};
 
 /// Width of the text block of `tables.tex` in points (A4, 2.5 cm margins): 160 mm.
 const TEXT_WIDTH_PT: f64 = 455.0;
 
-/// The column's header as a reader of a paper wants it (plain text; LaTeX escaping is
-/// done by the writer). Columns not in the map get their name with spaces.
-pub fn header(name: &str) -> String {
-    let known = match name {
-        "year" => "Year",
-        "era" => "Period",
-        "max_moves" => "Max_Moves",
-        "rule" => "Rule",
-        "metric" => "Measure",
-        "measure" => "Measure",
-        "population" => "Games",
-        "role" => "Role",
-        "games" => "Games",
-        "not_replayed" => "Not replayed",
-        "illegal_move" => "Illegal move",
-        "mutual" => "Mutual",
-        "one_sided" => "One-sided",
-        "no_entering" => "No entering",
-        "board_match_rate" => "Board match",
-        "entering_board_match_rate" => "Board match, entering",
-        "points_violations" => "54-point violations",
-        "judge_disagreements" => "Verdict disagreements",
-        "valid_decl_share" => "Declaration win",
-        "invalid_decl_share" => "Invalid declaration",
-        "move_limit_share" => "Move limit",
-        "resignation" => "Resignation",
-        "repetition" => "Repetition",
-        "other" => "Other",
-        "threshold" => "Threshold",
-        "pool_ratings" => "Pool ratings",
-        "few_games" => "Few games",
-        "decl_win_rate" => "Declaration win",
-        "move_limit_rate" => "Move limit",
-        "raw_games" => "All mutual games",
-        "raw_decl_win_rate" => "Declaration win, all",
-        "raw_move_limit_rate" => "Move limit, all",
-        "a_games" => "Games A",
-        "a_pairs" => "Pairs A",
-        "b_pairs" => "Pairs B",
-        "a_design_effect" => "Design effect A",
-        "b_design_effect" => "Design effect B",
-        "a_rate" => "Rate A",
-        "b_games" => "Games B",
-        "b_rate" => "Rate B",
-        "rate_diff" => "A − B (pp)",
-        "test" => "Test",
-        "test_p" => "p",
-        "holm_p" => "Holm p",
-        "owned31_share" => "Owned ≥ 31",
-        "decl31_share" => "Declaration points ≥ 31",
-        "decl31_zone10_share" => "and ≥ 10 in zone",
-        "declarable_board_share" => "King in, not in check",
-        "declarable_share" => "Declarable",
-        "zone10_share" => "≥ 10 in zone",
-        "stranded_median" => "Stranded points",
-        "low_side_share" => "Side ≤ 23 points",
-        "black_win" => "Black wins",
-        "white_win" => "White wins",
-        "draw" => "Draws",
-        "unchanged" => "Unchanged",
-        "decisive_share" => "Decisive",
-        "positions" => "Positions",
-        "median" => "Median",
-        "min" => "Min",
-        "max" => "Max",
-        "mean" => "Mean",
-        "legal_share" => "Share of legal moves",
-        "sides" => "Sides",
-        "final_mutual" => "Mutual at the end",
-        "declaration_share" => "Declaration win",
-        "resignation_share" => "Resignation",
-        "plies_after_entry_median" => "Plies after entry",
-        "ending" => "Ending",
-        "plies" => "Within plies",
-        "incidence_share" => "Incidence",
-        "zone10_share_sides" => "≥ 10 in zone",
-        "points_share" => "Points",
-        "shortfall_median" => "Median shortfall",
-        "shortfall20_share" => "Shortfall ≥ 20",
-        "shortfall" => "Shortfall",
-        "sides_27_point" => "Sides, 27-point",
-        "sides_24_point" => "Sides, 24-point",
-        _ => "",
-    };
-    if known.is_empty() {
-        name.replace('_', " ")
-    } else {
-        known.to_string()
-    }
-}
+/// The headers a reader of a paper wants, by column name.
+const HEADERS: &[(&str, &str)] = &[
+    ("year", "Year"),
+    ("era", "Period"),
+    ("max_moves", "Max_Moves"),
+    ("rule", "Rule"),
+    ("metric", "Measure"),
+    ("measure", "Measure"),
+    ("population", "Games"),
+    ("role", "Role"),
+    ("games", "Games"),
+    ("not_replayed", "Not replayed"),
+    ("illegal_move", "Illegal move"),
+    ("mutual", "Mutual"),
+    ("one_sided", "One-sided"),
+    ("no_entering", "No entering"),
+    ("board_match_rate", "Board match"),
+    ("entering_board_match_rate", "Board match, entering"),
+    ("points_violations", "54-point violations"),
+    ("judge_disagreements", "Verdict disagreements"),
+    ("valid_decl_share", "Declaration win"),
+    ("invalid_decl_share", "Invalid declaration"),
+    ("move_limit_share", "Move limit"),
+    ("resignation", "Resignation"),
+    ("repetition", "Repetition"),
+    ("other", "Other"),
+    ("threshold", "Threshold"),
+    ("pool_ratings", "Pool ratings"),
+    ("few_games", "Few games"),
+    ("decl_win_rate", "Declaration win"),
+    ("move_limit_rate", "Move limit"),
+    ("raw_games", "All mutual games"),
+    ("raw_decl_win_rate", "Declaration win, all"),
+    ("raw_move_limit_rate", "Move limit, all"),
+    ("a_games", "Games A"),
+    ("a_pairs", "Pairs A"),
+    ("b_pairs", "Pairs B"),
+    ("a_design_effect", "Design effect A"),
+    ("b_design_effect", "Design effect B"),
+    ("a_rate", "Rate A"),
+    ("b_games", "Games B"),
+    ("b_rate", "Rate B"),
+    ("rate_diff", "A − B (pp)"),
+    ("test", "Test"),
+    ("test_p", "p"),
+    ("holm_p", "Holm p"),
+    ("owned31_share", "Owned ≥ 31"),
+    ("decl31_share", "Declaration points ≥ 31"),
+    ("decl31_zone10_share", "and ≥ 10 in zone"),
+    ("declarable_board_share", "King in, not in check"),
+    ("declarable_share", "Declarable"),
+    ("zone10_share", "≥ 10 in zone"),
+    ("stranded_median", "Stranded points"),
+    ("low_side_share", "Side ≤ 23 points"),
+    ("black_win", "Black wins"),
+    ("white_win", "White wins"),
+    ("draw", "Draws"),
+    ("unchanged", "Unchanged"),
+    ("decisive_share", "Decisive"),
+    ("positions", "Positions"),
+    ("median", "Median"),
+    ("min", "Min"),
+    ("max", "Max"),
+    ("mean", "Mean"),
+    ("legal_share", "Share of legal moves"),
+    ("sides", "Sides"),
+    ("final_mutual", "Mutual at the end"),
+    ("declaration_share", "Declaration win"),
+    ("resignation_share", "Resignation"),
+    ("plies_after_entry_median", "Plies after entry"),
+    ("ending", "Ending"),
+    ("plies", "Within plies"),
+    ("incidence_share", "Incidence"),
+    ("zone10_share_sides", "≥ 10 in zone"),
+    ("points_share", "Points"),
+    ("shortfall_median", "Median shortfall"),
+    ("shortfall20_share", "Shortfall ≥ 20"),
+    ("shortfall", "Shortfall"),
+    ("sides_27_point", "Sides, 27-point"),
+    ("sides_24_point", "Sides, 24-point"),
+];
 
-/// The columns a table shows in `report.md` and LaTeX: its spec's main measures (those
-/// the table has), or every column. A rate's interval bounds and a p-value's logarithm
-/// are shown with it, never as columns of their own.
-pub fn shown_columns(table: &Table) -> Vec<String> {
-    let df = &table.data;
-    if !table.spec.shown.is_empty() {
-        return table
-            .spec
-            .shown
-            .iter()
-            .filter(|c| df.column(c).is_ok())
-            .map(|c| c.to_string())
-            .collect();
+/// The column's header as a reader of a paper wants it (plain text; LaTeX escaping is
+/// done by the writer). Columns not in [`HEADERS`] get their name with spaces.
+pub fn header(name: &str) -> String {
+    match HEADERS.iter().find(|(n, _)| *n == name) {
+        Some((_, known)) => known.to_string(),
+        None => name.replace('_', " "),
     }
-    let has = |n: &str| df.column(n).is_ok();
-    df.columns()
-        .iter()
-        .map(|c| c.name().as_str())
-        .filter(|name| {
-            let base = name
-                .strip_suffix("_lo")
-                .or_else(|| name.strip_suffix("_hi"));
-            !base.is_some_and(|b| has(b) && has(&format!("{b}_lo")) && has(&format!("{b}_hi")))
-                && !name.strip_suffix("_log10").is_some_and(has)
-        })
-        .map(str::to_string)
-        .collect()
 }
 
 /// Escape plain text for LaTeX (outside math mode), with the inequalities and the minus
@@ -218,7 +189,7 @@ fn references(text: &str) -> String {
     let re = regex::Regex::new(r"\b(tables?) (\d+[a-e]?)(?:( and |-)(\d+[a-e]?))?\b")
         .expect("a valid pattern");
     let label = |number: &str| {
-        super::TABLES
+        super::tables::TABLES
             .iter()
             .find(|t| t.number == number)
             .map(|t| format!("\\ref{{tab:{}}}", t.name.replace('_', "-")))
@@ -326,9 +297,9 @@ fn cell(df: &DataFrame, name: &str, i: usize) -> String {
             match v {
                 AnyValue::Null => "--".to_string(),
                 AnyValue::String(_) | AnyValue::StringOwned(_) => {
-                    escape(&super::markdown::cell(name, &v))
+                    escape(&super::format::cell(name, &v))
                 }
-                _ => number(&super::markdown::cell(name, &v)),
+                _ => number(&super::format::cell(name, &v)),
             }
         }
     }
@@ -385,24 +356,7 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
         let total = first_key.as_ref().and_then(|k| k.get(i)) == Some("all") && i > 0;
         rows.push((total, cols.iter().map(|c| cell(df, c, i)).collect()));
     }
-    // Width: each column's widest cell or header line, plus the space between columns.
-    let width: f64 = cols
-        .iter()
-        .enumerate()
-        .map(|(j, c)| {
-            let head = header(c)
-                .split(' ')
-                .map(width_pt)
-                .fold(0.0, f64::max)
-                .max(width_pt(&header(c)).min(12.0 * 4.3));
-            let body = rows
-                .iter()
-                .map(|(_, r)| width_pt(&r[j]))
-                .fold(0.0, f64::max);
-            head.max(body) + 8.0
-        })
-        .sum();
-    let sideways = width > TEXT_WIDTH_PT;
+    let sideways = table_width(&cols, &rows) > TEXT_WIDTH_PT;
     let align: String = cols
         .iter()
         .map(|c| match df.column(c).map(|c| c.dtype().clone()) {
@@ -432,12 +386,7 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
             headers.join(" & "),
             headers.join(" & ")
         );
-        for (total, cells) in &rows {
-            if *total {
-                s.push_str("\\midrule\n");
-            }
-            let _ = writeln!(s, "{} \\\\", cells.join(" & "));
-        }
+        push_rows(&mut s, &rows);
         let _ = writeln!(
             s,
             "\\end{{longtable}}\n\\par\\sloppy\\noindent {notes}\\par\\noindent {}\\par}}",
@@ -452,12 +401,7 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
     let _ = writeln!(s, "\\label{{tab:{label}}}");
     let _ = writeln!(s, "\\begin{{tabular}}{{@{{}}{align}@{{}}}}\n\\toprule");
     let _ = writeln!(s, "{} \\\\\n\\midrule", headers.join(" & "));
-    for (total, cells) in &rows {
-        if *total {
-            s.push_str("\\midrule\n");
-        }
-        let _ = writeln!(s, "{} \\\\", cells.join(" & "));
-    }
+    push_rows(&mut s, &rows);
     s.push_str("\\bottomrule\n\\end{tabular}\n");
     let _ = writeln!(
         s,
@@ -466,6 +410,36 @@ pub fn table_tex(table: &Table, caption: &str) -> PolarsResult<String> {
     );
     let _ = writeln!(s, "\\end{{threeparttable}}\n\\end{{{env}}}");
     Ok(s)
+}
+
+/// The table's width in points: each column's widest cell or header line, plus the
+/// space between columns.
+fn table_width(cols: &[String], rows: &[(bool, Vec<String>)]) -> f64 {
+    cols.iter()
+        .enumerate()
+        .map(|(j, c)| {
+            let head = header(c)
+                .split(' ')
+                .map(width_pt)
+                .fold(0.0, f64::max)
+                .max(width_pt(&header(c)).min(12.0 * 4.3));
+            let body = rows
+                .iter()
+                .map(|(_, r)| width_pt(&r[j]))
+                .fold(0.0, f64::max);
+            head.max(body) + 8.0
+        })
+        .sum()
+}
+
+/// The body's rows, a rule above a total row.
+fn push_rows(s: &mut String, rows: &[(bool, Vec<String>)]) {
+    for (total, cells) in rows {
+        if *total {
+            s.push_str("\\midrule\n");
+        }
+        let _ = writeln!(s, "{} \\\\", cells.join(" & "));
+    }
 }
 
 /// Tables with more rows than this are set as a `longtable` over pages.

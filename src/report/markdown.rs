@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::Report;
+use super::format::{cell, p_value_log10, percentage};
+use super::model::Report;
 
 /// Render the whole report.
 pub fn render(report: &Report) -> String {
@@ -68,7 +69,7 @@ value, `all` = total row.\n\n",
         );
         out.push_str(&columns_markdown(
             &table.data,
-            &super::latex::shown_columns(table),
+            &super::format::shown_columns(table),
         ));
         out.push('\n');
     }
@@ -161,72 +162,6 @@ pub fn columns_markdown(df: &DataFrame, cols: &[String]) -> String {
     out
 }
 
-fn is_percentage(name: &str) -> bool {
-    let name = name
-        .strip_suffix("_lo")
-        .or_else(|| name.strip_suffix("_hi"))
-        .unwrap_or(name);
-    name.ends_with("_share") || name.ends_with("_rate") || name.ends_with("_pass")
-}
-
-fn is_difference(name: &str) -> bool {
-    name.strip_suffix("_lo")
-        .or_else(|| name.strip_suffix("_hi"))
-        .unwrap_or(name)
-        .ends_with("_diff")
-}
-
-/// A proportion as a percentage with `decimals` decimals; a value strictly between 0 and 1
-/// that would round to 0 or 100 prints as `<0.1%` or `>99.9%` (for one decimal), so that a
-/// single mismatch never reads as 100%.
-pub fn percentage(x: f64, decimals: usize) -> String {
-    let text = format!("{:.decimals$}", x * 100.0);
-    let step = 10f64.powi(-(decimals as i32));
-    if x > 0.0 && x < 1.0 {
-        if text.parse::<f64>().ok() == Some(100.0) {
-            return format!(">{:.decimals$}%", 100.0 - step);
-        }
-        if text.parse::<f64>().ok() == Some(0.0) {
-            return format!("<{step:.decimals$}%");
-        }
-    }
-    format!("{text}%")
-}
-
-/// A p-value: three significant digits, in scientific notation below 0.001. A p-value
-/// too small for an `f64` is printed from its base-10 logarithm by [`p_value_log10`];
-/// here (without one) an exact 0 is printed as `< 1e-300`.
-pub fn p_value(p: f64) -> String {
-    if p == 0.0 {
-        "< 1e-300".to_string()
-    } else if p < 0.001 {
-        format!("{p:.2e}")
-    } else {
-        // The decimals of the value rounded to three significant digits (0.99996 -> 1.00).
-        let rounded: f64 = format!("{p:.2e}").parse().unwrap_or(p);
-        let decimals = (2 - rounded.log10().floor() as i32).max(0) as usize;
-        format!("{rounded:.decimals$}")
-    }
-}
-
-/// A p-value given by its base-10 logarithm: as [`p_value`] down to 1e-300, below it as
-/// mantissa and exponent computed from the logarithm (`1.07e-427`), never as 0.
-pub fn p_value_log10(l: f64) -> String {
-    if l == f64::NEG_INFINITY {
-        return "0".to_string();
-    }
-    if l >= -300.0 {
-        return p_value(10f64.powf(l));
-    }
-    let mut e = l.floor();
-    let mut m = 10f64.powf(l - e);
-    if format!("{m:.2}") == "10.00" {
-        m = 1.0;
-        e += 1.0;
-    }
-    format!("{m:.2}e{e:.0}")
-}
-
 /// A difference of two rates in percentage points, signed.
 fn points(df: &DataFrame, c: &str, i: usize) -> String {
     match df.column(c).ok().and_then(|c| c.f64().ok()?.get(i)) {
@@ -239,20 +174,7 @@ fn points(df: &DataFrame, c: &str, i: usize) -> String {
 /// without that table.
 pub fn headline(report: &Report) -> Option<String> {
     let df = report.table("era_comparison")?;
-    let s = |c: &str, i: usize| {
-        df.column(c)
-            .ok()
-            .and_then(|c| c.get(i).ok())
-            .map(|v| cell(c, &v))
-            .unwrap_or_else(|| "–".to_string())
-    };
-    let int = |c: &str, i: usize| {
-        df.column(c)
-            .ok()
-            .and_then(|c| c.i64().ok()?.get(i))
-            .unwrap_or(0)
-    };
-    let log10 = |c: &str, i: usize| df.column(c).ok().and_then(|c| c.f64().ok()?.get(i));
+    let t = Cells(df);
     let c = &report.config;
     let mut out = String::from("## Headline: the 256 era against the 512 era\n\n");
     let _ = writeln!(
@@ -269,7 +191,6 @@ size, share of the pool at or above it and ties). {}\n",
     let pops = df.column("population").ok()?.str().ok()?.clone();
     let roles = df.column("role").ok()?.str().ok()?.clone();
     let few = df.column("few_games").ok()?.bool().ok()?.clone();
-    let tests = df.column("test").ok()?.str().ok()?.clone();
     let family = df
         .column("holm_family")
         .ok()?
@@ -287,66 +208,6 @@ size, share of the pool at or above it and ties). {}\n",
             _ => continue,
         };
         let primary = roles.get(i) == Some("primary");
-        let side = |p: &str| {
-            let (k, n) = (int(&format!("{p}_count"), i), int(&format!("{p}_games"), i));
-            if n == 0 {
-                format!("{} no controlled game", s(&format!("{p}_cell"), i))
-            } else {
-                let clustered = match (
-                    log10(&format!("{p}_rate_cl_lo"), i),
-                    log10(&format!("{p}_rate_cl_hi"), i),
-                ) {
-                    (Some(lo), Some(hi)) => format!(
-                        "; clustered by engine pair {}–{}, design effect {}",
-                        percentage(lo, 1),
-                        percentage(hi, 1),
-                        log10(&format!("{p}_design_effect"), i)
-                            .map_or("–".to_string(), |d| format!("{d:.2}")),
-                    ),
-                    _ => "; no clustered interval (fewer than two pairs)".to_string(),
-                };
-                format!(
-                    "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
-                    s(&format!("{p}_cell"), i),
-                    s(&format!("{p}_rate"), i),
-                    s(&format!("{p}_rate_lo"), i),
-                    s(&format!("{p}_rate_hi"), i),
-                    int(&format!("{p}_engines"), i),
-                    int(&format!("{p}_pairs"), i),
-                )
-            }
-        };
-        let method = tests.get(i).unwrap_or(super::tables::TEST_NONE);
-        let test = match log10("test_p_log10", i) {
-            None => {
-                if int("a_games", i) == 0 || int("b_games", i) == 0 {
-                    "no test (a cell without games)".to_string()
-                } else {
-                    format!(
-                        "no test (a small cell of more than {} games, too many for the exact methods)",
-                        super::exact::EXACT_MAX_GAMES
-                    )
-                }
-            }
-            Some(l) => {
-                let adjusted = match log10("holm_p_log10", i) {
-                    Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
-                    _ => String::new(),
-                };
-                let (interval, name) = if method == super::tables::TEST_EXACT {
-                    ("exact Chan-Zhang CI", "Boschloo's exact test")
-                } else {
-                    ("score CI", "score test")
-                };
-                format!(
-                    "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
-                    points(df, "rate_diff", i),
-                    points(df, "rate_diff_lo", i),
-                    points(df, "rate_diff_hi", i),
-                    p_value_log10(l),
-                )
-            }
-        };
         let flag = if few.get(i) == Some(true) {
             format!(
                 " **Few games** (a cell has fewer than {}): descriptive only.",
@@ -357,15 +218,118 @@ size, share of the pool at or above it and ties). {}\n",
         };
         let _ = writeln!(
             out,
-            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {test}.{flag}",
+            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {}.{flag}",
             if primary { "Primary" } else { "Secondary" },
-            side("a"),
-            side("b"),
+            t.side("a", i),
+            t.side("b", i),
+            t.test(i, primary),
         );
     }
-    let _ = writeln!(
-        out,
-        "\nThe inference of each comparison follows a rule fixed in advance: where a cell has fewer than {} games or the 2x2 table an \
+    let _ = writeln!(out, "\n{}", inference_note(c.min_games, family));
+    Some(out)
+}
+
+/// The cells of table 3e as the headline prints them.
+struct Cells<'a>(&'a DataFrame);
+
+impl Cells<'_> {
+    /// Column `c` of row `i` formatted as in the tables (`–` when missing).
+    fn text(&self, c: &str, i: usize) -> String {
+        self.0
+            .column(c)
+            .ok()
+            .and_then(|c| c.get(i).ok())
+            .map(|v| cell(c, &v))
+            .unwrap_or_else(|| "–".to_string())
+    }
+
+    fn int(&self, c: &str, i: usize) -> i64 {
+        self.0
+            .column(c)
+            .ok()
+            .and_then(|c| c.i64().ok()?.get(i))
+            .unwrap_or(0)
+    }
+
+    fn float(&self, c: &str, i: usize) -> Option<f64> {
+        self.0.column(c).ok().and_then(|c| c.f64().ok()?.get(i))
+    }
+
+    /// One cell (`a` or `b`) of comparison `i`: its rate with the interval, the engines
+    /// and pairs it rests on and the interval clustered by engine pair.
+    fn side(&self, p: &str, i: usize) -> String {
+        let (k, n) = (
+            self.int(&format!("{p}_count"), i),
+            self.int(&format!("{p}_games"), i),
+        );
+        if n == 0 {
+            return format!("{} no controlled game", self.text(&format!("{p}_cell"), i));
+        }
+        let clustered = match (
+            self.float(&format!("{p}_rate_cl_lo"), i),
+            self.float(&format!("{p}_rate_cl_hi"), i),
+        ) {
+            (Some(lo), Some(hi)) => format!(
+                "; clustered by engine pair {}–{}, design effect {}",
+                percentage(lo, 1),
+                percentage(hi, 1),
+                self.float(&format!("{p}_design_effect"), i)
+                    .map_or("–".to_string(), |d| format!("{d:.2}")),
+            ),
+            _ => "; no clustered interval (fewer than two pairs)".to_string(),
+        };
+        format!(
+            "{} {k}/{n} = {} (95% CI {}–{}; {} engines, {} pairs{clustered})",
+            self.text(&format!("{p}_cell"), i),
+            self.text(&format!("{p}_rate"), i),
+            self.text(&format!("{p}_rate_lo"), i),
+            self.text(&format!("{p}_rate_hi"), i),
+            self.int(&format!("{p}_engines"), i),
+            self.int(&format!("{p}_pairs"), i),
+        )
+    }
+
+    /// The test of comparison `i`: the difference with its interval and p (Holm-adjusted
+    /// too for a secondary one), or why there is none.
+    fn test(&self, i: usize, primary: bool) -> String {
+        let Some(l) = self.float("test_p_log10", i) else {
+            return if self.int("a_games", i) == 0 || self.int("b_games", i) == 0 {
+                "no test (a cell without games)".to_string()
+            } else {
+                format!(
+                    "no test (a small cell of more than {} games, too many for the exact methods)",
+                    super::exact::EXACT_MAX_GAMES
+                )
+            };
+        };
+        let adjusted = match self.float("holm_p_log10", i) {
+            Some(h) if !primary => format!(", Holm-adjusted p = {}", p_value_log10(h)),
+            _ => String::new(),
+        };
+        let method = self
+            .0
+            .column("test")
+            .ok()
+            .and_then(|c| c.str().ok()?.get(i));
+        let (interval, name) = if method == Some(super::tables::TEST_EXACT) {
+            ("exact Chan-Zhang CI", "Boschloo's exact test")
+        } else {
+            ("score CI", "score test")
+        };
+        format!(
+            "difference {} percentage points (95% {interval} {} to {}), {name} p = {}{adjusted}",
+            points(self.0, "rate_diff", i),
+            points(self.0, "rate_diff_lo", i),
+            points(self.0, "rate_diff_hi", i),
+            p_value_log10(l),
+        )
+    }
+}
+
+/// The paragraph after the headline's comparisons: the inference rule fixed in advance.
+fn inference_note(min_games: u32, family: i64) -> String {
+    format!(
+        "The inference of each comparison follows a rule fixed in advance: where a cell has fewer than {min_games} games or the 2x2 table an \
 expected count below 5, Boschloo's exact unconditional test with Chan and Zhang's exact interval (the asymptotic test is not printed for \
 such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
 p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
@@ -373,76 +337,6 @@ members (this move-limit rate and the two raw rows of table 3e), with Holm's adj
 stays in the family, untested). The intervals of the rates and tests are over games; the same engines play many games, so each \
 cell also gives the engines and engine pairs it rests on and the interval clustered by engine pair with its design effect (the \
 clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table 3e for the \
-raw (uncontrolled) rows and the definitions.\n",
-        c.min_games
-    );
-    Some(out)
-}
-
-/// Format one cell for Markdown.
-pub fn cell(name: &str, v: &AnyValue<'_>) -> String {
-    match v {
-        AnyValue::Null => "–".to_string(),
-        AnyValue::Boolean(b) => if *b { "yes" } else { "" }.to_string(),
-        AnyValue::String(s) => s.to_string(),
-        AnyValue::StringOwned(s) => s.to_string(),
-        AnyValue::Float64(x) if is_percentage(name) && name.contains("match_rate") => {
-            percentage(*x, 2)
-        }
-        AnyValue::Float64(x) if is_percentage(name) => percentage(*x, 1),
-        AnyValue::Float64(x) if is_difference(name) => format!("{:+.1} pp", x * 100.0),
-        AnyValue::Float64(x) if name.ends_with("_p") => p_value(*x),
-        AnyValue::Float64(x) => format!("{x:.1}"),
-        AnyValue::Float32(x) => format!("{x:.1}"),
-        other => other.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn p_values_have_three_significant_digits() {
-        assert_eq!(p_value(240.0 / 77_520.0), "0.00310");
-        assert_eq!(p_value(34.0 / 70.0), "0.486");
-        assert_eq!(p_value(1.0), "1.00");
-        assert_eq!(p_value(0.999_999_999_999_999_7), "1.00");
-        assert_eq!(p_value(0.001), "0.00100");
-        assert_eq!(p_value(2.0 / 184_756.0), "1.08e-5");
-        assert_eq!(p_value(0.0), "< 1e-300");
-    }
-
-    #[test]
-    fn p_values_below_the_smallest_double_print_from_their_logarithm() {
-        assert_eq!(p_value_log10(-426.972_515_645_656_2), "1.07e-427");
-        assert_eq!(p_value_log10((0.5f64).log10()), "0.500");
-        assert_eq!(p_value_log10(-4.0), "1.00e-4");
-        // 9.996e-401 rounds up to the next power of ten.
-        assert_eq!(p_value_log10(-400.0002), "1.00e-400");
-        assert_eq!(p_value_log10(f64::NEG_INFINITY), "0");
-    }
-
-    #[test]
-    fn interval_bounds_and_differences_are_percentages() {
-        assert_eq!(
-            cell("decl_win_rate_lo", &AnyValue::Float64(0.1078)),
-            "10.8%"
-        );
-        assert_eq!(cell("rate_diff_hi", &AnyValue::Float64(-0.289)), "-28.9 pp");
-        assert_eq!(cell("rate_diff", &AnyValue::Float64(0.5)), "+50.0 pp");
-        // 1 mismatch in 2,000 is not 100.0%, 1 match in 2,000 is not 0.0%.
-        assert_eq!(
-            cell("valid_decl_share", &AnyValue::Float64(0.9995)),
-            ">99.9%"
-        );
-        assert_eq!(
-            cell("valid_decl_share", &AnyValue::Float64(0.0004)),
-            "<0.1%"
-        );
-        assert_eq!(cell("valid_decl_share", &AnyValue::Float64(1.0)), "100.0%");
-        assert_eq!(percentage(0.9975, 2), "99.75%");
-        assert_eq!(cell("fisher_p", &AnyValue::Float64(0.5)), "0.500");
-        assert_eq!(cell("threshold", &AnyValue::Float64(2550.0)), "2550.0");
-    }
+raw (uncontrolled) rows and the definitions.\n"
+    )
 }

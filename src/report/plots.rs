@@ -14,13 +14,18 @@
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
+use plotters::coord::types::{RangedCoordf64, RangedCoordi64};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use polars::prelude::*;
 
 use super::columns::{MAX_MOVES, YEAR};
+
+/// Owned points of both sides together (the core's total), the histogram's range.
+const TOTAL: i64 = crate::shogi::TOTAL_OWNED_POINTS as i64;
+use super::model::{Plot, Report};
 use super::pdf::PdfBackend;
-use super::{Plot, Report, tables};
+use super::tables;
 
 const W: u32 = 480;
 const H: u32 = 360;
@@ -110,7 +115,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
         .with_column(
             col("king_in_camp")
                 .and(col("in_check").not())
-                .and(col("zone").gt_eq(lit(10i64)))
+                .and(col("zone").gt_eq(lit(tables::ZONE_PIECES)))
                 .and(col("move_number").lt_eq(lit(tables::RULE24_LAST_MOVE)))
                 .fill_null(lit(false))
                 .alias("conditions"),
@@ -121,7 +126,7 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
     let (svg, pdf) = render(&OwnedHistogram(&cut))?;
     plots.push(Plot {
         file: "owned_points.svg",
-        caption: "Owned points of the leading side (the side owning more; the other owns 54 minus it, so the histogram of both sides is this one mirrored at 27) in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); a line at 31 owned points, the 24-point rule's win threshold, which the rule counts in declaration points (owning 31 is needed, not enough); at 27-30 both sides own 24 or more".to_string(),
+        caption: format!("Owned points of the leading side (the side owning more; the other owns {TOTAL} minus it, so the histogram of both sides is this one mirrored at {})", TOTAL / 2) + " in the final position of mutual entering-king games cut by the move limit, one per game; stacked by whether the 24-point rule's other conditions hold for that side (king in the enemy camp, not in check, >= 10 pieces there, move <= 500); a line at 31 owned points, the 24-point rule's win threshold, which the rule counts in declaration points (owning 31 is needed, not enough); at 27-30 both sides own 24 or more",
         svg,
         pdf,
     });
@@ -307,6 +312,9 @@ struct DeclRate<'a> {
     changes: &'a [MaxMovesChange],
 }
 
+/// A chart with a numeric x and y axis.
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
 impl Figure for DeclRate<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
         let (df, changes) = (self.df, self.changes);
@@ -318,10 +326,6 @@ impl Figure for DeclRate<'_> {
             (Some(a), Some(b)) => (a.1, b.1),
             _ => (2008, 2026),
         };
-        let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
-        let raw_n = raw_n.i64()?;
-        let controlled_n = df.column("games")?.cast(&DataType::Int64)?;
-        let controlled_n = controlled_n.i64()?;
         root.fill(&WHITE).map_err(plot_err)?;
         let (top, bottom) = root.split_vertically(H - LEGEND_H);
         // No title: the caption goes in the paper.
@@ -348,102 +352,10 @@ impl Figure for DeclRate<'_> {
             .axis_desc_style((FONT, 18))
             .draw()
             .map_err(plot_err)?;
-        // Each change of the limit: a line between the two years, labelled with the values.
-        let change_font = (FONT, 12)
-            .into_font()
-            .transform(FontTransform::Rotate270)
-            .color(&GREY)
-            .pos(Pos::new(HPos::Center, VPos::Bottom));
-        for &(year, from, to) in changes {
-            if year < y0 || year > y1 {
-                continue;
-            }
-            let x = year as f64 - 0.5;
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(x, -Y_PAD), (x, 1.0 + Y_PAD)],
-                    GREY.stroke_width(2),
-                )))
-                .map_err(plot_err)?;
-            let name = |v: Option<i64>| v.map_or("?".to_string(), |v| v.to_string());
-            // Along the line, on its left, reading upwards.
-            let (px, py) = chart.backend_coord(&(x, 0.5));
-            top.draw(&Text::new(
-                format!("Max_Moves {}→{}", name(from), name(to)),
-                (px - 2, py),
-                change_font.clone(),
-            ))
-            .map_err(plot_err)?;
-        }
-        // n at every point: the games of each series and year, in the series' colour, in two
-        // rows along the top of the frame (raw above, controlled below).
-        for (row, (ns, color)) in [(raw_n, COLORS[0]), (controlled_n, COLORS[1])]
-            .into_iter()
-            .enumerate()
-        {
-            let n_font = (FONT, 12)
-                .into_font()
-                .color(&color)
-                .pos(Pos::new(HPos::Center, VPos::Center));
-            let level = 1.0 + (3.3 - 1.5 * row as f64) * Y_PAD;
-            for &(i, year) in &rows {
-                if let Some(n) = ns.get(i).filter(|&n| n > 0) {
-                    let (px, py) = chart.backend_coord(&(year as f64, level));
-                    top.draw(&Text::new(n.to_string(), (px, py), n_font.clone()))
-                        .map_err(plot_err)?;
-                }
-            }
-        }
+        draw_limit_changes(&mut chart, &top, changes, (y0, y1))?;
+        draw_game_counts(&chart, &top, df, &rows)?;
         let breaks: Vec<i64> = changes.iter().map(|c| c.0).collect();
-        // The two series side by side, a fifth of a year apart, so their bars do not overlap.
-        for (k, (rate, color)) in [
-            ("raw_decl_win_rate", COLORS[0]),
-            ("decl_win_rate", COLORS[1]),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let p = series(df, &rows, rate)?;
-            let shift = if k == 0 { -0.1 } else { 0.1 };
-            for run in runs(&p.x, &p.y, shift, &breaks)
-                .into_iter()
-                .filter(|r| r.len() > 1)
-            {
-                chart
-                    .draw_series(LineSeries::new(run, color.stroke_width(2)))
-                    .map_err(plot_err)?;
-            }
-            let pts: Vec<(f64, f64)> =
-                p.x.iter()
-                    .zip(&p.y)
-                    .filter_map(|(&x, y)| y.map(|y| (x + shift, y)))
-                    .collect();
-            if k == 0 {
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                    .map_err(plot_err)?;
-            } else {
-                chart
-                    .draw_series(
-                        pts.iter()
-                            .map(|&p| TriangleMarker::new(p, 6, color.filled())),
-                    )
-                    .map_err(plot_err)?;
-            }
-            chart
-                .draw_series((0..p.x.len()).filter_map(|i| {
-                    let (y, lo, hi) = (p.y[i]?, p.lo[i]?, p.hi[i]?);
-                    Some(ErrorBar::new_vertical(
-                        p.x[i] + shift,
-                        lo,
-                        y,
-                        hi,
-                        color.stroke_width(1),
-                        6,
-                    ))
-                }))
-                .map_err(plot_err)?;
-        }
+        draw_rate_series(&mut chart, df, &rows, &breaks)?;
         let mut items: Vec<LegendItem> = vec![
             (COLORS[0], Mark::LineCircle, "all (raw)".to_string()),
             (
@@ -458,6 +370,132 @@ impl Figure for DeclRate<'_> {
         legend(&bottom, &items)?;
         Ok(())
     }
+}
+
+/// Each change of the limit within the years shown: a line between the two years,
+/// labelled with the values along it, on its left, reading upwards.
+fn draw_limit_changes<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    top: &DrawingArea<DB, Shift>,
+    changes: &[MaxMovesChange],
+    (y0, y1): (i64, i64),
+) -> PolarsResult<()> {
+    let change_font = (FONT, 12)
+        .into_font()
+        .transform(FontTransform::Rotate270)
+        .color(&GREY)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    for &(year, from, to) in changes {
+        if year < y0 || year > y1 {
+            continue;
+        }
+        let x = year as f64 - 0.5;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(x, -Y_PAD), (x, 1.0 + Y_PAD)],
+                GREY.stroke_width(2),
+            )))
+            .map_err(plot_err)?;
+        let name = |v: Option<i64>| v.map_or("?".to_string(), |v| v.to_string());
+        let (px, py) = chart.backend_coord(&(x, 0.5));
+        top.draw(&Text::new(
+            format!("Max_Moves {}→{}", name(from), name(to)),
+            (px - 2, py),
+            change_font.clone(),
+        ))
+        .map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// n at every point: the games of each series and year, in the series' colour, in two
+/// rows along the top of the frame (raw above, controlled below).
+fn draw_game_counts<DB: DrawingBackend>(
+    chart: &Chart<'_, DB>,
+    top: &DrawingArea<DB, Shift>,
+    df: &DataFrame,
+    rows: &[(usize, i64)],
+) -> PolarsResult<()> {
+    let raw_n = df.column("raw_games")?.cast(&DataType::Int64)?;
+    let controlled_n = df.column("games")?.cast(&DataType::Int64)?;
+    for (row, (ns, color)) in [(raw_n.i64()?, COLORS[0]), (controlled_n.i64()?, COLORS[1])]
+        .into_iter()
+        .enumerate()
+    {
+        let n_font = (FONT, 12)
+            .into_font()
+            .color(&color)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        let level = 1.0 + (3.3 - 1.5 * row as f64) * Y_PAD;
+        for &(i, year) in rows {
+            if let Some(n) = ns.get(i).filter(|&n| n > 0) {
+                let (px, py) = chart.backend_coord(&(year as f64, level));
+                top.draw(&Text::new(n.to_string(), (px, py), n_font.clone()))
+                    .map_err(plot_err)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The two series side by side, a fifth of a year apart so that their bars do not
+/// overlap: lines broken at gaps and at the limit's changes (`breaks`), markers (circles
+/// raw, triangles controlled) and error bars.
+fn draw_rate_series<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    df: &DataFrame,
+    rows: &[(usize, i64)],
+    breaks: &[i64],
+) -> PolarsResult<()> {
+    for (k, (rate, color)) in [
+        ("raw_decl_win_rate", COLORS[0]),
+        ("decl_win_rate", COLORS[1]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = series(df, rows, rate)?;
+        let shift = if k == 0 { -0.1 } else { 0.1 };
+        for run in runs(&p.x, &p.y, shift, breaks)
+            .into_iter()
+            .filter(|r| r.len() > 1)
+        {
+            chart
+                .draw_series(LineSeries::new(run, color.stroke_width(2)))
+                .map_err(plot_err)?;
+        }
+        let pts: Vec<(f64, f64)> =
+            p.x.iter()
+                .zip(&p.y)
+                .filter_map(|(&x, y)| y.map(|y| (x + shift, y)))
+                .collect();
+        if k == 0 {
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(plot_err)?;
+        } else {
+            chart
+                .draw_series(
+                    pts.iter()
+                        .map(|&p| TriangleMarker::new(p, 6, color.filled())),
+                )
+                .map_err(plot_err)?;
+        }
+        chart
+            .draw_series((0..p.x.len()).filter_map(|i| {
+                let (y, lo, hi) = (p.y[i]?, p.lo[i]?, p.hi[i]?);
+                Some(ErrorBar::new_vertical(
+                    p.x[i] + shift,
+                    lo,
+                    y,
+                    hi,
+                    color.stroke_width(1),
+                    6,
+                ))
+            }))
+            .map_err(plot_err)?;
+    }
+    Ok(())
 }
 
 /// One bar: the rate, the low and the high bound of its interval.
@@ -661,23 +699,7 @@ struct OwnedHistogram<'a>(&'a DataFrame);
 
 impl Figure for OwnedHistogram<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
-        let counts = self.0;
-        let owned = counts.column("owned")?.i64()?.clone();
-        let cond = counts.column("conditions")?.bool()?.clone();
-        let ns = counts.column("n")?.i64()?.clone();
-        // Per owned value: (games where the other conditions hold, games where one fails).
-        let mut bins = [(0i64, 0i64); 55];
-        for i in 0..counts.height() {
-            if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
-                && (0..=54).contains(&o)
-            {
-                if cond.get(i) == Some(true) {
-                    bins[o as usize].0 += n;
-                } else {
-                    bins[o as usize].1 += n;
-                }
-            }
-        }
+        let bins = owned_bins(self.0)?;
         let total: i64 = bins.iter().map(|b| b.0 + b.1).sum();
         let max = bins.iter().map(|b| b.0 + b.1).max().unwrap_or(0).max(1);
         root.fill(&WHITE).map_err(plot_err)?;
@@ -687,7 +709,7 @@ impl Figure for OwnedHistogram<'_> {
             .margin(10)
             .x_label_area_size(44)
             .y_label_area_size(56)
-            .build_cartesian_2d(26.5f64..54.5, 0i64..top_y)
+            .build_cartesian_2d((TOTAL / 2) as f64 - 0.5..TOTAL as f64 + 0.5, 0i64..top_y)
             .map_err(plot_err)?;
         chart
             .configure_mesh()
@@ -704,44 +726,13 @@ impl Figure for OwnedHistogram<'_> {
                     v.to_string()
                 }
             })
-            .x_desc("owned points (the other side: 54 minus)")
+            .x_desc(format!("owned points (the other side: {TOTAL} minus)"))
             .y_desc(format!("games (n = {total})"))
             .label_style((FONT, 18))
             .axis_desc_style((FONT, 18))
             .draw()
             .map_err(plot_err)?;
-        chart
-            .draw_series(
-                bins.iter()
-                    .enumerate()
-                    .filter(|(_, b)| b.0 > 0)
-                    .map(|(p, b)| {
-                        let x = p as f64;
-                        Rectangle::new([(x - 0.4, 0), (x + 0.4, b.0)], COLORS[0].filled())
-                    }),
-            )
-            .map_err(plot_err)?;
-        chart
-            .draw_series(
-                bins.iter()
-                    .enumerate()
-                    .filter(|(_, b)| b.1 > 0)
-                    .map(|(p, b)| {
-                        let x = p as f64;
-                        Rectangle::new([(x - 0.4, b.0), (x + 0.4, b.0 + b.1)], COLORS[3].filled())
-                    }),
-            )
-            .map_err(plot_err)?;
-        // 31 owned points: the 24-point rule's win threshold, which it counts in declaration
-        // points (pieces in the zone and in hand), not owned points: owning 31 is needed,
-        // not enough (below it both sides own 24 or more).
-        let win = tables::RULE24_WIN as f64;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(win - 0.5, 0), (win - 0.5, top_y)],
-                COLORS[2].stroke_width(2),
-            )))
-            .map_err(plot_err)?;
+        draw_owned_bars(&mut chart, &bins, top_y)?;
         legend(
             &bottom,
             &[
@@ -756,4 +747,67 @@ impl Figure for OwnedHistogram<'_> {
         )?;
         Ok(())
     }
+}
+
+/// Per owned value of the leading side (0 to the total): (games where the other
+/// conditions hold, games where one fails).
+fn owned_bins(counts: &DataFrame) -> PolarsResult<Vec<(i64, i64)>> {
+    let owned = counts.column("owned")?.i64()?.clone();
+    let cond = counts.column("conditions")?.bool()?.clone();
+    let ns = counts.column("n")?.i64()?.clone();
+    let mut bins = vec![(0i64, 0i64); TOTAL as usize + 1];
+    for i in 0..counts.height() {
+        if let (Some(o), Some(n)) = (owned.get(i), ns.get(i))
+            && (0..=TOTAL).contains(&o)
+        {
+            if cond.get(i) == Some(true) {
+                bins[o as usize].0 += n;
+            } else {
+                bins[o as usize].1 += n;
+            }
+        }
+    }
+    Ok(bins)
+}
+
+/// The stacked bars of the owned-points histogram and the line at the 24-point rule's win
+/// threshold.
+fn draw_owned_bars<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordi64>>,
+    bins: &[(i64, i64)],
+    top_y: i64,
+) -> PolarsResult<()> {
+    chart
+        .draw_series(
+            bins.iter()
+                .enumerate()
+                .filter(|(_, b)| b.0 > 0)
+                .map(|(p, b)| {
+                    let x = p as f64;
+                    Rectangle::new([(x - 0.4, 0), (x + 0.4, b.0)], COLORS[0].filled())
+                }),
+        )
+        .map_err(plot_err)?;
+    chart
+        .draw_series(
+            bins.iter()
+                .enumerate()
+                .filter(|(_, b)| b.1 > 0)
+                .map(|(p, b)| {
+                    let x = p as f64;
+                    Rectangle::new([(x - 0.4, b.0), (x + 0.4, b.0 + b.1)], COLORS[3].filled())
+                }),
+        )
+        .map_err(plot_err)?;
+    // 31 owned points: the 24-point rule's win threshold, which it counts in declaration
+    // points (pieces in the zone and in hand), not owned points: owning 31 is needed,
+    // not enough (below it both sides own 24 or more).
+    let win = tables::RULE24_WIN as f64;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(win - 0.5, 0), (win - 0.5, top_y)],
+            COLORS[2].stroke_width(2),
+        )))
+        .map_err(plot_err)?;
+    Ok(())
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::ReportError;
+use super::error::ReportError;
 
 /// The commit the tool was built from, when the build named it (environment variable
 /// `FLOODGATE_SCAN_COMMIT` at build time).

@@ -15,9 +15,10 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::columns;
+use super::error::ReportError;
 use super::stats::wilson;
 use super::tables::{ERAS, cut_mutual_games};
-use super::{ReportError, columns};
 use crate::referee::ReplayEnding;
 
 /// The ending classes, in table order.
@@ -196,56 +197,73 @@ pub fn tables(
 ) -> Result<(Vec<ExtraTable>, Vec<String>), ReportError> {
     let cut = cut_games(games)?;
     let mut notes = Vec::new();
-    // (engine, by, group) -> counts per class.
-    let mut groups: Vec<(String, String, String, [u64; 8])> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for r in replays {
-        let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
-        let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
-        let mut all = [0u64; 8];
-        let mut unmatched = 0;
-        for (id, cls, _) in &r.rows {
-            let Some((era, mm)) = cut.get(id) else {
-                unmatched += 1;
-                continue;
-            };
-            let k = CLASSES.iter().position(|c| c == cls).unwrap_or(7);
-            if let Some(e) = era {
-                by_era.entry(e.clone()).or_default()[k] += 1;
-            }
-            let key = (mm.parse::<i64>().unwrap_or(i64::MAX), mm.clone());
-            by_mm.entry(key).or_default()[k] += 1;
-            all[k] += 1;
-        }
-        if unmatched > 0 {
-            notes.push(format!(
-                "Replay `{}`: {unmatched} of {} rows are not cut mutual games of this games table and are not counted.",
-                r.label,
-                r.rows.len()
-            ));
-        }
-        for (e, c) in by_era {
-            groups.push((r.label.clone(), "era".into(), e, c));
-        }
-        for ((_, m), c) in by_mm {
-            groups.push((r.label.clone(), "max_moves".into(), m, c));
-        }
-        groups.push((r.label.clone(), "all".into(), "all".into(), all));
+        groups.extend(replay_groups(r, &cut, &mut notes));
     }
+    let mut out = vec![endings_table(&groups)?];
+    // Two replays are compared on every position both played, matched by `id` (the game
+    // ids of `replay --games`, or the ids of a positions file), cut games of this table or
+    // not: a replay of a positions file has no game of the table.
+    if let [ra, rb] = replays {
+        out.extend(compare_two(ra, rb, &cut, &mut notes)?);
+    }
+    Ok((out, notes))
+}
+
+/// The cut games of the table: id -> (era, `'Max_Moves`).
+type CutGames = HashMap<String, (Option<String>, String)>;
+
+/// One row of `replay_endings`: (engine, by, group) and the counts per class.
+type Group = (String, String, String, [u64; 8]);
+
+/// One replay's rows counted per era, per `'Max_Moves` and over all; a note when some rows
+/// are not cut games of this table.
+fn replay_groups(r: &Replay, cut: &CutGames, notes: &mut Vec<String>) -> Vec<Group> {
+    let mut by_era: BTreeMap<String, [u64; 8]> = BTreeMap::new();
+    let mut by_mm: BTreeMap<(i64, String), [u64; 8]> = BTreeMap::new();
+    let mut all = [0u64; 8];
+    let mut unmatched = 0;
+    for (id, cls, _) in &r.rows {
+        let Some((era, mm)) = cut.get(id) else {
+            unmatched += 1;
+            continue;
+        };
+        let k = CLASSES.iter().position(|c| c == cls).unwrap_or(7);
+        if let Some(e) = era {
+            by_era.entry(e.clone()).or_default()[k] += 1;
+        }
+        let key = (mm.parse::<i64>().unwrap_or(i64::MAX), mm.clone());
+        by_mm.entry(key).or_default()[k] += 1;
+        all[k] += 1;
+    }
+    if unmatched > 0 {
+        notes.push(format!(
+            "Replay `{}`: {unmatched} of {} rows are not cut mutual games of this games table and are not counted.",
+            r.label,
+            r.rows.len()
+        ));
+    }
+    let mut groups = Vec::new();
+    for (e, c) in by_era {
+        groups.push((r.label.clone(), "era".into(), e, c));
+    }
+    for ((_, m), c) in by_mm {
+        groups.push((r.label.clone(), "max_moves".into(), m, c));
+    }
+    groups.push((r.label.clone(), "all".into(), "all".into(), all));
+    groups
+}
+
+/// The table `replay_endings`: every group's counts per class and rates.
+fn endings_table(groups: &[Group]) -> Result<ExtraTable, ReportError> {
     let n: Vec<u64> = groups.iter().map(|g| g.3.iter().sum()).collect();
     let count = |k: usize| -> Vec<u64> { groups.iter().map(|g| g.3[k]).collect() };
+    let text = |f: fn(&Group) -> &String| groups.iter().map(f).cloned().collect::<Vec<_>>();
     let mut cols = vec![
-        Column::new(
-            "engine".into(),
-            groups.iter().map(|g| g.0.clone()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "by".into(),
-            groups.iter().map(|g| g.1.clone()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "group".into(),
-            groups.iter().map(|g| g.2.clone()).collect::<Vec<_>>(),
-        ),
+        Column::new("engine".into(), text(|g| &g.0)),
+        Column::new("by".into(), text(|g| &g.1)),
+        Column::new("group".into(), text(|g| &g.2)),
         Column::new("games".into(), n.clone()),
     ];
     for (k, c) in CLASSES.iter().enumerate() {
@@ -260,7 +278,7 @@ pub fn tables(
     rate_columns(&mut cols, "limit", &count(6), &n);
     let endings =
         DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_endings"))?;
-    let mut out = vec![ExtraTable {
+    Ok(ExtraTable {
         name: "replay_endings".into(),
         title: "The cut games replayed".into(),
         caption: "Mutual entering-king games the move limit cut off, continued from their final position by each replay \
@@ -271,42 +289,46 @@ rule, a position past move 500 not played, an outside engine's illegal move, tim
 sides' declaration wins over `games`; every rate with its 95% Wilson score interval (`*_lo`, `*_hi`)."
             .into(),
         data: endings,
-    }];
-    // Two replays are compared on every position both played, matched by `id` (the game
-    // ids of `replay --games`, or the ids of a positions file), cut games of this table or
-    // not: a replay of a positions file has no game of the table.
-    if let [ra, rb] = replays {
-        let all = |r: &Replay| -> Verdicts {
-            r.rows
-                .iter()
-                .map(|(id, cls, winner)| (id.clone(), (*cls, winner.clone())))
-                .collect()
-        };
-        let (a, b) = (all(ra), all(rb));
-        let shared = a.keys().filter(|id| b.contains_key(*id)).count();
-        let only_a = a.len() - shared;
-        let only_b = b.len() - shared;
-        if shared == 0 {
-            notes.push(format!(
-                "Replays `{}` and `{}` have no position in common (by `id`): they are not compared.",
-                ra.label, rb.label
-            ));
-        } else {
-            if only_a > 0 || only_b > 0 {
-                notes.push(format!(
-                    "Replays `{}` and `{}` played different positions: they are compared on the {shared} both played; \
-{only_a} only in `{}`, {only_b} only in `{}`.",
-                    ra.label, rb.label, ra.label, rb.label
-                ));
-            }
-            let cut_shared = a
-                .keys()
-                .filter(|id| b.contains_key(*id) && cut.contains_key(*id))
-                .count();
-            out.extend(agreement(&a, &b, &ra.label, &rb.label, shared, cut_shared)?);
-        }
+    })
+}
+
+/// Two replays compared on the positions both played (with notes on those only one
+/// played), or only a note when they share none.
+fn compare_two(
+    ra: &Replay,
+    rb: &Replay,
+    cut: &CutGames,
+    notes: &mut Vec<String>,
+) -> Result<Vec<ExtraTable>, ReportError> {
+    let all = |r: &Replay| -> Verdicts {
+        r.rows
+            .iter()
+            .map(|(id, cls, winner)| (id.clone(), (*cls, winner.clone())))
+            .collect()
+    };
+    let (a, b) = (all(ra), all(rb));
+    let shared = a.keys().filter(|id| b.contains_key(*id)).count();
+    let only_a = a.len() - shared;
+    let only_b = b.len() - shared;
+    if shared == 0 {
+        notes.push(format!(
+            "Replays `{}` and `{}` have no position in common (by `id`): they are not compared.",
+            ra.label, rb.label
+        ));
+        return Ok(Vec::new());
     }
-    Ok((out, notes))
+    if only_a > 0 || only_b > 0 {
+        notes.push(format!(
+            "Replays `{}` and `{}` played different positions: they are compared on the {shared} both played; \
+{only_a} only in `{}`, {only_b} only in `{}`.",
+            ra.label, rb.label, ra.label, rb.label
+        ));
+    }
+    let cut_shared = a
+        .keys()
+        .filter(|id| b.contains_key(*id) && cut.contains_key(*id))
+        .count();
+    agreement(&a, &b, &ra.label, &rb.label, shared, cut_shared)
 }
 
 type Verdicts = HashMap<String, (&'static str, String)>;
@@ -331,46 +353,8 @@ fn agreement(
         same_class += u64::from(i == j);
         same_winner += u64::from(wa == wb);
     }
-    let mut cols = vec![Column::new(
-        "ending".into(),
-        CLASSES
-            .iter()
-            .map(|c| c.to_string())
-            .chain(["total".to_string()])
-            .collect::<Vec<_>>(),
-    )];
-    for (j, c) in CLASSES.iter().enumerate() {
-        let mut v: Vec<u64> = (0..8).map(|i| cross[i][j]).collect();
-        v.push(v.iter().sum());
-        cols.push(Column::new((*c).into(), v));
-    }
-    let mut totals: Vec<u64> = cross.iter().map(|r| r.iter().sum()).collect();
-    totals.push(n);
-    cols.push(Column::new("total".into(), totals));
-    let cross_df =
-        DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_cross"))?;
-    let ks = [same_class, same_winner];
-    let ci: Vec<Option<(f64, f64)>> = ks.iter().map(|&k| wilson(k, n)).collect();
-    let agree_df = DataFrame::new_infer_height(vec![
-        Column::new("verdict".into(), ["same_ending", "same_winner"]),
-        Column::new("agree".into(), ks.to_vec()),
-        Column::new("games".into(), vec![n, n]),
-        Column::new(
-            "agree_rate".into(),
-            ks.iter()
-                .map(|&k| (n > 0).then(|| k as f64 / n as f64))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "agree_rate_lo".into(),
-            ci.iter().map(|c| c.map(|c| c.0)).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "agree_rate_hi".into(),
-            ci.iter().map(|c| c.map(|c| c.1)).collect::<Vec<_>>(),
-        ),
-    ])
-    .map_err(ReportError::polars("table replay_agreement"))?;
+    let cross_df = cross_frame(&cross, n)?;
+    let agree_df = agreement_frame([same_class, same_winner], n)?;
     Ok(vec![
         ExtraTable {
             name: "replay_cross".into(),
@@ -393,4 +377,50 @@ interval."
             data: agree_df,
         },
     ])
+}
+
+/// The cross table of the ending classes (rows: the first replay's), with totals.
+fn cross_frame(cross: &[[u64; 8]; 8], n: u64) -> Result<DataFrame, ReportError> {
+    let mut cols = vec![Column::new(
+        "ending".into(),
+        CLASSES
+            .iter()
+            .map(|c| c.to_string())
+            .chain(["total".to_string()])
+            .collect::<Vec<_>>(),
+    )];
+    for (j, c) in CLASSES.iter().enumerate() {
+        let mut v: Vec<u64> = (0..8).map(|i| cross[i][j]).collect();
+        v.push(v.iter().sum());
+        cols.push(Column::new((*c).into(), v));
+    }
+    let mut totals: Vec<u64> = cross.iter().map(|r| r.iter().sum()).collect();
+    totals.push(n);
+    cols.push(Column::new("total".into(), totals));
+    DataFrame::new_infer_height(cols).map_err(ReportError::polars("table replay_cross"))
+}
+
+/// How often the two replays agree: the same ending class, the same winner, of `n`.
+fn agreement_frame(ks: [u64; 2], n: u64) -> Result<DataFrame, ReportError> {
+    let ci: Vec<Option<(f64, f64)>> = ks.iter().map(|&k| wilson(k, n)).collect();
+    DataFrame::new_infer_height(vec![
+        Column::new("verdict".into(), ["same_ending", "same_winner"]),
+        Column::new("agree".into(), ks.to_vec()),
+        Column::new("games".into(), vec![n, n]),
+        Column::new(
+            "agree_rate".into(),
+            ks.iter()
+                .map(|&k| (n > 0).then(|| k as f64 / n as f64))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "agree_rate_lo".into(),
+            ci.iter().map(|c| c.map(|c| c.0)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "agree_rate_hi".into(),
+            ci.iter().map(|c| c.map(|c| c.1)).collect::<Vec<_>>(),
+        ),
+    ])
+    .map_err(ReportError::polars("table replay_agreement"))
 }

@@ -15,8 +15,8 @@
 
 use polars::prelude::*;
 
-use super::Table;
-use super::export::rate_parts;
+use super::format::rate_parts;
+use super::model::Table;
 use super::tables::COMPARISON_CELLS;
 
 /// The key value of a total row.
@@ -76,9 +76,35 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
         return comparison_long(&table.data);
     }
     let (df, _) = split_totals(&table.data)?;
-    let keys = key_columns(&df);
-    let rate_cols: Vec<(String, &str, &str)> = df
-        .columns()
+    let rates = rate_columns(&df);
+    // A family with controlled and `raw_` columns gets a population column.
+    let has_raw = rates.iter().any(|(r, _, _)| r.starts_with("raw_"));
+    let g = gather_rates(&df, &rates, has_raw)?;
+    let h = g.rows.len();
+    let idx = IdxCa::from_vec("row".into(), g.rows);
+    let mut out = vec![Column::new("table".into(), vec![table.spec.name; h])];
+    for k in &key_columns(&df) {
+        out.push(df.column(k)?.take(&idx)?);
+    }
+    if has_raw {
+        out.push(Column::new("population".into(), g.populations));
+    }
+    let [rate, lo, hi] = g.values;
+    out.extend([
+        Column::new("measure".into(), g.measures),
+        Column::new("count".into(), g.counts),
+        Column::new("n".into(), g.ns),
+        Column::new("rate".into(), rate),
+        Column::new("lo".into(), lo),
+        Column::new("hi".into(), hi),
+    ]);
+    DataFrame::new(h, out)
+}
+
+/// The rate columns of `df` that have an interval and whose count and denominator are
+/// columns too: (rate, count, denominator).
+fn rate_columns(df: &DataFrame) -> Vec<(String, &'static str, &'static str)> {
+    df.columns()
         .iter()
         .filter_map(|c| {
             let name = c.name().as_str();
@@ -86,27 +112,44 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
             let has = |s: &str| df.column(s).is_ok();
             (has(&format!("{name}_lo")) && has(k) && has(n)).then(|| (name.to_string(), k, n))
         })
-        .collect();
-    // A family with controlled and `raw_` columns gets a population column.
-    let has_raw = rate_cols.iter().any(|(r, _, _)| r.starts_with("raw_"));
-    let population = |rate: &str| -> Option<&'static str> {
-        if !has_raw {
-            None
-        } else if rate.starts_with("raw_") {
-            Some("raw")
-        } else if rate_cols
-            .iter()
-            .any(|(r, _, _)| *r == format!("raw_{rate}"))
-        {
-            Some("controlled")
-        } else {
-            None
-        }
-    };
-    let mut rows: Vec<IdxSize> = Vec::new();
-    let (mut pops, mut measures) = (Vec::<Option<&str>>::new(), Vec::<String>::new());
-    let (mut counts, mut ns) = (Vec::<Option<i64>>::new(), Vec::<Option<i64>>::new());
-    let mut values: [Vec<Option<f64>>; 3] = Default::default();
+        .collect()
+}
+
+/// The population of a rate in a family with `raw_` columns: `raw` for those, `controlled`
+/// for a rate that has a `raw_` twin, else none.
+fn population_of(
+    rate: &str,
+    rates: &[(String, &str, &str)],
+    has_raw: bool,
+) -> Option<&'static str> {
+    if !has_raw {
+        None
+    } else if rate.starts_with("raw_") {
+        Some("raw")
+    } else if rates.iter().any(|(r, _, _)| *r == format!("raw_{rate}")) {
+        Some("controlled")
+    } else {
+        None
+    }
+}
+
+/// The long rows of a table: one per row and rate, with the row it came from.
+#[derive(Default)]
+struct LongRates {
+    rows: Vec<IdxSize>,
+    populations: Vec<Option<&'static str>>,
+    measures: Vec<String>,
+    counts: Vec<Option<i64>>,
+    ns: Vec<Option<i64>>,
+    /// The rate and its interval's bounds.
+    values: [Vec<Option<f64>>; 3],
+}
+
+fn gather_rates(
+    df: &DataFrame,
+    rates: &[(String, &'static str, &'static str)],
+    has_raw: bool,
+) -> PolarsResult<LongRates> {
     let int = |c: &str| -> PolarsResult<Int64Chunked> {
         Ok(df.column(c)?.cast(&DataType::Int64)?.i64()?.clone())
     };
@@ -114,10 +157,10 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
         Ok(df.column(c)?.cast(&DataType::Float64)?.f64()?.clone())
     };
     let mut columns = Vec::new();
-    for (rate, k, n) in &rate_cols {
+    for (rate, k, n) in rates {
         columns.push((
             rate.as_str(),
-            population(rate),
+            population_of(rate, rates, has_raw),
             int(k)?,
             int(n)?,
             [
@@ -127,38 +170,113 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
             ],
         ));
     }
+    let mut g = LongRates::default();
     for i in 0..df.height() {
         for (rate, pop, k, n, v) in &columns {
-            rows.push(i as IdxSize);
-            pops.push(*pop);
-            measures.push(rate.strip_prefix("raw_").unwrap_or(rate).to_string());
-            counts.push(k.get(i));
-            ns.push(n.get(i));
-            for (out, col) in values.iter_mut().zip(v) {
+            g.rows.push(i as IdxSize);
+            g.populations.push(*pop);
+            g.measures
+                .push(rate.strip_prefix("raw_").unwrap_or(rate).to_string());
+            g.counts.push(k.get(i));
+            g.ns.push(n.get(i));
+            for (out, col) in g.values.iter_mut().zip(v) {
                 out.push(col.get(i));
             }
         }
     }
-    let h = rows.len();
-    let idx = IdxCa::from_vec("row".into(), rows);
-    let mut out = vec![Column::new("table".into(), vec![table.spec.name; h])];
-    for k in &keys {
-        out.push(df.column(k)?.take(&idx)?);
-    }
-    if has_raw {
-        out.push(Column::new("population".into(), pops));
-    }
-    let [rate, lo, hi] = values;
-    out.extend([
-        Column::new("measure".into(), measures),
-        Column::new("count".into(), counts),
-        Column::new("n".into(), ns),
-        Column::new("rate".into(), rate),
-        Column::new("lo".into(), lo),
-        Column::new("hi".into(), hi),
-    ]);
-    DataFrame::new(h, out)
+    Ok(g)
 }
+
+/// The long columns of table 3e after `cell`, `era` and `max_moves`, with their types.
+const COMPARISON_LONG: [(&str, LongKind); 15] = [
+    ("count", LongKind::Int),
+    ("n", LongKind::Int),
+    ("value", LongKind::Float),
+    ("lo", LongKind::Float),
+    ("hi", LongKind::Float),
+    ("engines", LongKind::Int),
+    ("pairs", LongKind::Int),
+    ("lo_clustered", LongKind::Float),
+    ("hi_clustered", LongKind::Float),
+    ("design_effect", LongKind::Float),
+    ("test", LongKind::Text),
+    ("p", LongKind::Float),
+    ("p_log10", LongKind::Float),
+    ("holm_family", LongKind::Int),
+    ("holm_p", LongKind::Float),
+];
+
+#[derive(Clone, Copy)]
+enum LongKind {
+    Int,
+    Float,
+    Text,
+}
+
+/// Per long row of a comparison, in order: the `cell`, and the wide column each of
+/// [`COMPARISON_LONG`] is read from (`None`: null).
+const COMPARISON_SOURCES: [(&str, [Option<&str>; 15]); 3] = [
+    (
+        "a",
+        [
+            Some("a_count"),
+            Some("a_games"),
+            Some("a_rate"),
+            Some("a_rate_lo"),
+            Some("a_rate_hi"),
+            Some("a_engines"),
+            Some("a_pairs"),
+            Some("a_rate_cl_lo"),
+            Some("a_rate_cl_hi"),
+            Some("a_design_effect"),
+            None,
+            None,
+            None,
+            None,
+            None,
+        ],
+    ),
+    (
+        "b",
+        [
+            Some("b_count"),
+            Some("b_games"),
+            Some("b_rate"),
+            Some("b_rate_lo"),
+            Some("b_rate_hi"),
+            Some("b_engines"),
+            Some("b_pairs"),
+            Some("b_rate_cl_lo"),
+            Some("b_rate_cl_hi"),
+            Some("b_design_effect"),
+            None,
+            None,
+            None,
+            None,
+            None,
+        ],
+    ),
+    (
+        "a_minus_b",
+        [
+            None,
+            None,
+            Some("rate_diff"),
+            Some("rate_diff_lo"),
+            Some("rate_diff_hi"),
+            None,
+            None,
+            Some("rate_diff_cl_lo"),
+            Some("rate_diff_cl_hi"),
+            None,
+            Some("test"),
+            Some("test_p"),
+            Some("test_p_log10"),
+            Some("holm_family"),
+            Some("holm_p"),
+        ],
+    ),
+];
 
 /// Table 3e in long form: for each comparison (`measure`, `population`, `role`), a row
 /// per cell (`cell` `a` or `b`, with its `era` and `max_moves`, `count`, `n`, the rate as
@@ -167,180 +285,57 @@ pub fn long(table: &Table) -> PolarsResult<DataFrame> {
 /// `a_minus_b`, the difference as `value`, its interval and its clustered interval, `test`,
 /// `p`, `p_log10`, `holm_family`, `holm_p`).
 fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
-    let text = |c: &str| -> PolarsResult<StringChunked> { Ok(df.column(c)?.str()?.clone()) };
-    let int = |c: &str| -> PolarsResult<Int64Chunked> {
-        Ok(df.column(c)?.cast(&DataType::Int64)?.i64()?.clone())
-    };
-    let float = |c: &str| -> PolarsResult<Float64Chunked> {
-        Ok(df.column(c)?.cast(&DataType::Float64)?.f64()?.clone())
-    };
-    let (measure, population, role, test) = (
-        text("measure")?,
-        text("population")?,
-        text("role")?,
-        text("test")?,
-    );
-    let (family, a_n, a_k, b_n, b_k) = (
-        int("holm_family")?,
-        int("a_games")?,
-        int("a_count")?,
-        int("b_games")?,
-        int("b_count")?,
-    );
-    let f = |c: &str| float(c);
-    let (a, a_lo, a_hi, b, b_lo, b_hi) = (
-        f("a_rate")?,
-        f("a_rate_lo")?,
-        f("a_rate_hi")?,
-        f("b_rate")?,
-        f("b_rate_lo")?,
-        f("b_rate_hi")?,
-    );
-    let (a_cl, b_cl, d_cl) = (
-        [
-            f("a_rate_cl_lo")?,
-            f("a_rate_cl_hi")?,
-            f("a_design_effect")?,
-        ],
-        [
-            f("b_rate_cl_lo")?,
-            f("b_rate_cl_hi")?,
-            f("b_design_effect")?,
-        ],
-        [f("rate_diff_cl_lo")?, f("rate_diff_cl_hi")?],
-    );
-    let (a_struct, b_struct) = (
-        [int("a_engines")?, int("a_pairs")?],
-        [int("b_engines")?, int("b_pairs")?],
-    );
-    let (d, d_lo, d_hi, p, p_log10, holm) = (
-        f("rate_diff")?,
-        f("rate_diff_lo")?,
-        f("rate_diff_hi")?,
-        f("test_p")?,
-        f("test_p_log10")?,
-        f("holm_p")?,
-    );
-    #[derive(Default)]
-    struct Out {
-        measure: Vec<Option<String>>,
-        population: Vec<Option<String>>,
-        role: Vec<Option<String>>,
-        cell: Vec<&'static str>,
-        era: Vec<Option<String>>,
-        max_moves: Vec<Option<i64>>,
-        count: Vec<Option<i64>>,
-        n: Vec<Option<i64>>,
-        value: Vec<Option<f64>>,
-        lo: Vec<Option<f64>>,
-        hi: Vec<Option<f64>>,
-        engines: Vec<Option<i64>>,
-        pairs: Vec<Option<i64>>,
-        lo_clustered: Vec<Option<f64>>,
-        hi_clustered: Vec<Option<f64>>,
-        design_effect: Vec<Option<f64>>,
-        test: Vec<Option<String>>,
-        p: Vec<Option<f64>>,
-        p_log10: Vec<Option<f64>>,
-        family: Vec<Option<i64>>,
-        holm: Vec<Option<f64>>,
-    }
-    let mut o = Out::default();
-    let era = |i: usize| {
-        let (_, first, last, mm) = COMPARISON_CELLS[i];
-        (Some(format!("{first}-{last}")), Some(mm))
-    };
-    for i in 0..df.height() {
-        let cells = [
-            (
-                "a",
-                era(0),
-                a_k.get(i),
-                a_n.get(i),
-                [a.get(i), a_lo.get(i), a_hi.get(i)],
+    let mut out: Option<DataFrame> = None;
+    for (order, (cell, sources)) in COMPARISON_SOURCES.iter().enumerate() {
+        let (era, max_moves) = match COMPARISON_CELLS.get(order) {
+            Some((_, first, last, mm)) => (
+                lit(format!("{first}-{last}")),
+                lit(*mm).cast(DataType::Int64),
             ),
-            (
-                "b",
-                era(1),
-                b_k.get(i),
-                b_n.get(i),
-                [b.get(i), b_lo.get(i), b_hi.get(i)],
+            None => (
+                lit(NULL).cast(DataType::String),
+                lit(NULL).cast(DataType::Int64),
             ),
-            (
-                "a_minus_b",
-                (None, None),
-                None,
-                None,
-                [d.get(i), d_lo.get(i), d_hi.get(i)],
-            ),
+        };
+        let mut select = vec![
+            col("_row"),
+            lit(order as i64).cast(DataType::Int64).alias("_cell"),
+            lit("era_comparison").alias("table"),
+            col("measure"),
+            col("population"),
+            col("role"),
+            lit(*cell).alias("cell"),
+            era.alias("era"),
+            max_moves.alias("max_moves"),
         ];
-        let clustered = [
-            (
-                [a_struct[0].get(i), a_struct[1].get(i)],
-                [a_cl[0].get(i), a_cl[1].get(i), a_cl[2].get(i)],
-            ),
-            (
-                [b_struct[0].get(i), b_struct[1].get(i)],
-                [b_cl[0].get(i), b_cl[1].get(i), b_cl[2].get(i)],
-            ),
-            ([None, None], [d_cl[0].get(i), d_cl[1].get(i), None]),
-        ];
-        for ((cell, (e, mm), k, n, [v, lo, hi]), ([engines, pairs], [cl_lo, cl_hi, deff])) in
-            cells.into_iter().zip(clustered)
-        {
-            let diff = cell == "a_minus_b";
-            o.engines.push(engines);
-            o.pairs.push(pairs);
-            o.lo_clustered.push(cl_lo);
-            o.hi_clustered.push(cl_hi);
-            o.design_effect.push(deff);
-            o.measure.push(measure.get(i).map(str::to_string));
-            o.population.push(population.get(i).map(str::to_string));
-            o.role.push(role.get(i).map(str::to_string));
-            o.cell.push(cell);
-            o.era.push(e);
-            o.max_moves.push(mm);
-            o.count.push(k);
-            o.n.push(n);
-            o.value.push(v);
-            o.lo.push(lo);
-            o.hi.push(hi);
-            o.test
-                .push(diff.then(|| test.get(i).map(str::to_string)).flatten());
-            o.p.push(diff.then(|| p.get(i)).flatten());
-            o.p_log10.push(diff.then(|| p_log10.get(i)).flatten());
-            o.family.push(diff.then(|| family.get(i)).flatten());
-            o.holm.push(diff.then(|| holm.get(i)).flatten());
+        for ((name, kind), source) in COMPARISON_LONG.iter().zip(sources) {
+            let dtype = match kind {
+                LongKind::Int => DataType::Int64,
+                LongKind::Float => DataType::Float64,
+                LongKind::Text => DataType::String,
+            };
+            let value = source.map_or(lit(NULL), col);
+            select.push(value.cast(dtype).alias(*name));
         }
+        let part = df
+            .clone()
+            .lazy()
+            .with_row_index("_row", None)
+            .select(select)
+            .collect()?;
+        out = Some(match out {
+            None => part,
+            Some(acc) => acc.vstack(&part)?,
+        });
     }
-    let h = o.cell.len();
-    DataFrame::new(
-        h,
-        vec![
-            Column::new("table".into(), vec!["era_comparison"; h]),
-            Column::new("measure".into(), o.measure),
-            Column::new("population".into(), o.population),
-            Column::new("role".into(), o.role),
-            Column::new("cell".into(), o.cell),
-            Column::new("era".into(), o.era),
-            Column::new("max_moves".into(), o.max_moves),
-            Column::new("count".into(), o.count),
-            Column::new("n".into(), o.n),
-            Column::new("value".into(), o.value),
-            Column::new("lo".into(), o.lo),
-            Column::new("hi".into(), o.hi),
-            Column::new("engines".into(), o.engines),
-            Column::new("pairs".into(), o.pairs),
-            Column::new("lo_clustered".into(), o.lo_clustered),
-            Column::new("hi_clustered".into(), o.hi_clustered),
-            Column::new("design_effect".into(), o.design_effect),
-            Column::new("test".into(), o.test),
-            Column::new("p".into(), o.p),
-            Column::new("p_log10".into(), o.p_log10),
-            Column::new("holm_family".into(), o.family),
-            Column::new("holm_p".into(), o.holm),
-        ],
-    )
+    let Some(all) = out else {
+        return Ok(DataFrame::empty());
+    };
+    Ok(all
+        .lazy()
+        .sort(["_row", "_cell"], SortMultipleOptions::default())
+        .collect()?
+        .drop_many(["_row", "_cell"]))
 }
 
 /// The `ARROW:schema` key-value pair of a Parquet file holding `df`, with strings as plain

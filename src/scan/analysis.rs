@@ -8,7 +8,10 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, SyncSender};
 
-use super::{ArenaPool, Item, Job, Msg, Progress, Stats, Stop, Work, dups, encode};
+use super::model::Progress;
+use super::stats::Stats;
+use super::work::{ArenaPool, Item, Job, Msg, Stop, Work};
+use super::{dups, encode};
 use crate::game::{Scratch, analyse_record_with};
 use crate::source::ReadBuffer;
 

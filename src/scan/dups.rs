@@ -16,7 +16,7 @@ use crate::game::{COLUMNS, Cell};
 
 use super::encode::decode_row;
 
-use super::Stats;
+use super::stats::Stats;
 
 /// Duplicates named in the summary.
 pub const SAMPLE: usize = 10;

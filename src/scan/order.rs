@@ -12,8 +12,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::dups::Duplicates;
+use super::model::{ERRORS_CSV, GAMES_CSV, InputSummary, Progress, ScanError};
+use super::stats::Stats;
+use super::work::{Item, Msg, Stop};
 use super::writer::{ErrorsCsv, GameTable};
-use super::{ERRORS_CSV, GAMES_CSV, InputSummary, Item, Msg, Progress, ScanError, Stats, Stop};
 use crate::outdir::{OutDir, OutFile};
 use crate::source::SourceError;
 
@@ -61,13 +63,13 @@ impl<'a> Outputs<'a> {
         out: &'a OutDir,
         dups: Duplicates,
         formatters: usize,
-        stages: std::sync::Arc<super::StageTimes>,
+        stages: std::sync::Arc<super::stages::StageTimes>,
     ) -> Result<Outputs<'a>, ScanError> {
         let dir = out.path();
         let open = |name: &'a str| out.create(name).map_err(file_err(dir, name));
         let csv = open(GAMES_CSV)?;
         #[cfg(feature = "report")]
-        let parquet = Some(open(super::GAMES_PARQUET)?);
+        let parquet = Some(open(super::model::GAMES_PARQUET)?);
         #[cfg(not(feature = "report"))]
         let parquet = None;
         let games = GameTable::new(Some(csv), parquet, formatters, stages)
@@ -194,29 +196,15 @@ pub fn write_in_order(
         };
         let part = match msg {
             Msg::Items { part, first, items } => {
-                let st = &mut states[part];
                 let summary = &mut summaries[part_input[part]];
-                for (seq, item) in (first..).zip(items) {
-                    match &item {
-                        Item::Game { .. } => {
-                            summary.entries += 1;
-                            summary.games += 1;
-                            progress.games.fetch_add(1, Ordering::Relaxed);
-                            progress.entries.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Item::Unreadable { .. } => {
-                            summary.entries += 1;
-                            summary.unreadable += 1;
-                            stats.add_unreadable();
-                            progress.entries.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Item::Skipped(_) => {
-                            summary.skipped += 1;
-                            stats.skipped_files += 1;
-                        }
-                    }
-                    st.pending.insert(seq, item);
-                }
+                take_items(
+                    &mut states[part],
+                    summary,
+                    &mut stats,
+                    progress,
+                    first,
+                    items,
+                );
                 part
             }
             Msg::Done {
@@ -225,64 +213,137 @@ pub fn write_in_order(
                 format,
                 failure,
             } => {
-                let st = &mut states[part];
-                st.total = Some(total);
                 let summary = &mut summaries[part_input[part]];
-                // An input's container is known when any of its parts was read; its error
-                // lists every part that failed.
-                summary.format = summary.format.or(format.map(|f| f.name()));
-                if let Some(f) = &failure {
-                    summary.error = Some(match summary.error.take() {
-                        None => f.to_string(),
-                        Some(e) => format!("{e}; {}", f.reason()),
-                    });
-                }
-                st.failure = failure;
+                part_done(&mut states[part], summary, total, format, failure);
                 part
             }
         };
-        // Pass on what is now in order for this part.
-        let st = &mut states[part];
-        while let Some(item) = st.pending.remove(&st.next) {
-            st.next += 1;
-            if part == current {
-                out.emit(part_input[part], names, item)?;
-            } else {
-                let spill = match &mut st.spill {
-                    Some(s) => s,
-                    None => st.spill.insert(Spill::create(out.out, part)?),
-                };
-                spill.push(&item)?;
-            }
-        }
-        if st.finished()
-            && let Some(spill) = &mut st.spill
-        {
-            spill.close()?;
-        }
-        // Move the turn on past every finished part.
-        while current < states.len() && states[current].finished() {
-            let st = &mut states[current];
-            let name = &names[part_input[current]];
-            if let Some(SourceError { entry: None, .. }) = &st.failure {
-                let e = st
-                    .failure
-                    .as_ref()
-                    .map(SourceError::reason)
-                    .unwrap_or_default();
-                out.errors
-                    .write(name, "", None, &e)
-                    .map_err(file_err(&out.dir, ERRORS_CSV))?;
-            }
-            current += 1;
-            if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
-                let input = part_input[current];
-                spill.replay(|item| out.emit(input, names, item))?;
-            }
-        }
+        pass_on(
+            &mut states[part],
+            part,
+            part == current,
+            names,
+            part_input,
+            out,
+        )?;
+        current = advance_turn(&mut states, current, names, part_input, out)?;
     }
     let errors = states.iter_mut().filter_map(|s| s.failure.take()).collect();
     Ok(Some((summaries, stats, errors)))
+}
+
+/// Pass on what is now in order for `part`: written when it is the current part
+/// (`its_turn`), else spilled to disk until its turn.
+fn pass_on(
+    st: &mut PartState,
+    part: usize,
+    its_turn: bool,
+    names: &[String],
+    part_input: &[usize],
+    out: &mut Outputs<'_>,
+) -> Result<(), ScanError> {
+    while let Some(item) = st.pending.remove(&st.next) {
+        st.next += 1;
+        if its_turn {
+            out.emit(part_input[part], names, item)?;
+        } else {
+            let spill = match &mut st.spill {
+                Some(s) => s,
+                None => st.spill.insert(Spill::create(out.out, part)?),
+            };
+            spill.push(&item)?;
+        }
+    }
+    if st.finished()
+        && let Some(spill) = &mut st.spill
+    {
+        spill.close()?;
+    }
+    Ok(())
+}
+
+/// A part read to its end: its number of results, its container and its failure. An
+/// input's container is known when any of its parts was read; its error lists every part
+/// that failed.
+fn part_done(
+    st: &mut PartState,
+    summary: &mut InputSummary,
+    total: u64,
+    format: Option<crate::source::Format>,
+    failure: Option<SourceError>,
+) {
+    st.total = Some(total);
+    summary.format = summary.format.or(format.map(|f| f.name()));
+    if let Some(f) = &failure {
+        summary.error = Some(match summary.error.take() {
+            None => f.to_string(),
+            Some(e) => format!("{e}; {}", f.reason()),
+        });
+    }
+    st.failure = failure;
+}
+
+/// A batch of results of one part: counted, and held until their turn.
+fn take_items(
+    st: &mut PartState,
+    summary: &mut InputSummary,
+    stats: &mut Stats,
+    progress: &Progress,
+    first: u64,
+    items: Vec<Item>,
+) {
+    for (seq, item) in (first..).zip(items) {
+        match &item {
+            Item::Game { .. } => {
+                summary.entries += 1;
+                summary.games += 1;
+                progress.games.fetch_add(1, Ordering::Relaxed);
+                progress.entries.fetch_add(1, Ordering::Relaxed);
+            }
+            Item::Unreadable { .. } => {
+                summary.entries += 1;
+                summary.unreadable += 1;
+                stats.add_unreadable();
+                progress.entries.fetch_add(1, Ordering::Relaxed);
+            }
+            Item::Skipped(_) => {
+                summary.skipped += 1;
+                stats.skipped_files += 1;
+            }
+        }
+        st.pending.insert(seq, item);
+    }
+}
+
+/// Move the turn on past every finished part (a failed input's error written, the next
+/// part's spilled results written): the new current part.
+fn advance_turn(
+    states: &mut [PartState],
+    mut current: usize,
+    names: &[String],
+    part_input: &[usize],
+    out: &mut Outputs<'_>,
+) -> Result<usize, ScanError> {
+    while current < states.len() && states[current].finished() {
+        let st = &mut states[current];
+        let name = &names[part_input[current]];
+        if let Some(SourceError { entry: None, .. }) = &st.failure {
+            let e = st
+                .failure
+                .as_ref()
+                .map(SourceError::reason)
+                .unwrap_or_default();
+            out.errors
+                .write(name, "", None, &e)
+                .map_err(file_err(&out.dir, ERRORS_CSV))?;
+        }
+        current += 1;
+        if let Some(spill) = states.get_mut(current).and_then(|st| st.spill.take()) {
+            let input = part_input[current];
+            spill.replay(|item| out.emit(input, names, item))?;
+        }
+    }
+    Ok(current)
 }
 
 /// Items of one input in order, on disk until the input's turn.

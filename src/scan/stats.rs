@@ -120,7 +120,7 @@ impl Stats {
             self.points54_checked += 1;
             let owned =
                 int(cells, c.owned_black).unwrap_or(0) + int(cells, c.owned_white).unwrap_or(0);
-            if owned != 54 {
+            if owned != i64::from(crate::shogi::TOTAL_OWNED_POINTS) {
                 self.points54_violations += 1;
             }
         }

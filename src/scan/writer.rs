@@ -332,6 +332,51 @@ fn csv_line(cells: &[Cell<'_>], line: &mut Vec<u8>) {
     line.push(b'\n');
 }
 
+/// The CSV lines of encoded `rows`, made by the hand-written [`csv_line`] or (`by_crate`)
+/// by the `csv` crate's writer with its defaults: the same bytes, the two sides of
+/// `benches/scan_output.rs` and of the test that holds them together.
+pub(super) fn csv_lines(rows: &[impl AsRef<[u8]>], by_crate: bool) -> io::Result<Vec<u8>> {
+    let damaged = |e: super::encode::Damaged| io::Error::other(e.to_string());
+    let mut out = Vec::with_capacity(rows.iter().map(|r| r.as_ref().len()).sum());
+    if !by_crate {
+        for row in rows {
+            csv_line(&decode_row(row.as_ref()).map_err(damaged)?, &mut out);
+        }
+        return Ok(out);
+    }
+    let mut w = csv::Writer::from_writer(&mut out);
+    let mut number = Vec::with_capacity(32);
+    for row in rows {
+        for cell in decode_row(row.as_ref()).map_err(damaged)? {
+            number.clear();
+            let field: &[u8] = match cell {
+                Cell::Str(Some(s)) => s.as_bytes(),
+                Cell::Int(Some(n)) => {
+                    push_int(n, &mut number);
+                    &number
+                }
+                Cell::Float(Some(f)) => {
+                    let _ = write!(number, "{f}");
+                    &number
+                }
+                Cell::Bool(Some(b)) => {
+                    if b {
+                        b"true"
+                    } else {
+                        b"false"
+                    }
+                }
+                Cell::Str(None) | Cell::Int(None) | Cell::Float(None) | Cell::Bool(None) => b"",
+            };
+            w.write_field(field).map_err(io::Error::other)?;
+        }
+        w.write_record(None::<&[u8]>).map_err(io::Error::other)?;
+    }
+    w.flush()?;
+    drop(w);
+    Ok(out)
+}
+
 /// A text field, quoted when it must be.
 fn csv_text(s: &[u8], line: &mut Vec<u8>) {
     if !s.iter().any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n')) {
@@ -778,6 +823,35 @@ mod tests {
         }
         w.write_record(None::<&[u8]>).unwrap();
         w.into_inner().unwrap()
+    }
+
+    /// Every game of the bundled fixtures: the hand-written lines are the `csv` crate's.
+    #[test]
+    fn the_bundled_games_are_written_as_the_csv_crate_writes_them() {
+        use crate::source::{ReadBuffer, bundled_inputs, read_input};
+        let counter = std::sync::atomic::AtomicU64::new(0);
+        let mut buffer = ReadBuffer::default();
+        let mut rows = Vec::new();
+        for input in bundled_inputs() {
+            let source = input.name();
+            let mut sink = |e: crate::source::Event<'_>| {
+                let name = e.name().to_string();
+                if let Some(Ok(Ok(game))) = e.with_record(&mut buffer, |b| {
+                    crate::game::analyse_record(&source, &name, b)
+                }) {
+                    let mut row = Vec::new();
+                    crate::scan::encode::encode_row(&game, &mut row);
+                    rows.push(row);
+                }
+                true
+            };
+            read_input(&input, &counter, &mut sink).unwrap();
+        }
+        assert!(rows.len() > 100, "{} games", rows.len());
+        let ours = csv_lines(&rows, false).unwrap();
+        let theirs = csv_lines(&rows, true).unwrap();
+        assert_eq!(ours.len(), theirs.len());
+        assert!(ours == theirs, "the lines differ");
     }
 
     #[test]

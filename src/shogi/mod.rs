@@ -45,10 +45,10 @@ pub use repetition::{History, RepetitionStatus};
 pub use rules::{
     DECLARATION_ZONE_PIECES, DeclarationEvaluation, DeclarationOutcome, EnteringKingRule,
     GameRules, ImpasseVerdict, RULE24_DRAW_POINTS, RULE24_LAST_MOVE, RULE24_WIN_POINTS,
-    RULE27_BLACK_POINTS, RULE27_WHITE_POINTS, TerminalOutcome, TerminalReason, TerminalStatus,
-    UnknownRule, can_declare_draw, can_declare_win, evaluate_declaration, handicap_deficit,
-    impasse_adjudication, impasse_threshold, past_last_declaration_move, terminal_status,
-    try_rule_reached,
+    RULE27_BLACK_POINTS, RULE27_WHITE_POINTS, TOTAL_OWNED_POINTS, TerminalOutcome, TerminalReason,
+    TerminalStatus, UnknownRule, can_declare_draw, can_declare_win, evaluate_declaration,
+    handicap_deficit, impasse_adjudication, impasse_threshold, past_last_declaration_move,
+    terminal_status, try_rule_reached,
 };
 pub use setup::{CsaPositionError, Setup, SfenError};
 pub use square::Square;

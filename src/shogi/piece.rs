@@ -325,7 +325,7 @@ mod tests {
             .iter()
             .map(|k| k.points() * k.full_set_count() as i32)
             .sum();
-        assert_eq!(total, 54);
+        assert_eq!(total, super::super::TOTAL_OWNED_POINTS);
     }
 
     #[test]

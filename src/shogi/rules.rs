@@ -33,6 +33,11 @@ pub const RULE27_WHITE_POINTS: i32 = 27;
 /// declaration rule.
 pub const DECLARATION_ZONE_PIECES: i32 = 10;
 
+/// Owned points of both sides together in a game with every piece of the set (34 pieces
+/// at 1, two rooks and two bishops at 5): the sum every final position of an even game
+/// has, so at most one side owns more than half.
+pub const TOTAL_OWNED_POINTS: i32 = 54;
+
 /// Entering-king rule variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EnteringKingRule {

@@ -46,7 +46,11 @@ fn check(dir: &str, prefix: &str, e: Expect) -> GameRow {
         "{ctx}"
     );
     if r.final_sfen.is_some() {
-        assert_eq!(r.owned_black + r.owned_white, 54, "{ctx}");
+        assert_eq!(
+            r.owned_black + r.owned_white,
+            i64::from(floodgate_scan::shogi::TOTAL_OWNED_POINTS),
+            "{ctx}"
+        );
         assert!(
             r.zone_black <= r.decl_black && r.decl_black <= r.owned_black,
             "{ctx}"
@@ -113,6 +117,9 @@ fn real_2006_illegal_kachi_that_the_current_rule_accepts() {
     assert_eq!(r.first_mutual_ply, Some(242));
     assert!(r.first_decl27_ply_white.is_some_and(|p| p <= 315));
     assert_eq!(r.end_marker.as_deref(), Some("%KACHI"));
+    // The core's verdict in that final position: White's declaration wins under the
+    // 27-point rule (White to move after 315 plies).
+    assert_eq!(r.rule27_final, "white", "{r:?}");
 }
 
 #[test]

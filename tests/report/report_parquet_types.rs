@@ -99,7 +99,8 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.parquet")) + glob.glob
             # pyarrow compares the column with a scalar (it cannot on string_view).
             pc.equal(t[f.name], "all")
             info["text"][f.name] = sorted({v for v in t[f.name].to_pylist() if v is not None})
-    keys = [c for c in ("year", "max_moves", "era", "rule", "population", "measure", "cell", "metric", "role", "ending", "plies")
+    keys = [c for c in ("year", "max_moves", "era", "rule", "population", "measure", "cell", "metric", "role", "ending", "plies",
+                        "engine", "pair", "game_name", "pool", "percentile", "outcome", "term")
             if c in t.column_names]
     rows = list(zip(*[t[c].to_pylist() for c in keys])) if keys else []
     info["unique_keys"] = len(rows) == len(set(rows))

@@ -358,15 +358,32 @@ fn cut_rows() -> Vec<GameRow> {
     not_mutual.entering = "black_only".into();
     let mut declared = cut(256, 200, (40, 40, 12), (14, 5, 2), false);
     declared.summary_reason = Some("kachi".into());
+    // The scan's verdicts of the rules in each final position (27-point, 24-point,
+    // impasse), as the core decides them (tested in `game::verdicts`).
+    let judged = |mut g: GameRow, v: [&'static str; 3]| {
+        g.rule27_final = v[0].into();
+        g.rule24_final = v[1].into();
+        g.impasse24_final = v[2].into();
+        g
+    };
     vec![
         // A: Black owns 35, 32 in the camp and hand, 11 pieces there: can declare.
-        cut(256, 256, (35, 32, 11), (19, 10, 3), false),
+        judged(
+            cut(256, 256, (35, 32, 11), (19, 10, 3), false),
+            ["black", "black", "black"],
+        ),
         // B: Black owns 31 but only 25 declaration points (6 stranded); White 23.
-        cut(256, 256, (31, 25, 12), (23, 8, 2), false),
+        judged(
+            cut(256, 256, (31, 25, 12), (23, 8, 2), false),
+            ["none", "draw", "black"],
+        ),
         // C: Black to move (even plies) and in check; past move 500.
-        cut(512, 512, (40, 35, 10), (14, 6, 1), true),
-        not_mutual,
-        declared,
+        judged(
+            cut(512, 512, (40, 35, 10), (14, 6, 1), true),
+            ["none", "none", "none"],
+        ),
+        judged(not_mutual, ["black", "black", "black"]),
+        judged(declared, ["black", "black", "black"]),
     ]
 }
 
@@ -518,13 +535,8 @@ fn the_500_move_clause_on_a_512_era_cut_game() {
     // 1 of 1: [1 / (1 + z^2), 1].
     assert!(close(float(&m, "declarable_pass_lo"), 1.0 / (1.0 + Z2)));
     assert!(close(float(&m, "declarable_pass_hi"), 1.0));
-    // The 24-point re-scoring applies the same clause.
-    let df = r.table("counterfactual").unwrap().clone();
-    let mask = df.column("rule").unwrap().str().unwrap().equal("24-point")
-        & df.column("max_moves").unwrap().str().unwrap().equal("512");
-    let t = df.filter(&mask).unwrap();
-    assert_eq!(int(&t, "black_win"), Some(0));
-    assert_eq!(int(&t, "unchanged"), Some(2));
+    // The 24-point re-scoring (table 5) reads the core's verdict, which applies the same
+    // clause (`game::verdicts`).
     // The boundary: 499 plies, move 500, may still declare.
     let r = report(&[cut(512, 499)], &ReportConfig::default());
     assert_eq!(int(&row(&r, "funnel", "512"), "declarable"), Some(1));
@@ -1179,14 +1191,14 @@ fn match_rates_print_with_two_decimals_and_never_round_to_100() {
     assert!(md.contains("| 99.75% ["), "{md}");
     // 1,999 of 2,000 is 99.95%: printed with two decimals, not 100.00%.
     assert_eq!(
-        floodgate_scan::report::markdown::cell(
+        floodgate_scan::report::format::cell(
             "board_match_rate",
             &polars::prelude::AnyValue::Float64(1999.0 / 2000.0)
         ),
         "99.95%"
     );
     assert_eq!(
-        floodgate_scan::report::markdown::cell(
+        floodgate_scan::report::format::cell(
             "board_match_rate",
             &polars::prelude::AnyValue::Float64(39_999.0 / 40_000.0)
         ),
@@ -1649,4 +1661,131 @@ fn the_cohort_at_the_first_mutual_entry_and_its_cumulative_incidence() {
             assert!((total - want).abs() < 1e-12, "{era} {plies}: {total}");
         }
     }
+}
+
+/// Three engines A, B, C in five games; `m` marks a game of the ever-mutual cohort (a first
+/// mutual entry at ply 100).
+fn player_games() -> Vec<GameRow> {
+    let g = |year: i64, black: &str, white: &str, m: bool, reason: &str| {
+        let mut g = game(Some(year), if m { "mutual" } else { "none" }, Some(reason));
+        g.black = Some(black.into());
+        g.white = Some(white.into());
+        g.mutual_sfen = m.then(|| "4k4/9/9/9/9/9/9/9/4K4 b - 101".to_string());
+        g
+    };
+    vec![
+        g(2022, "A", "B", true, "kachi"),
+        g(2022, "A", "B", true, "max_moves"),
+        g(2022, "B", "A", false, "toryo"),
+        g(2023, "A", "C", true, "kachi"),
+        g(2023, "C", "B", false, "toryo"),
+    ]
+}
+
+/// The Wilson interval of k of n, written out.
+fn wilson_by_hand(k: f64, n: f64) -> (f64, f64) {
+    let p = k / n;
+    let centre = (p + Z2 / (2.0 * n)) / (1.0 + Z2 / n);
+    let half = Z2.sqrt() / (1.0 + Z2 / n) * (p * (1.0 - p) / n + Z2 / (4.0 * n * n)).sqrt();
+    (centre - half, centre + half)
+}
+
+#[test]
+fn who_played_engines_pairs_and_years() {
+    let r = report(&player_games(), &ReportConfig::default());
+    // A: games 1-4, ever mutual 1, 2, 4, declared 1 and 4: 2 of 3.
+    let a = row(&r, "engines", "A");
+    assert_eq!(int(&a, "games"), Some(4));
+    assert_eq!(int(&a, "ever_mutual"), Some(3));
+    assert_eq!(int(&a, "decl_wins"), Some(2));
+    assert!(close(float(&a, "ever_mutual_decl_rate"), 2.0 / 3.0));
+    let (lo, hi) = wilson_by_hand(2.0, 3.0);
+    assert!(close(float(&a, "ever_mutual_decl_rate_lo"), lo));
+    assert!(close(float(&a, "ever_mutual_decl_rate_hi"), hi));
+    // B: games 1, 2, 3, 5; ever mutual 1, 2; declared 1.
+    let b = row(&r, "engines", "B");
+    assert_eq!(
+        (int(&b, "games"), int(&b, "ever_mutual")),
+        (Some(4), Some(2))
+    );
+    assert!(close(float(&b, "ever_mutual_decl_rate"), 0.5));
+    let c = row(&r, "engines", "C");
+    assert_eq!((int(&c, "games"), int(&c, "decl_wins")), (Some(2), Some(1)));
+    // Most games first, ties by name.
+    let t = r.table("engines").unwrap();
+    assert_eq!(strings(t, "engine"), ["A", "B", "C"]);
+    // Pairs: A – B (games 1-3), A – C (4), B – C (5).
+    let t = r.table("engine_pairs").unwrap();
+    assert_eq!(strings(t, "pair"), ["A – B", "A – C", "B – C"]);
+    let ab = row(&r, "engine_pairs", "A – B");
+    assert_eq!(
+        (
+            int(&ab, "games"),
+            int(&ab, "ever_mutual"),
+            int(&ab, "decl_wins")
+        ),
+        (Some(3), Some(2), Some(1))
+    );
+    let bc = row(&r, "engine_pairs", "B – C");
+    assert_eq!(
+        float(&bc, "ever_mutual_decl_rate"),
+        None,
+        "no ever-mutual game"
+    );
+    // 2022: A and B; 2023: A, B and C.
+    let y = row(&r, "engines_by_year", "2022");
+    assert_eq!((int(&y, "games"), int(&y, "engines")), (Some(3), Some(2)));
+    let y = row(&r, "engines_by_year", "2023");
+    assert_eq!((int(&y, "games"), int(&y, "engines")), (Some(2), Some(3)));
+}
+
+#[test]
+fn the_headline_by_time_control_and_across_pools_is_table_3e_recomputed() {
+    // Table 3e's cells, every game in one of two time controls (alternately).
+    let mut rows = comparison_rows();
+    for (i, g) in rows.iter_mut().enumerate() {
+        g.game_name = Some(if i % 2 == 0 { "fast" } else { "slow" }.into());
+    }
+    let primary = |r: &Report, c: &str| {
+        let df = r.table("era_comparison").unwrap();
+        let mask = df.column("role").unwrap().str().unwrap().equal("primary");
+        float(&df.filter(&mask).unwrap(), c)
+    };
+    let r = report(&rows, &ReportConfig::default());
+    for name in ["fast", "slow"] {
+        // As `--game-name` computes it: the pool and the cells within the time control.
+        let only = report(
+            &rows,
+            &ReportConfig {
+                game_name: Some(format!("^{name}$")),
+                ..ReportConfig::default()
+            },
+        );
+        let t = row(&r, "headline_by_time_control", name);
+        for c in ["a_rate", "b_rate", "rate_diff", "rate_diff_lo", "test_p"] {
+            assert_eq!(float(&t, c), primary(&only, c), "{name} {c}");
+        }
+    }
+    let t = r.table("headline_sensitivity").unwrap();
+    assert_eq!(t.height(), 9, "three pools, three percentiles");
+    let mask = t.column("pool").unwrap().str().unwrap().equal("year")
+        & t.column("percentile").unwrap().str().unwrap().equal("75");
+    let default = t.filter(&mask).unwrap();
+    assert_eq!(float(&default, "a_rate"), primary(&r, "a_rate"));
+    assert_eq!(float(&default, "test_p"), primary(&r, "test_p"));
+    // Cell A: 3 of 10 controlled games declared; cell B: 10 of 10.
+    assert!(close(float(&default, "a_rate"), 0.3));
+    assert!(close(float(&default, "b_rate"), 1.0));
+}
+
+#[test]
+fn the_model_says_why_it_is_not_fitted() {
+    // Five games without ratings: no game enters the model, both fits are refused in words.
+    let r = report(&player_games(), &ReportConfig::default());
+    let t = r.table("regression").unwrap();
+    assert_eq!(strings(t, "outcome"), ["declaration_win", "move_limit"]);
+    for note in strings(t, "note") {
+        assert_eq!(note, "not fitted: too few games (0 for 7 coefficients)");
+    }
+    assert_eq!(float(t, "coef"), None);
 }

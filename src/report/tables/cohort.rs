@@ -10,7 +10,7 @@ use polars::prelude::*;
 use super::super::columns::*;
 use super::super::stats::with_intervals;
 use super::expr::*;
-use super::{ERAS, MUTUAL_PLY};
+use super::frame::{ERAS, MUTUAL_PLY};
 use crate::game::ServerReason;
 
 /// The endings a game of the cohort can have, in the order of the tables: name and the
@@ -71,7 +71,7 @@ fn cohort(lf: LazyFrame) -> LazyFrame {
 /// after its first mutual entry.
 pub(super) fn cohort_endings(
     lf: LazyFrame,
-    _: &super::super::ReportConfig,
+    _: &super::super::config::ReportConfig,
 ) -> PolarsResult<DataFrame> {
     let ends = endings();
     let mut aggs = vec![games_count(), count_if(mutual()).alias("final_mutual")];
@@ -129,7 +129,7 @@ pub const INCIDENCE_PLIES: [i64; 6] = [50, 100, 200, 300, 400, 500];
 /// endings' incidences and the games still going add up to 1.
 pub(super) fn cohort_incidence(
     lf: LazyFrame,
-    _: &super::super::ReportConfig,
+    _: &super::super::config::ReportConfig,
 ) -> PolarsResult<DataFrame> {
     let ends = endings();
     let mut aggs = vec![games_count()];

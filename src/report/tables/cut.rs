@@ -4,17 +4,19 @@
 
 use polars::prelude::*;
 
-use super::super::ReportConfig;
 use super::super::columns::*;
+use super::super::config::ReportConfig;
 use super::expr::*;
+use crate::game::words::CUT_MUTUAL;
 use crate::shogi::{
-    Color, DECLARATION_ZONE_PIECES, EnteringKingRule, RULE24_DRAW_POINTS,
-    RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER, RULE24_WIN_POINTS,
+    DECLARATION_ZONE_PIECES, RULE24_DRAW_POINTS, RULE24_LAST_MOVE as RULE24_LAST_MOVE_NUMBER,
+    RULE24_WIN_POINTS, TOTAL_OWNED_POINTS,
 };
 
-/// Mutual entering-king games ended by the move limit.
+/// Mutual entering-king games ended by the move limit: the game step's [`CUT_MUTUAL`]
+/// selection, as an expression.
 pub fn cut_mutual_games(lf: LazyFrame) -> LazyFrame {
-    lf.filter(mutual().and(move_limit()))
+    lf.filter(selection(&CUT_MUTUAL))
 }
 
 /// The 24-point rule's move-number clause: the SFEN move number is at most this.
@@ -26,19 +28,12 @@ pub const RULE24_WIN: i64 = RULE24_WIN_POINTS as i64;
 /// Own non-king pieces in the enemy camp a declaration needs.
 pub const ZONE_PIECES: i64 = DECLARATION_ZONE_PIECES as i64;
 
-/// Declaration points `side` needs to win under the 27-point rule.
-pub(super) fn rule27_win(side: Color) -> i64 {
-    EnteringKingRule::CSARule27
-        .base_threshold(side)
-        .map_or(0, i64::from)
-}
-
 /// Owned points for a 24-point draw (and in an impasse under the 24-point rule).
 pub const RULE24_DRAW: i64 = RULE24_DRAW_POINTS as i64;
 
-/// Owned points of both sides together in a game with every piece (20 pieces at 1 and the
-/// two rooks and two bishops at 5 each side): so at most one side owns more than half.
-pub const TOTAL_POINTS: i64 = 54;
+/// Owned points of both sides together in a game with every piece (the core's
+/// [`TOTAL_OWNED_POINTS`]): so at most one side owns more than half.
+pub const TOTAL_POINTS: i64 = TOTAL_OWNED_POINTS as i64;
 
 /// One row per cut mutual game (see [`cut_mutual_games`]), its *leading side*: the side
 /// owning more points (Black on a 27-27 tie, which passes no stage). Columns `max_moves`,

@@ -7,7 +7,8 @@ use polars::prelude::*;
 
 use super::super::columns::*;
 use super::super::stats::with_intervals;
-use super::BLACK_TO_MOVE;
+use super::frame::BLACK_TO_MOVE;
+use crate::game::words::Selection;
 use crate::game::{Entering, ServerReason, Status};
 
 /// `name` equals the word of one of `values` (null is false).
@@ -15,6 +16,15 @@ pub(super) fn is_one_of<W: Copy + Into<&'static str>>(name: &str, values: &[W]) 
     values.iter().fold(lit(false), |acc, &v| {
         acc.or(col(name).eq(lit(v.into())).fill_null(lit(false)))
     })
+}
+
+/// The games a [`Selection`] of the game step takes: its status, entering class and
+/// summary reason each one of its words (a null selects nothing), the same test as
+/// [`Selection::matches`].
+pub(super) fn selection(s: &Selection) -> Expr {
+    is_one_of(STATUS, s.status)
+        .and(is_one_of(ENTERING, s.entering))
+        .and(is_one_of(SUMMARY_REASON, s.reason))
 }
 
 /// Number of rows where `cond` holds (null counts as false).

@@ -20,16 +20,18 @@
 
 use polars::prelude::*;
 
-use super::RatingPool;
-use super::ReportConfig;
 use super::columns::*;
+use super::config::{RatingPool, ReportConfig};
 
 mod cohort;
 mod counterfactual;
 mod cut;
 mod endings;
 mod expr;
+mod frame;
+mod players;
 mod positions;
+mod regression;
 mod strength;
 mod years;
 
@@ -42,7 +44,12 @@ pub use cut::{
     cut_mutual_games,
 };
 use endings::{Population, endings};
+pub use frame::{ERAS, prepared};
+use players::{
+    engine_pairs, engines, engines_by_year, headline_by_time_control, headline_sensitivity,
+};
 use positions::{mutual_position_sides, mutual_positions, mutual_shortfall};
+use regression::regression;
 pub use strength::{
     COMPARISON_CELLS, PRIMARY_COMPARISON, TEST_EXACT, TEST_NONE, TEST_SCORE, per_game_strength,
     thresholds,
@@ -163,56 +170,6 @@ pub fn compute(
     config: &ReportConfig,
 ) -> PolarsResult<DataFrame> {
     (spec.compute)(prepared(games)?, config)
-}
-
-/// The games table with every used column typed and the derived side-to-move column.
-pub fn prepared(games: &DataFrame) -> PolarsResult<LazyFrame> {
-    let mut games = games.clone();
-    let stm = side_to_move_column(&games)?;
-    games.with_column(stm)?;
-    let ply = mutual_ply_column(&games)?;
-    games.with_column(ply)?;
-    Ok(games.lazy().with_columns(typed()))
-}
-
-/// Name of the derived column: the ply after which both kings first stood in the enemy
-/// camps (the SFEN move number of `mutual_sfen` less one); null without one.
-pub(crate) const MUTUAL_PLY: &str = "mutual_ply";
-
-/// The first mutual entry's ply, from the move-number field of `mutual_sfen`.
-fn mutual_ply_column(games: &DataFrame) -> PolarsResult<Column> {
-    let sfen = games.column(MUTUAL_SFEN)?.cast(&DataType::String)?;
-    let s = sfen.str()?;
-    let v: Vec<Option<i64>> = (0..games.height())
-        .map(|i| {
-            s.get(i)
-                .and_then(|x| x.split_whitespace().nth(3))
-                .and_then(|n| n.parse::<i64>().ok())
-                .map(|n| n - 1)
-        })
-        .collect();
-    Ok(Column::new(MUTUAL_PLY.into(), v))
-}
-
-/// Name of the derived column: Black is to move in the final position.
-pub(crate) const BLACK_TO_MOVE: &str = "black_to_move_final";
-
-/// Black to move in the final position: the side-to-move field of `final_sfen`, else
-/// (no final position) Black after an even number of plies.
-fn side_to_move_column(games: &DataFrame) -> PolarsResult<Column> {
-    let sfen = games.column(FINAL_SFEN)?.cast(&DataType::String)?;
-    let plies = games.column(PLIES)?.cast(&DataType::Int64)?;
-    let (s, p) = (sfen.str()?, plies.i64()?);
-    let v: Vec<Option<bool>> = (0..games.height())
-        .map(
-            |i| match s.get(i).and_then(|x| x.split_whitespace().nth(1)) {
-                Some("b") => Some(true),
-                Some("w") => Some(false),
-                _ => p.get(i).map(|n| n % 2 == 0),
-            },
-        )
-        .collect();
-    Ok(Column::new(BLACK_TO_MOVE.into(), v))
 }
 
 /// Every table of the report, in order.
@@ -511,6 +468,73 @@ endings' incidences and the share still going add up to 1.",
         ],
         compute: cohort_incidence,
     },
+    TableSpec {
+        number: "8a",
+        name: "engines",
+        title: "The engines with the most games",
+        caption: "The 20 engines (login names) with the most games, as Black or as White: `games`; `ever_mutual`: their games of \
+the ever-mutual cohort (table 7a's: replayed to the end with a first mutual entry, whatever the final position); `decl_wins`: \
+those that ended in a declaration win (either side's); `ever_mutual_decl_rate`: `decl_wins` over `ever_mutual`, with its 95% \
+Wilson interval. A game counts once for each of its two engines.",
+        shown: &[],
+        compute: engines,
+    },
+    TableSpec {
+        number: "8b",
+        name: "engine_pairs",
+        title: "The engine pairs with the most games",
+        caption: "As table 8a, for the 20 unordered pairs of engines (`A – B`, names in sorting order) with the most games: the \
+clusters of the intervals clustered by engine pair (tables 3a-3e).",
+        shown: &[],
+        compute: engine_pairs,
+    },
+    TableSpec {
+        number: "8c",
+        name: "engines_by_year",
+        title: "Distinct engines by year",
+        caption: "The games of each year and the distinct engines (login names, as Black or as White) that played them.",
+        shown: &[],
+        compute: engines_by_year,
+    },
+    TableSpec {
+        number: "8d",
+        name: "headline_by_time_control",
+        title: "The headline by time control",
+        caption: "Table 3e's primary comparison (the strength-controlled declaration-win rate of mutual entering-king games, cell \
+A against cell B) within each of the 8 time controls (`game_name`, e.g. `floodgate-300-10F`) with the most games, each with its \
+own rating pool and threshold (the {percentile} of {pool}), as `report --game-name` would compute it: the games, the count and the \
+rate of each cell with its 95% Wilson interval, the difference with its interval, the test and its p-value (table 3e's rule). \
+Empty when neither cell has a mutual entering-king game.",
+        shown: &[],
+        compute: headline_by_time_control,
+    },
+    TableSpec {
+        number: "8e",
+        name: "headline_sensitivity",
+        title: "The headline across rating pools and percentiles",
+        caption: "Table 3e's primary comparison under each rating pool (`year`: both ratings of every rated game of the year; \
+`entering`: those of the year's mutual entering-king games; `players`: each player once at their mean rating) and each threshold \
+percentile (50th, 75th, 90th), the other settings as in this report; columns as in table 8d (empty as it).",
+        shown: &[],
+        compute: headline_sensitivity,
+    },
+    TableSpec {
+        number: "9",
+        name: "regression",
+        title: "A model of the declaration win and of the move-limit end",
+        caption: "Logistic regressions, among the games of the ever-mutual cohort (table 7a's) with both pre-game ratings, \
+`'Max_Moves` 256 or 512 and a game name giving the time control, of the declaration win (`outcome` `declaration_win`) and of the \
+move-limit end (`move_limit`) on: `rating_diff_100`, the two ratings' absolute difference in hundreds; `mean_rating_100`, their mean \
+less 2000, in hundreds; `year_2016`, the year less 2016; `max_moves_512`, 1 under `'Max_Moves` 512; `log2_main_time_600`, the \
+base-2 logarithm of the main time over 600 s (`floodgate-300-10F`: 300); `fischer`, 1 for a Fischer increment (`F`). Fitted by \
+Newton's method; `se_clustered`: standard errors clustered by engine pair (unordered login names; the sandwich with the small-sample \
+factor G/(G-1)·(N-1)/(N-K)); `odds_ratio` with its 95% interval, `z` and its two-sided normal `test_p`; `games` and `pairs` in the \
+fit. A covariate constant in the data is left out (`note`); a model that cannot be fitted (too few games, one outcome only, fewer \
+than two pairs, collinear covariates, or separation: a combination of covariates that predicts the outcome exactly) is said in \
+`note`, without estimates.",
+        shown: &[],
+        compute: regression,
+    },
 ];
 
 /// The main measures of tables 2a-2d (the keys first: `year` or `max_moves`).
@@ -548,12 +572,3 @@ no summary). Shares are of `games`, each with its 95% Wilson score interval (`*_
 
 const ENDINGS_CAPTION_ONE_SIDED: &str = "As table 2a, for games whose final position has exactly one king in the enemy camp \
 (`entering` = `black_only` or `white_only`).";
-
-/// The study periods of table 3b: label, first year, last year.
-pub const ERAS: &[(&str, i64, i64)] = &[
-    ("2008-2013", 2008, 2013),
-    ("2014-2017", 2014, 2017),
-    ("2018-2020", 2018, 2020),
-    ("2021-2023", 2021, 2023),
-    ("2024-2026", 2024, 2026),
-];

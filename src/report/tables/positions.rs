@@ -3,8 +3,8 @@
 
 use polars::prelude::*;
 
-use super::super::ReportConfig;
 use super::super::columns::*;
+use super::super::config::ReportConfig;
 use super::super::positions;
 
 /// The counts of every parseable `mutual_sfen` (positions that do not parse are left out).

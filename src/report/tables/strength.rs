@@ -5,12 +5,13 @@
 use polars::prelude::*;
 
 use super::super::columns::*;
+use super::super::config::{RatingPool, ReportConfig};
 use super::super::exact::{MIN_EXPECTED, exact_comparison, min_expected};
 use super::super::stats::Z95;
 use super::super::stats::{ClusteredRate, clustered_rate, holm_ln, score_test, wilson};
-use super::super::{RatingPool, ReportConfig};
+use super::cut::RULE24_DRAW;
 use super::expr::*;
-use super::{ERAS, RULE24_DRAW, prepared};
+use super::frame::{ERAS, prepared};
 
 /// Each year's strength threshold: the configured percentile of its rating pool.
 /// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
@@ -323,240 +324,318 @@ pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
 ];
 
 pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    comparisons(lf, config, false)
+}
+
+/// Table 3e's primary comparison alone (its one row), as tables 8d and 8e recompute it:
+/// the secondary rows' tests (an exact test on large cells is slow) are not made.
+pub(super) fn primary_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
+    comparisons(lf, config, true)
+}
+
+fn comparisons(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    primary_only: bool,
+) -> PolarsResult<DataFrame> {
     let lf = with_strength(lf, config)?;
     // Per cell and population: games, declaration wins, move-limit endings; and each
     // cell's mutual games with their players, for the intervals clustered by engine pair.
     let mut counts = Vec::new();
-    let mut cell_games: Vec<DataFrame> = Vec::new();
+    let mut cell_games = Vec::new();
     for (_, first, last, mm) in COMPARISON_CELLS {
-        let cell = col(YEAR)
-            .gt_eq(lit(first))
-            .and(col(YEAR).lt_eq(lit(last)))
-            .and(col(MAX_MOVES).eq(lit(mm)))
-            .fill_null(lit(false));
-        let df = lf
-            .clone()
-            .select([
-                count_if(cell.clone().and(col("controlled"))).alias("c_games"),
-                count_if(cell.clone().and(col("controlled")).and(declaration_win()))
-                    .alias("c_decl"),
-                count_if(cell.clone().and(col("controlled")).and(move_limit())).alias("c_limit"),
-                count_if(cell.clone().and(mutual())).alias("r_games"),
-                count_if(cell.clone().and(mutual()).and(declaration_win())).alias("r_decl"),
-                count_if(cell.clone().and(mutual()).and(move_limit())).alias("r_limit"),
-            ])
-            .collect()?;
-        let get = |c: &str| -> PolarsResult<u64> {
-            Ok(df.column(c)?.i64()?.get(0).unwrap_or(0).max(0) as u64)
-        };
-        cell_games.push(
-            lf.clone()
-                .filter(cell.clone().and(mutual()))
-                .select([
-                    col(BLACK).cast(DataType::String),
-                    col(WHITE).cast(DataType::String),
-                    col("controlled").fill_null(lit(false)),
-                    declaration_win().alias("decl"),
-                    move_limit().alias("limit"),
-                ])
-                .collect()?,
-        );
-        counts.push([
-            get("c_games")?,
-            get("c_decl")?,
-            get("c_limit")?,
-            get("r_games")?,
-            get("r_decl")?,
-            get("r_limit")?,
-        ]);
+        let (c, g) = comparison_cell(&lf, first, last, mm)?;
+        counts.push(c);
+        cell_games.push(g);
     }
-    let rate = |k: u64, n: u64| (n > 0).then(|| k as f64 / n as f64);
-    let (mut measures, mut populations, mut roles) = (Vec::new(), Vec::new(), Vec::new());
-    let mut ints: [Vec<i64>; 4] = Default::default();
-    let (mut few, mut tests, mut expected) = (Vec::new(), Vec::new(), Vec::new());
-    let mut floats: [Vec<Option<f64>>; 12] = Default::default();
-    let mut ln_ps: Vec<Option<f64>> = Vec::new();
-    let mut clustered: [Vec<Option<f64>>; 8] = Default::default();
-    let mut structure: [Vec<i64>; 4] = Default::default();
+    let mut rows = Vec::new();
     for (population, base) in [("controlled", 0), ("raw", 3)] {
         for (measure, off) in [("decl_win_rate", 1), ("move_limit_rate", 2)] {
-            let (na, ka) = (counts[0][base], counts[0][base + off]);
-            let (nb, kb) = (counts[1][base], counts[1][base + off]);
-            let (wa, wb) = (wilson(ka, na), wilson(kb, nb));
-            let diff = rate(ka, na).zip(rate(kb, nb)).map(|(a, b)| a - b);
-            let is_few = na.min(nb) < u64::from(config.min_games);
-            let controlled_only = population == "controlled";
-            let cl: [PairCounts; 2] = [
-                pair_counts(&cell_games[0], controlled_only, off == 1)?,
-                pair_counts(&cell_games[1], controlled_only, off == 1)?,
+            if primary_only && (population, measure) != PRIMARY_COMPARISON {
+                continue;
+            }
+            let cell = |i: usize| (counts[i][base], counts[i][base + off]);
+            let clusters = [
+                pair_counts(&cell_games[0], population == "controlled", off == 1)?,
+                pair_counts(&cell_games[1], population == "controlled", off == 1)?,
             ];
-            let (ca, cb) = (clustered_rate(&cl[0].pairs), clustered_rate(&cl[1].pairs));
-            let cdiff = ca.zip(cb).map(|(a, b)| {
-                let se = (a.se * a.se + b.se * b.se).sqrt();
-                (a.rate - b.rate - Z95 * se, a.rate - b.rate + Z95 * se)
-            });
-            for (v, x) in clustered.iter_mut().zip([
-                ca.map(|c| c.lo),
-                ca.map(|c| c.hi),
-                ca.and_then(|c: ClusteredRate| c.design_effect),
-                cb.map(|c| c.lo),
-                cb.map(|c| c.hi),
-                cb.and_then(|c: ClusteredRate| c.design_effect),
-                cdiff.map(|d| d.0),
-                cdiff.map(|d| d.1),
-            ]) {
-                v.push(x);
-            }
-            for (v, x) in structure.iter_mut().zip([
-                cl[0].engines,
-                cl[0].pairs.len() as i64,
-                cl[1].engines,
-                cl[1].pairs.len() as i64,
-            ]) {
-                v.push(x);
-            }
-            let min_exp = min_expected(ka, na, kb, nb);
-            let small = is_few || min_exp.is_some_and(|e| e < MIN_EXPECTED);
-            // (test, z, ln p, lo, hi): the score test where every expected count is 5 or
-            // more and neither cell has few games, else the exact pair, else none.
-            let (test, z, ln_p, lo, hi) = match (min_exp, small) {
-                (None, _) => (TEST_NONE, None, None, None, None),
-                (Some(_), false) => match score_test(ka, na, kb, nb) {
-                    Some(t) => (TEST_SCORE, Some(t.z), Some(t.ln_p), Some(t.lo), Some(t.hi)),
-                    None => (TEST_NONE, None, None, None, None),
-                },
-                (Some(_), true) => match exact_comparison(ka, na, kb, nb) {
-                    Some(e) => (TEST_EXACT, None, Some(e.ln_p), Some(e.lo), Some(e.hi)),
-                    None => (TEST_NONE, None, None, None, None),
-                },
-            };
-            measures.push(measure);
-            populations.push(population);
-            roles.push(if (population, measure) == PRIMARY_COMPARISON {
-                "primary"
-            } else {
-                "secondary"
-            });
-            few.push(is_few);
-            tests.push(test);
-            expected.push(min_exp);
-            for (v, x) in ints.iter_mut().zip([na, ka, nb, kb]) {
-                v.push(x as i64);
-            }
-            ln_ps.push(ln_p);
-            let row = [
-                rate(ka, na),
-                wa.map(|w| w.0),
-                wa.map(|w| w.1),
-                rate(kb, nb),
-                wb.map(|w| w.0),
-                wb.map(|w| w.1),
-                diff,
-                lo,
-                hi,
-                z,
-                ln_p.map(f64::exp),
-                ln_p.map(|l| l / std::f64::consts::LN_10),
-            ];
-            for (v, x) in floats.iter_mut().zip(row) {
-                v.push(x);
-            }
+            let (a, b) = (cell(0), cell(1));
+            rows.push(ComparisonRow::new(
+                (population, measure),
+                a,
+                b,
+                &clusters,
+                config,
+            ));
         }
     }
-    // Holm's adjustment over the family fixed in advance, every secondary comparison: an
-    // untestable one stays in it (as p = 1, which ranks last and so changes no multiplier
-    // of the others) and gets no adjusted p.
-    let secondary: Vec<usize> = (0..roles.len())
-        .filter(|&i| roles[i] == "secondary")
+    comparison_frame(&rows)
+}
+
+/// One cell of table 3e: its counts (controlled games, declaration wins, move-limit
+/// endings, then the same over every mutual game) and its mutual games with their
+/// players, flags and endings.
+fn comparison_cell(
+    lf: &LazyFrame,
+    first: i64,
+    last: i64,
+    mm: i64,
+) -> PolarsResult<([u64; 6], DataFrame)> {
+    let cell = col(YEAR)
+        .gt_eq(lit(first))
+        .and(col(YEAR).lt_eq(lit(last)))
+        .and(col(MAX_MOVES).eq(lit(mm)))
+        .fill_null(lit(false));
+    let controlled = cell.clone().and(col("controlled"));
+    let raw = cell.clone().and(mutual());
+    let df = lf
+        .clone()
+        .select([
+            count_if(controlled.clone()).alias("c_games"),
+            count_if(controlled.clone().and(declaration_win())).alias("c_decl"),
+            count_if(controlled.and(move_limit())).alias("c_limit"),
+            count_if(raw.clone()).alias("r_games"),
+            count_if(raw.clone().and(declaration_win())).alias("r_decl"),
+            count_if(raw.and(move_limit())).alias("r_limit"),
+        ])
+        .collect()?;
+    let get = |c: &str| -> PolarsResult<u64> {
+        Ok(df.column(c)?.i64()?.get(0).unwrap_or(0).max(0) as u64)
+    };
+    let games = lf
+        .clone()
+        .filter(cell.and(mutual()))
+        .select([
+            col(BLACK).cast(DataType::String),
+            col(WHITE).cast(DataType::String),
+            col("controlled").fill_null(lit(false)),
+            declaration_win().alias("decl"),
+            move_limit().alias("limit"),
+        ])
+        .collect()?;
+    let counts = [
+        get("c_games")?,
+        get("c_decl")?,
+        get("c_limit")?,
+        get("r_games")?,
+        get("r_decl")?,
+        get("r_limit")?,
+    ];
+    Ok((counts, games))
+}
+
+/// One comparison of table 3e (a measure in a population, cell A against cell B): the
+/// counts, the intervals, the clusters and the test chosen.
+struct ComparisonRow {
+    population: &'static str,
+    measure: &'static str,
+    /// Games and games with the measure, in cell A and in cell B.
+    na: u64,
+    ka: u64,
+    nb: u64,
+    kb: u64,
+    few: bool,
+    expected: Option<f64>,
+    /// Intervals clustered by engine pair, of A, of B, and of the difference.
+    ca: Option<ClusteredRate>,
+    cb: Option<ClusteredRate>,
+    cdiff: Option<(f64, f64)>,
+    /// Engines and pairs of A, then of B.
+    structure: [i64; 4],
+    test: &'static str,
+    z: Option<f64>,
+    ln_p: Option<f64>,
+    lo: Option<f64>,
+    hi: Option<f64>,
+}
+
+impl ComparisonRow {
+    fn new(
+        (population, measure): (&'static str, &'static str),
+        (na, ka): (u64, u64),
+        (nb, kb): (u64, u64),
+        clusters: &[PairCounts; 2],
+        config: &ReportConfig,
+    ) -> ComparisonRow {
+        let few = na.min(nb) < u64::from(config.min_games);
+        let (ca, cb) = (
+            clustered_rate(&clusters[0].pairs),
+            clustered_rate(&clusters[1].pairs),
+        );
+        let cdiff = ca.zip(cb).map(|(a, b)| {
+            let se = (a.se * a.se + b.se * b.se).sqrt();
+            (a.rate - b.rate - Z95 * se, a.rate - b.rate + Z95 * se)
+        });
+        let expected = min_expected(ka, na, kb, nb);
+        let small = few || expected.is_some_and(|e| e < MIN_EXPECTED);
+        let (test, z, ln_p, lo, hi) = comparison_test(expected.is_some(), small, ka, na, kb, nb);
+        ComparisonRow {
+            population,
+            measure,
+            na,
+            ka,
+            nb,
+            kb,
+            few,
+            expected,
+            ca,
+            cb,
+            cdiff,
+            structure: [
+                clusters[0].engines,
+                clusters[0].pairs.len() as i64,
+                clusters[1].engines,
+                clusters[1].pairs.len() as i64,
+            ],
+            test,
+            z,
+            ln_p,
+            lo,
+            hi,
+        }
+    }
+
+    fn role(&self) -> &'static str {
+        if (self.population, self.measure) == PRIMARY_COMPARISON {
+            "primary"
+        } else {
+            "secondary"
+        }
+    }
+
+    fn rate_a(&self) -> Option<f64> {
+        (self.na > 0).then(|| self.ka as f64 / self.na as f64)
+    }
+
+    fn rate_b(&self) -> Option<f64> {
+        (self.nb > 0).then(|| self.kb as f64 / self.nb as f64)
+    }
+}
+
+/// (test, z, ln p, lo, hi): the score test where every expected count is 5 or more and
+/// neither cell has few games (not `small`), else the exact pair, else none (`testable`
+/// false: no expected count, an empty cell).
+fn comparison_test(
+    testable: bool,
+    small: bool,
+    ka: u64,
+    na: u64,
+    kb: u64,
+    nb: u64,
+) -> (
+    &'static str,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+) {
+    let none = (TEST_NONE, None, None, None, None);
+    match (testable, small) {
+        (false, _) => none,
+        (true, false) => match score_test(ka, na, kb, nb) {
+            Some(t) => (TEST_SCORE, Some(t.z), Some(t.ln_p), Some(t.lo), Some(t.hi)),
+            None => none,
+        },
+        (true, true) => match exact_comparison(ka, na, kb, nb) {
+            Some(e) => (TEST_EXACT, None, Some(e.ln_p), Some(e.lo), Some(e.hi)),
+            None => none,
+        },
+    }
+}
+
+/// Holm's adjustment over the family fixed in advance, every secondary comparison: an
+/// untestable one stays in it (as p = 1, which ranks last and so changes no multiplier
+/// of the others) and gets no adjusted p. The adjusted ln p of each row, and the family's
+/// size on the secondary rows.
+fn holm_adjusted(rows: &[ComparisonRow]) -> (Vec<Option<f64>>, Vec<Option<i64>>) {
+    let secondary: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].role() == "secondary")
         .collect();
     let adjusted = holm_ln(
         &secondary
             .iter()
-            .map(|&i| ln_ps[i].unwrap_or(0.0))
+            .map(|&i| rows[i].ln_p.unwrap_or(0.0))
             .collect::<Vec<_>>(),
     );
-    let mut holm: Vec<Option<f64>> = vec![None; roles.len()];
+    let mut holm: Vec<Option<f64>> = vec![None; rows.len()];
     for (&i, a) in secondary.iter().zip(adjusted) {
-        holm[i] = ln_ps[i].map(|_| a);
+        holm[i] = rows[i].ln_p.map(|_| a);
     }
-    let family: Vec<Option<i64>> = roles
+    let family = rows
         .iter()
-        .map(|r| (*r == "secondary").then_some(secondary.len() as i64))
+        .map(|r| (r.role() == "secondary").then_some(secondary.len() as i64))
         .collect();
-    let n = measures.len();
-    let [na, ka, nb, kb] = ints;
-    let [
-        ra,
-        ra_lo,
-        ra_hi,
-        rb,
-        rb_lo,
-        rb_hi,
-        d,
-        d_lo,
-        d_hi,
-        z,
-        p,
-        p_log10,
-    ] = floats;
-    let [
-        a_cl_lo,
-        a_cl_hi,
-        a_deff,
-        b_cl_lo,
-        b_cl_hi,
-        b_deff,
-        d_cl_lo,
-        d_cl_hi,
-    ] = clustered;
-    let [a_engines, a_pairs, b_engines, b_pairs] = structure;
-    let f = |name: &str, v: Vec<Option<f64>>| Column::new(name.into(), v);
+    (holm, family)
+}
+
+/// Table 3e's columns, one row per comparison.
+fn comparison_frame(rows: &[ComparisonRow]) -> PolarsResult<DataFrame> {
+    use std::f64::consts::LN_10;
+    type Get<T> = dyn Fn(&ComparisonRow) -> T;
+    let n = rows.len();
+    let (holm, family) = holm_adjusted(rows);
+    let f = |name: &str, get: &Get<Option<f64>>| {
+        Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
+    };
+    let i = |name: &str, get: &Get<i64>| {
+        Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
+    };
+    let s = |name: &str, get: &Get<&'static str>| {
+        Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
+    };
+    let diff = |r: &ComparisonRow| r.rate_a().zip(r.rate_b()).map(|(a, b)| a - b);
     DataFrame::new(
         n,
         vec![
-            Column::new("measure".into(), measures),
-            Column::new("population".into(), populations),
-            Column::new("role".into(), roles),
+            s("measure", &|r| r.measure),
+            s("population", &|r| r.population),
+            s("role", &|r| r.role()),
             Column::new("a_cell".into(), vec![COMPARISON_CELLS[0].0; n]),
-            Column::new("a_games".into(), na),
-            Column::new("a_count".into(), ka),
-            f("a_rate", ra),
-            f("a_rate_lo", ra_lo),
-            f("a_rate_hi", ra_hi),
-            Column::new("a_engines".into(), a_engines),
-            Column::new("a_pairs".into(), a_pairs),
-            f("a_rate_cl_lo", a_cl_lo),
-            f("a_rate_cl_hi", a_cl_hi),
-            f("a_design_effect", a_deff),
+            i("a_games", &|r| r.na as i64),
+            i("a_count", &|r| r.ka as i64),
+            f("a_rate", &|r| r.rate_a()),
+            f("a_rate_lo", &|r| wilson(r.ka, r.na).map(|w| w.0)),
+            f("a_rate_hi", &|r| wilson(r.ka, r.na).map(|w| w.1)),
+            i("a_engines", &|r| r.structure[0]),
+            i("a_pairs", &|r| r.structure[1]),
+            f("a_rate_cl_lo", &|r| r.ca.map(|c| c.lo)),
+            f("a_rate_cl_hi", &|r| r.ca.map(|c| c.hi)),
+            f("a_design_effect", &|r| r.ca.and_then(|c| c.design_effect)),
             Column::new("b_cell".into(), vec![COMPARISON_CELLS[1].0; n]),
-            Column::new("b_games".into(), nb),
-            Column::new("b_count".into(), kb),
-            f("b_rate", rb),
-            f("b_rate_lo", rb_lo),
-            f("b_rate_hi", rb_hi),
-            Column::new("b_engines".into(), b_engines),
-            Column::new("b_pairs".into(), b_pairs),
-            f("b_rate_cl_lo", b_cl_lo),
-            f("b_rate_cl_hi", b_cl_hi),
-            f("b_design_effect", b_deff),
-            Column::new("few_games".into(), few),
-            f("expected_min", expected),
-            Column::new("test".into(), tests),
-            f("rate_diff", d),
-            f("rate_diff_lo", d_lo),
-            f("rate_diff_hi", d_hi),
-            f("rate_diff_cl_lo", d_cl_lo),
-            f("rate_diff_cl_hi", d_cl_hi),
-            f("score_z", z),
-            f("test_p", p),
-            f("test_p_log10", p_log10),
+            i("b_games", &|r| r.nb as i64),
+            i("b_count", &|r| r.kb as i64),
+            f("b_rate", &|r| r.rate_b()),
+            f("b_rate_lo", &|r| wilson(r.kb, r.nb).map(|w| w.0)),
+            f("b_rate_hi", &|r| wilson(r.kb, r.nb).map(|w| w.1)),
+            i("b_engines", &|r| r.structure[2]),
+            i("b_pairs", &|r| r.structure[3]),
+            f("b_rate_cl_lo", &|r| r.cb.map(|c| c.lo)),
+            f("b_rate_cl_hi", &|r| r.cb.map(|c| c.hi)),
+            f("b_design_effect", &|r| r.cb.and_then(|c| c.design_effect)),
+            Column::new(
+                "few_games".into(),
+                rows.iter().map(|r| r.few).collect::<Vec<_>>(),
+            ),
+            f("expected_min", &|r| r.expected),
+            s("test", &|r| r.test),
+            f("rate_diff", &diff),
+            f("rate_diff_lo", &|r| r.lo),
+            f("rate_diff_hi", &|r| r.hi),
+            f("rate_diff_cl_lo", &|r| r.cdiff.map(|d| d.0)),
+            f("rate_diff_cl_hi", &|r| r.cdiff.map(|d| d.1)),
+            f("score_z", &|r| r.z),
+            f("test_p", &|r| r.ln_p.map(f64::exp)),
+            f("test_p_log10", &|r| r.ln_p.map(|l| l / LN_10)),
             Column::new("holm_family".into(), family),
-            f("holm_p", holm.iter().map(|h| h.map(f64::exp)).collect()),
-            f(
-                "holm_p_log10",
+            Column::new(
+                "holm_p".into(),
+                holm.iter().map(|h| h.map(f64::exp)).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "holm_p_log10".into(),
                 holm.iter()
-                    .map(|h| h.map(|l| l / std::f64::consts::LN_10))
-                    .collect(),
+                    .map(|h| h.map(|l| l / LN_10))
+                    .collect::<Vec<_>>(),
             ),
         ],
     )

@@ -3,10 +3,11 @@
 
 use polars::prelude::*;
 
-use super::super::ReportConfig;
 use super::super::columns::*;
+use super::super::config::ReportConfig;
 use super::expr::*;
 use crate::game::{Entering, FinalBoard};
+use crate::shogi::TOTAL_OWNED_POINTS;
 
 /// The columns of table 1.
 fn family() -> Family {
@@ -36,7 +37,9 @@ fn family() -> Family {
         ("points_checked", count_if(has_final.clone())),
         (
             "points_violations",
-            count_if(has_final.and((col(OWNED_BLACK) + col(OWNED_WHITE)).neq(lit(54i64)))),
+            count_if(has_final.and(
+                (col(OWNED_BLACK) + col(OWNED_WHITE)).neq(lit(i64::from(TOTAL_OWNED_POINTS))),
+            )),
         ),
         ("judged", count_if(col(JUDGE_AGREES).is_not_null())),
         (
