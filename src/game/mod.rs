@@ -205,7 +205,14 @@ fn analyse_read(
             "owned points sum to {sum}, not {TOTAL_OWNED_POINTS}"
         ));
     }
-    row.status = if r.illegal.is_some() {
+    row.status = status(rec, r.illegal.is_some(), &mut details).name().into();
+    row.detail = details.join("; ");
+    row
+}
+
+/// The record's status (a truncated record's line added to `details`).
+fn status(rec: &Record<'_>, illegal: bool, details: &mut Vec<String>) -> Status {
+    if illegal {
         Status::IllegalMove
     } else if rec.truncated {
         details.push(if rec.ends_mid_line {
@@ -224,8 +231,4 @@ fn analyse_read(
     } else {
         Status::Ok
     }
-    .name()
-    .into();
-    row.detail = details.join("; ");
-    row
 }
