@@ -103,7 +103,7 @@ const HEADERS: &[(&str, &str)] = &[
 ];
 
 /// The column's header as a reader of a paper wants it (plain text; LaTeX escaping is
-/// done by the writer). Columns not in [`HEADERS`] get their name with spaces.
+/// done by the writer). Columns without a header of their own get their name with spaces.
 pub fn header(name: &str) -> String {
     match HEADERS.iter().find(|(n, _)| *n == name) {
         Some((_, known)) => known.to_string(),
