@@ -12,6 +12,7 @@ pub mod judge;
 pub mod playthrough;
 pub mod row;
 pub mod server_repetition;
+pub mod verdicts;
 pub mod words;
 
 pub use final_board::FinalBoard;
@@ -98,6 +99,10 @@ fn position_columns(row: &mut GameRow, pos: &Position) {
     row.entering = Entering::of(row.king_in_camp_black, row.king_in_camp_white)
         .name()
         .into();
+    let v = verdicts::final_verdicts(pos);
+    row.rule27_final = v.rule27.name().into();
+    row.rule24_final = v.rule24.name().into();
+    row.impasse24_final = v.impasse24.name().into();
     row.final_sfen = Some(pos.to_sfen());
 }
 
@@ -152,7 +157,10 @@ fn analyse_read(
     let start = match playthrough::start_position(rec) {
         Ok(p) => p,
         Err(why) => {
-            bad_position_columns(&mut row, &why);
+            row.status = Status::BadPosition.name().into();
+            row.detail = why.to_string();
+            row.final_board = FinalBoard::Unchecked.name().into();
+            row.entering = Entering::Neither.name().into();
             return row;
         }
     };
@@ -162,7 +170,23 @@ fn analyse_read(
         .is_some_and(|s| s.reason.contains(ServerReason::Sennichite.name()));
     let r = playthrough::play_through_with(start, &rec.moves, claims_repetition, seen);
     position_columns(&mut row, &r.last);
-    playthrough_columns(&mut row, &r, &mut details);
+    if let Some(ill) = &r.illegal {
+        row.illegal_ply = Some(ill.ply as i64);
+        row.illegal_kind = Some(ill.kind.clone().into());
+        details.push(format!(
+            "line {}: ply {} {} is illegal ({})",
+            ill.line, ill.ply, ill.text, ill.kind
+        ));
+    }
+    if let Some((ply, sfen)) = &r.first_mutual {
+        row.first_mutual_ply = Some(*ply as i64);
+        row.mutual_sfen = Some(sfen.clone());
+    }
+    let ply = |p: Option<usize>| p.map(|p| p as i64);
+    row.first_decl27_ply_black = ply(r.first_decl27[Color::Black.index()]);
+    row.first_decl27_ply_white = ply(r.first_decl27[Color::White.index()]);
+    row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
+    row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
 
     let (board, why) = final_board::compare(rec, &r.last, || r.before_last());
     row.final_board = board.name().into();
@@ -181,44 +205,13 @@ fn analyse_read(
             "owned points sum to {sum}, not {TOTAL_OWNED_POINTS}"
         ));
     }
-    row.status = record_status(rec, r.illegal.is_some(), &mut details)
-        .name()
-        .into();
+    row.status = status(rec, r.illegal.is_some(), &mut details).name().into();
     row.detail = details.join("; ");
     row
 }
 
-/// Fill the row of a record whose starting position cannot be built.
-fn bad_position_columns(row: &mut GameRow, why: &playthrough::StartError) {
-    row.status = Status::BadPosition.name().into();
-    row.detail = why.to_string();
-    row.final_board = FinalBoard::Unchecked.name().into();
-    row.entering = Entering::Neither.name().into();
-}
-
-/// Fill the columns the replay found along the game: the illegal move and the firsts.
-fn playthrough_columns(row: &mut GameRow, r: &playthrough::Playthrough, details: &mut Vec<String>) {
-    if let Some(ill) = &r.illegal {
-        row.illegal_ply = Some(ill.ply as i64);
-        row.illegal_kind = Some(ill.kind.clone().into());
-        details.push(format!(
-            "line {}: ply {} {} is illegal ({})",
-            ill.line, ill.ply, ill.text, ill.kind
-        ));
-    }
-    if let Some((ply, sfen)) = &r.first_mutual {
-        row.first_mutual_ply = Some(*ply as i64);
-        row.mutual_sfen = Some(sfen.clone());
-    }
-    let ply = |p: Option<usize>| p.map(|p| p as i64);
-    row.first_decl27_ply_black = ply(r.first_decl27[Color::Black.index()]);
-    row.first_decl27_ply_white = ply(r.first_decl27[Color::White.index()]);
-    row.first_decl24_ply_black = ply(r.first_decl24[Color::Black.index()]);
-    row.first_decl24_ply_white = ply(r.first_decl24[Color::White.index()]);
-}
-
-/// The record's status (a truncated record is explained in `details`).
-fn record_status(rec: &Record<'_>, illegal: bool, details: &mut Vec<String>) -> Status {
+/// The record's status (a truncated record's line added to `details`).
+fn status(rec: &Record<'_>, illegal: bool, details: &mut Vec<String>) -> Status {
     if illegal {
         Status::IllegalMove
     } else if rec.truncated {

@@ -103,7 +103,7 @@ const HEADERS: &[(&str, &str)] = &[
 ];
 
 /// The column's header as a reader of a paper wants it (plain text; LaTeX escaping is
-/// done by the writer). Columns not in [`HEADERS`] get their name with spaces.
+/// done by the writer). Columns without a header of their own get their name with spaces.
 pub fn header(name: &str) -> String {
     match HEADERS.iter().find(|(n, _)| *n == name) {
         Some((_, known)) => known.to_string(),
@@ -490,9 +490,9 @@ mod tests {
         assert_eq!(prose("2 * 3"), "2 * 3");
         // The report's table numbers become references to LaTeX's.
         assert_eq!(
-            prose("As table 3a; tables 4 and 5; tables 3b-3d; table 9"),
+            prose("As table 3a; tables 4 and 5; tables 3b-3d; table 99"),
             "As table~\\ref{tab:strength-by-year}; tables~\\ref{tab:funnel} and~\\ref{tab:counterfactual}; \
-tables~\\ref{tab:strength-by-era}--\\ref{tab:strength-by-era-max-moves}; table 9"
+tables~\\ref{tab:strength-by-era}--\\ref{tab:strength-by-era-max-moves}; table 99"
         );
     }
 

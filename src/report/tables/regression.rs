@@ -228,7 +228,15 @@ pub(super) fn regression(lf: LazyFrame, _: &ReportConfig) -> PolarsResult<DataFr
     pairs.dedup();
     let mut rows = Rows::default();
     for (outcome, y) in [("declaration_win", &d.decl), ("move_limit", &d.limit)] {
-        match fit_logit(&x, y, &d.pair) {
+        let fitted = if x.is_empty() {
+            Err(LogitError::TooFew {
+                n: 0,
+                k: names.len(),
+            })
+        } else {
+            fit_logit(&x, y, &d.pair)
+        };
+        match fitted {
             Ok(f) => rows.push_fit(outcome, &names, &f, &note),
             Err(e) => rows.push_failure(outcome, y.len(), pairs.len(), &e),
         }
