@@ -92,7 +92,10 @@ fn blocks(markdown: &str) -> String {
 /// prints them ([`cell_text`]), numeric columns right-aligned.
 pub fn table_html(df: &DataFrame, cols: &[String], caption: &str) -> String {
     let cols: Vec<&Column> = cols.iter().filter_map(|c| df.column(c).ok()).collect();
-    let mut out = format!("<table>\n<caption>{}</caption>\n<thead><tr>", escape(caption));
+    let mut out = format!(
+        "<table>\n<caption>{}</caption>\n<thead><tr>",
+        escape(caption)
+    );
     for c in &cols {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(c.name()));
     }
@@ -169,10 +172,18 @@ fn provenance(p: &Provenance) -> String {
     };
     let mut out = String::from("<section id=\"provenance\">\n<h2>Provenance</h2>\n<ul>\n");
     for key in ["tool", "version", "commit"] {
-        let _ = writeln!(out, "<li>{key}: <code>{}</code></li>", escape(&text(&json[key])));
+        let _ = writeln!(
+            out,
+            "<li>{key}: <code>{}</code></li>",
+            escape(&text(&json[key]))
+        );
     }
     let command = p.command_line.join(" ");
-    let _ = writeln!(out, "<li>command line: <code>{}</code></li>", escape(&command));
+    let _ = writeln!(
+        out,
+        "<li>command line: <code>{}</code></li>",
+        escape(&command)
+    );
     out.push_str("</ul>\n<h3>Files read</h3>\n<ul>\n");
     for f in &p.files {
         let _ = writeln!(
@@ -230,7 +241,11 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for k in 0..4 {
             if k <= chunk.len() {

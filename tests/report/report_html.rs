@@ -28,11 +28,18 @@ fn parse(page: &str) -> Vec<(String, Vec<(String, String)>)> {
         let tag = &text[start + 1..end];
         text = &text[end + 1..];
         if let Some(name) = tag.strip_prefix('/') {
-            assert_eq!(open.pop().as_deref(), Some(name), "</{name}> closes another");
+            assert_eq!(
+                open.pop().as_deref(),
+                Some(name),
+                "</{name}> closes another"
+            );
             continue;
         }
         let (name, attrs) = tag.split_once(' ').unwrap_or((tag, ""));
-        assert!(name.chars().all(|c| c.is_ascii_alphanumeric()), "tag {name:?}");
+        assert!(
+            name.chars().all(|c| c.is_ascii_alphanumeric()),
+            "tag {name:?}"
+        );
         let attrs = parse_attributes(attrs);
         if matches!(name, "style" | "script") {
             let close = format!("</{name}>");
@@ -94,7 +101,10 @@ fn the_fixture_page_is_self_contained_and_complete() {
                 .any(|p| value.trim_start().to_ascii_lowercase().starts_with(p));
             assert!(!outside, "<{name} {attr}=\"{value}\"> refers outside");
         }
-        assert!(!matches!(name.as_str(), "script" | "link" | "iframe"), "<{name}>");
+        assert!(
+            !matches!(name.as_str(), "script" | "link" | "iframe"),
+            "<{name}>"
+        );
     }
     let count = |n: &str| elements.iter().filter(|(e, _)| e == n).count();
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -113,7 +123,11 @@ fn the_fixture_page_is_self_contained_and_complete() {
     assert_eq!(svgs, 4);
     assert_eq!(count("figure"), svgs, "one figure per SVG");
     assert_eq!(images.len(), svgs);
-    assert!(images.iter().all(|s| s.starts_with("data:image/svg+xml;base64,")));
+    assert!(
+        images
+            .iter()
+            .all(|s| s.starts_with("data:image/svg+xml;base64,"))
+    );
     headline_numbers_appear(&md, &page);
     for key in ["SHA-256", "games.parquet", "command line"] {
         assert!(page.contains(key), "provenance: {key}");
@@ -128,7 +142,10 @@ fn headline_numbers_appear(md: &str, page: &str) {
         .collect();
     assert_eq!(lines.len(), 2, "the headline's two comparisons");
     let mut numbers = 0;
-    for word in lines.iter().flat_map(|l| l.split([' ', '(', ')', ';', ','])) {
+    for word in lines
+        .iter()
+        .flat_map(|l| l.split([' ', '(', ')', ';', ',']))
+    {
         let is_count = word.split_once('/').is_some_and(|(k, n)| {
             !k.is_empty() && !n.is_empty() && (k.to_owned() + n).bytes().all(|b| b.is_ascii_digit())
         });
@@ -155,7 +172,10 @@ fn table_cells_and_captions_are_escaped() {
     );
     assert!(!table.contains("<script>"), "{table}");
     assert!(table.contains("<caption>A &lt;b&gt; &amp; &#39;c&#39;</caption>"));
-    assert!(table.contains("<td class=\"num\">3</td>"), "numbers right-aligned");
+    assert!(
+        table.contains("<td class=\"num\">3</td>"),
+        "numbers right-aligned"
+    );
     let page = format!("<!DOCTYPE html><html>{table}</html>");
     parse(&page);
     assert_eq!(html::escape("a\"b'<>&"), "a&quot;b&#39;&lt;&gt;&amp;");
