@@ -98,9 +98,14 @@ value, `all` = total row.\n\n",
 
 /// One DataFrame as a Markdown table, every column shown (see [`columns_markdown`]).
 pub fn table_markdown(df: &DataFrame) -> String {
+    columns_markdown(df, &every_column(df))
+}
+
+/// Every column of a DataFrame but those [`cell_text`] prints inside another's cell (an
+/// interval's bounds, a p-value's logarithm).
+pub fn every_column(df: &DataFrame) -> Vec<String> {
     let has = |n: &str| df.column(n).is_ok();
-    let cols: Vec<String> = df
-        .columns()
+    df.columns()
         .iter()
         .map(|c| c.name().as_str())
         .filter(|name| {
@@ -111,8 +116,7 @@ pub fn table_markdown(df: &DataFrame) -> String {
                 && !name.strip_suffix("_log10").is_some_and(has)
         })
         .map(str::to_string)
-        .collect();
-    columns_markdown(df, &cols)
+        .collect()
 }
 
 /// The columns `cols` of a DataFrame as a Markdown table: a rate with its 95% interval
@@ -131,35 +135,37 @@ pub fn columns_markdown(df: &DataFrame, cols: &[String]) -> String {
         out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
-    let float = |name: &str, i: usize| df.column(name).ok().and_then(|l| l.f64().ok()?.get(i));
     for i in 0..df.height() {
         out.push('|');
         for c in &cols {
-            let name = c.name().as_str();
-            let log10 = float(&format!("{name}_log10"), i);
-            let bounds = (
-                float(&format!("{name}_lo"), i),
-                float(&format!("{name}_hi"), i),
-            );
-            let text = match (log10, bounds) {
-                (Some(l), _) if name.ends_with("_p") => p_value_log10(l),
-                (_, (Some(lo), Some(hi))) => {
-                    let v = c.get(i).unwrap_or(AnyValue::Null);
-                    let bound = |x: f64| {
-                        cell(name, &AnyValue::Float64(x))
-                            .trim_end_matches('%')
-                            .trim_end_matches(" pp")
-                            .to_string()
-                    };
-                    format!("{} [{}, {}]", cell(name, &v), bound(lo), bound(hi))
-                }
-                _ => cell(name, &c.get(i).unwrap_or(AnyValue::Null)),
-            };
-            let _ = write!(out, " {text} |");
+            let _ = write!(out, " {} |", cell_text(df, c, i));
         }
         out.push('\n');
     }
     out
+}
+
+/// Row `i` of column `c` of `df` as the report's tables print it: a rate with its 95%
+/// interval in one cell, a p-value from its `NAME_log10` column where there is one.
+pub fn cell_text(df: &DataFrame, c: &Column, i: usize) -> String {
+    let float = |name: &str| df.column(name).ok().and_then(|l| l.f64().ok()?.get(i));
+    let name = c.name().as_str();
+    let log10 = float(&format!("{name}_log10"));
+    let bounds = (float(&format!("{name}_lo")), float(&format!("{name}_hi")));
+    match (log10, bounds) {
+        (Some(l), _) if name.ends_with("_p") => p_value_log10(l),
+        (_, (Some(lo), Some(hi))) => {
+            let v = c.get(i).unwrap_or(AnyValue::Null);
+            let bound = |x: f64| {
+                cell(name, &AnyValue::Float64(x))
+                    .trim_end_matches('%')
+                    .trim_end_matches(" pp")
+                    .to_string()
+            };
+            format!("{} [{}, {}]", cell(name, &v), bound(lo), bound(hi))
+        }
+        _ => cell(name, &c.get(i).unwrap_or(AnyValue::Null)),
+    }
 }
 
 /// A difference of two rates in percentage points, signed.

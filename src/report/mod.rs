@@ -18,6 +18,7 @@ mod model;
 pub mod columns;
 pub mod exact;
 pub mod export;
+pub mod html;
 pub mod latex;
 pub mod logit;
 pub mod markdown;
@@ -111,7 +112,8 @@ pub fn build(games: &DataFrame, config: &ReportConfig) -> Result<Report, ReportE
 /// Write every table as `NAME.csv` and `NAME.parquet` (with the report's settings, the
 /// tool's version and the input's summary as Parquet key-value metadata), its rates in tidy
 /// long form as `NAME_long.csv` and `NAME_long.parquet`, with [`ReportConfig::latex`] as
-/// `NAME.tex`, each plot as SVG and PDF, `report.json` and `report.md`, into `dir` (created if
+/// `NAME.tex`, each plot as SVG and PDF, `index.html` (the whole report on one page),
+/// `report.json` and `report.md`, into `dir` (created if
 /// needed): all or nothing, `report.md` last (see [`crate::outdir`]); on an error the
 /// folder's earlier files are left as they were.
 pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
@@ -139,6 +141,7 @@ pub fn write(report: &Report, dir: &Path) -> Result<(), ReportError> {
         w.bytes(plot.file, plot.svg.as_bytes())?;
         w.bytes(&plot.pdf_file(), &plot.pdf)?;
     }
+    w.bytes("index.html", html::render(report).as_bytes())?;
     let listed = w.files.borrow().clone();
     w.bytes(
         "report.json",

@@ -8,6 +8,7 @@ mod game_judge;
 mod readme_columns;
 mod report_cli;
 mod report_golden;
+mod report_html;
 mod report_parquet_types;
 mod report_positions;
 mod report_replay;
