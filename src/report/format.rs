@@ -105,6 +105,12 @@ pub fn shown_columns(table: &Table) -> Vec<String> {
             .map(|c| c.to_string())
             .collect();
     }
+    own_columns(df)
+}
+
+/// The columns of `df` less those shown with another: a rate's interval bounds
+/// (`X_lo`, `X_hi` beside `X`) and a p-value's logarithm (`X_log10` beside `X`).
+pub fn own_columns(df: &DataFrame) -> Vec<String> {
     let has = |n: &str| df.column(n).is_ok();
     df.columns()
         .iter()

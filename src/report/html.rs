@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::markdown::{cell_text, every_column, headline};
+use super::markdown::{cell_text, headline};
 use super::model::Report;
 use super::provenance::Provenance;
 
@@ -134,7 +134,11 @@ fn tables(report: &Report) -> String {
         let _ = writeln!(out, "<section id=\"{}\">", escape(&t.name));
         let _ = writeln!(out, "<h2>{}</h2>", escape(&t.title));
         let _ = writeln!(out, "<p>{}</p>", inline(&t.caption));
-        out.push_str(&table_html(&t.data, &every_column(&t.data), &t.title));
+        out.push_str(&table_html(
+            &t.data,
+            &super::format::own_columns(&t.data),
+            &t.title,
+        ));
         out.push_str("</section>\n");
     }
     out

@@ -98,25 +98,7 @@ value, `all` = total row.\n\n",
 
 /// One DataFrame as a Markdown table, every column shown (see [`columns_markdown`]).
 pub fn table_markdown(df: &DataFrame) -> String {
-    columns_markdown(df, &every_column(df))
-}
-
-/// Every column of a DataFrame but those [`cell_text`] prints inside another's cell (an
-/// interval's bounds, a p-value's logarithm).
-pub fn every_column(df: &DataFrame) -> Vec<String> {
-    let has = |n: &str| df.column(n).is_ok();
-    df.columns()
-        .iter()
-        .map(|c| c.name().as_str())
-        .filter(|name| {
-            let base = name
-                .strip_suffix("_lo")
-                .or_else(|| name.strip_suffix("_hi"));
-            !base.is_some_and(|b| has(b) && has(&format!("{b}_lo")) && has(&format!("{b}_hi")))
-                && !name.strip_suffix("_log10").is_some_and(has)
-        })
-        .map(str::to_string)
-        .collect()
+    columns_markdown(df, &super::format::own_columns(df))
 }
 
 /// The columns `cols` of a DataFrame as a Markdown table: a rate with its 95% interval
