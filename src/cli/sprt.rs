@@ -43,6 +43,11 @@ pub struct SprtArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = 2_000)]
     pub nodes: u64,
+    /// Milliseconds per move instead of nodes (`go movetime`): the test at fixed time, for
+    /// a change that changes the engine's speed. Games at fixed time are not reproducible,
+    /// and two games at once need two idle cores.
+    #[arg(long, value_name = "MS", conflicts_with = "nodes")]
+    pub movetime: Option<u64>,
     /// H0: A is no better than this many Elo.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,
@@ -106,7 +111,8 @@ struct JsonSettings<'a> {
     b_options: &'a [String],
     common_options: &'a [String],
     hash_mb: usize,
-    nodes: u64,
+    nodes: Option<u64>,
+    movetime_ms: Option<u64>,
     rule: String,
     max_plies: u32,
     random_plies: u32,
@@ -199,13 +205,32 @@ fn load_openings(a: &SprtArgs) -> anyhow::Result<Vec<sprt::Opening>> {
     Ok(openings)
 }
 
+/// Each move's limit: `--movetime` if given, else `--nodes`.
+fn per_move(a: &SprtArgs) -> Limits {
+    match a.movetime {
+        Some(ms) => Limits {
+            movetime: Some(ms.max(1)),
+            ..Limits::default()
+        },
+        None => Limits::nodes(a.nodes.max(1)),
+    }
+}
+
+/// `--movetime` or `--nodes` as the summary says it.
+fn per_move_words(a: &SprtArgs) -> String {
+    match a.movetime {
+        Some(ms) => format!("{ms} ms/move"),
+        None => format!("{} nodes/move", a.nodes),
+    }
+}
+
 /// How the match is played, from the flags.
 fn match_settings(a: &SprtArgs, hash_mb: usize) -> MatchSettings {
     MatchSettings {
         game: GameSettings {
             rule: a.rule,
             max_plies: a.max_plies,
-            per_move: Limits::nodes(a.nodes.max(1)),
+            per_move: per_move(a),
             hash_mb,
         },
         random_plies: a.random_plies,
@@ -253,9 +278,10 @@ fn print_report(a: &SprtArgs, openings: usize, report: &MatchReport, secs: f64) 
         }
     );
     println!(
-        "games: {} nodes/move, {} MB tables, rule {}, {} plies max, {} start positions, {} \
+        "games: {}, {} MB tables, rule {}, {} plies max, {} start positions, {} \
          random plies, seed {}",
-        a.nodes, a.hash, a.rule, a.max_plies, openings, a.random_plies, a.seed
+        per_move_words(a),
+        a.hash, a.rule, a.max_plies, openings, a.random_plies, a.seed
     );
     println!(
         "result: {} games ({} pairs)  W {}  D {}  L {}  ({:.1} s, {:.2} games/s)",
@@ -267,6 +293,8 @@ fn print_report(a: &SprtArgs, openings: usize, report: &MatchReport, secs: f64) 
         secs,
         t.games() as f64 / secs.max(1e-9)
     );
+    let [a_ms, b_ms] = t.ms_per_move();
+    println!("time: A {a_ms:.1} ms a move, B {b_ms:.1} ms a move");
     println!(
         "pairs by A's points (0, 1/2, 1, 3/2, 2): {} {} {} {} {}",
         t.pairs[0], t.pairs[1], t.pairs[2], t.pairs[3], t.pairs[4]
@@ -316,7 +344,8 @@ fn write_json(
             b_options: &a.b_opt,
             common_options: &a.opt,
             hash_mb: a.hash,
-            nodes: a.nodes,
+            nodes: a.movetime.is_none().then_some(a.nodes),
+            movetime_ms: a.movetime,
             rule: a.rule.to_string(),
             max_plies: a.max_plies,
             random_plies: a.random_plies,

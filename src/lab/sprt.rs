@@ -390,6 +390,10 @@ pub struct MatchGame {
     pub plies: u32,
     /// Nodes searched by both sides.
     pub nodes: u64,
+    /// Milliseconds A and B thought in the game, in all.
+    pub think_ms: [u64; 2],
+    /// Moves (answers) of A and B.
+    pub answers: [u32; 2],
     /// The moves (USI).
     pub moves: Vec<String>,
 }
@@ -410,9 +414,18 @@ pub struct Tally {
     /// such a pair, the change does not act at these settings and the test can only
     /// reject it.
     pub same_games: u64,
+    /// Milliseconds A and B thought, over every game.
+    pub think_ms: [u64; 2],
+    /// Moves A and B answered, over every game.
+    pub answers: [u64; 2],
 }
 
 impl Tally {
+    /// A's and B's mean milliseconds a move (0 before any move).
+    pub fn ms_per_move(&self) -> [f64; 2] {
+        [0, 1].map(|i| self.think_ms[i] as f64 / self.answers[i].max(1) as f64)
+    }
+
     /// Games played.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
@@ -488,6 +501,11 @@ fn random_moves(
     (pos, history, moves)
 }
 
+/// A per-colour pair (Black, White) turned into (A, B).
+fn side_of_a<T: Copy>(a_black: bool, v: [T; 2]) -> [T; 2] {
+    if a_black { v } else { [v[1], v[0]] }
+}
+
 /// Play game `game` (0: A Black, 1: A White) of pair `pair`.
 fn play_one(
     players: [&Player; 2],
@@ -533,6 +551,8 @@ fn play_one(
         },
         plies: g.plies,
         nodes: g.nodes,
+        think_ms: side_of_a(a_black, g.think.map(|d| d.as_millis() as u64)),
+        answers: side_of_a(a_black, g.answers),
         moves: g.moves.iter().map(|m| m.to_usi()).collect(),
     }
 }
@@ -574,6 +594,12 @@ pub fn run_match(
             .collect();
         for two in played.chunks(2) {
             tally.add_pair([two[0].a_score, two[1].a_score]);
+            for g in two.iter() {
+                for i in 0..2 {
+                    tally.think_ms[i] += g.think_ms[i];
+                    tally.answers[i] += g.answers[i] as u64;
+                }
+            }
             if two[0].moves == two[1].moves {
                 tally.same_games += 1;
             }

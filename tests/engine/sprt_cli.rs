@@ -35,7 +35,12 @@ fn sprt(args: &[&str], name: &str) -> (String, serde_json::Value) {
         .arg("sprt")
         .arg("--positions")
         .arg(two_openings(name))
-        .args(["--nodes", "150", "--max-plies", "40", "--rule", "CSARule27"])
+        .args(if args.contains(&"--movetime") {
+            &[][..]
+        } else {
+            &["--nodes", "150"][..]
+        })
+        .args(["--max-plies", "40", "--rule", "CSARule27"])
         .args(args)
         .arg("--json")
         .arg(&json)
@@ -202,7 +207,15 @@ fn a_fixed_match_is_complete_and_the_same_on_any_number_of_threads() {
     check_consistent(&one, &doc1);
     check_consistent(&two, &doc2);
     assert_eq!(after(line(&one, "result:"), "result:"), 8.0);
-    assert_eq!(doc1["report"]["games"], doc2["report"]["games"]);
+    // The same games, moves and nodes; only the time each side thought differs.
+    let untimed = |doc: &serde_json::Value| {
+        let mut games = doc["report"]["games"].clone();
+        for g in games.as_array_mut().unwrap() {
+            g.as_object_mut().unwrap().remove("think_ms");
+        }
+        games
+    };
+    assert_eq!(untimed(&doc1), untimed(&doc2));
     assert!(one.contains("A [Mode=decl24] vs B [defaults]"), "{one}");
     // Different engines play different games.
     assert!(one.contains("same games: 0 of 4 pairs"), "{one}");
@@ -213,11 +226,40 @@ fn a_fixed_match_is_complete_and_the_same_on_any_number_of_threads() {
 }
 
 #[test]
+fn a_match_at_fixed_time_uses_the_time_and_says_how_much() {
+    let (out, doc) = sprt(
+        &["--movetime", "30", "--max-games", "2", "--no-stop", "--jobs", "1"],
+        "movetime.json",
+    );
+    check_consistent(&out, &doc);
+    assert!(out.contains("games: 30 ms/move,"), "{out}");
+    assert_eq!(doc["settings"]["movetime_ms"], 30);
+    assert!(doc["settings"]["nodes"].is_null());
+    // Each side's time and moves, summed over the games, are the summary's.
+    let tally = &doc["report"]["tally"];
+    let games = doc["report"]["games"].as_array().unwrap();
+    for side in 0..2 {
+        let sum = |key: &str| -> u64 {
+            games.iter().map(|g| g[key][side].as_u64().unwrap()).sum()
+        };
+        assert_eq!(tally["think_ms"][side].as_u64(), Some(sum("think_ms")));
+        assert_eq!(tally["answers"][side].as_u64(), Some(sum("answers")));
+        // A byoyomi-like clock is searched to its end, less a margin: a side that answers
+        // in a few milliseconds (a node budget) fails this, whatever the machine's load.
+        let ms = sum("think_ms") as f64 / sum("answers").max(1) as f64;
+        assert!(ms >= 15.0, "side {side}: {ms} ms a move");
+    }
+    let line = line(&out, "time:");
+    assert!(line.starts_with("time: A ") && line.contains(" ms a move, B "), "{line}");
+}
+
+#[test]
 fn bad_options_are_usage_errors() {
     for (args, says) in [
         (vec!["--a-opt", "Colour=blue"], "unknown option `Colour`"),
         (vec!["--b-opt", "USI_Hash"], "not NAME=VALUE"),
         (vec!["--elo0", "5", "--elo1", "5"], "--elo1"),
+        (vec!["--nodes", "100", "--movetime", "50"], "cannot be used with"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
             .arg("sprt")
