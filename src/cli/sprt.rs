@@ -281,7 +281,12 @@ fn print_report(a: &SprtArgs, openings: usize, report: &MatchReport, secs: f64) 
         "games: {}, {} MB tables, rule {}, {} plies max, {} start positions, {} \
          random plies, seed {}",
         per_move_words(a),
-        a.hash, a.rule, a.max_plies, openings, a.random_plies, a.seed
+        a.hash,
+        a.rule,
+        a.max_plies,
+        openings,
+        a.random_plies,
+        a.seed
     );
     println!(
         "result: {} games ({} pairs)  W {}  D {}  L {}  ({:.1} s, {:.2} games/s)",

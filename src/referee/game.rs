@@ -623,6 +623,49 @@ mod tests {
         assert_eq!(watch.seen, vec![0, 1, 2, 3]);
     }
 
+    /// Plays the given moves in order.
+    struct Script(Vec<&'static str>);
+
+    impl Player for Script {
+        fn name(&self) -> String {
+            "script".into()
+        }
+        fn new_game(&mut self) -> Result<(), EngineFailure> {
+            Ok(())
+        }
+        fn think(&mut self, _game: &GameView<'_>) -> Result<Answer, EngineFailure> {
+            let m = self.0.remove(0);
+            Ok(Answer::plain(BestMove::Move(m.into()), Duration::ZERO))
+        }
+    }
+
+    #[test]
+    fn a_mate_on_the_last_ply_allowed_is_a_mate_not_the_limit() {
+        // Black drops a gold on 5b, guarded by the gold on 5c: White's king is mated.
+        // A gold on 4b checks too, but the king escapes to 6a.
+        let start = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b G 1").unwrap();
+        for (black, limit, ending) in [
+            ("G*5b", 1, Ending::Mate(Color::White)),
+            ("G*5b", 2, Ending::Mate(Color::White)),
+            ("G*4b", 1, Ending::Limit),
+        ] {
+            let (mut b, mut w) = (Script(vec![black]), Script(vec![]));
+            let g = play(
+                &start,
+                History::new(&start),
+                [&mut b, &mut w],
+                &settings(limit),
+                &mut NoObserver,
+            )
+            .unwrap();
+            assert_eq!(
+                (g.ending, g.plies, g.answers),
+                (ending, 1, [1, 0]),
+                "{black}"
+            );
+        }
+    }
+
     #[test]
     fn a_player_is_never_asked_past_the_ply_limit() {
         let start = Position::startpos();

@@ -616,3 +616,30 @@ fn versus_units_record_both_sides_alike() {
     }
     assert!(sides[0] > 3 && sides[1] > 3, "{sides:?}");
 }
+
+#[test]
+fn a_teachers_illegal_declaration_loses_its_game() {
+    // The stand-in declares a win at each of its moves, from opening positions where no
+    // declaration is legal: the referee judges it, and each versus game ends at the
+    // teacher's first move, lost by the teacher (a declaration taken as a win would give
+    // the teacher's side a win).
+    let mut s = settings(4);
+    s.mix = vec![UnitKind::Versus];
+    s.teacher.args = vec!["win".into()];
+    let path = temp("versus-declares");
+    gen_file(&s, &path, 1);
+    let (_, sum) = record::read_file(&path).unwrap();
+    assert_eq!((sum.bad, sum.partial_bytes), (0, 0));
+    for unit in 0..4u32 {
+        let game: Vec<_> = sum.records.iter().filter(|r| r.unit == unit).collect();
+        let last = game
+            .last()
+            .unwrap_or_else(|| panic!("unit {unit}: no record"));
+        assert!(last.last);
+        assert_eq!(last.outcome, Outcome::Loss, "unit {unit}");
+        // The random moves (within the first plies) may stand for the teacher's; its
+        // first own turn comes at most one engine move after them.
+        let most = s.random_plies as usize + 2;
+        assert!(game.len() <= most, "unit {unit}: {} records", game.len());
+    }
+}

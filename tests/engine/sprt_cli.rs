@@ -228,7 +228,15 @@ fn a_fixed_match_is_complete_and_the_same_on_any_number_of_threads() {
 #[test]
 fn a_match_at_fixed_time_uses_the_time_and_says_how_much() {
     let (out, doc) = sprt(
-        &["--movetime", "30", "--max-games", "2", "--no-stop", "--jobs", "1"],
+        &[
+            "--movetime",
+            "30",
+            "--max-games",
+            "2",
+            "--no-stop",
+            "--jobs",
+            "1",
+        ],
         "movetime.json",
     );
     check_consistent(&out, &doc);
@@ -239,9 +247,7 @@ fn a_match_at_fixed_time_uses_the_time_and_says_how_much() {
     let tally = &doc["report"]["tally"];
     let games = doc["report"]["games"].as_array().unwrap();
     for side in 0..2 {
-        let sum = |key: &str| -> u64 {
-            games.iter().map(|g| g[key][side].as_u64().unwrap()).sum()
-        };
+        let sum = |key: &str| -> u64 { games.iter().map(|g| g[key][side].as_u64().unwrap()).sum() };
         assert_eq!(tally["think_ms"][side].as_u64(), Some(sum("think_ms")));
         assert_eq!(tally["answers"][side].as_u64(), Some(sum("answers")));
         // A byoyomi-like clock is searched to its end, less a margin: a side that answers
@@ -250,7 +256,10 @@ fn a_match_at_fixed_time_uses_the_time_and_says_how_much() {
         assert!(ms >= 15.0, "side {side}: {ms} ms a move");
     }
     let line = line(&out, "time:");
-    assert!(line.starts_with("time: A ") && line.contains(" ms a move, B "), "{line}");
+    assert!(
+        line.starts_with("time: A ") && line.contains(" ms a move, B "),
+        "{line}"
+    );
 }
 
 #[test]
@@ -259,7 +268,10 @@ fn bad_options_are_usage_errors() {
         (vec!["--a-opt", "Colour=blue"], "unknown option `Colour`"),
         (vec!["--b-opt", "USI_Hash"], "not NAME=VALUE"),
         (vec!["--elo0", "5", "--elo1", "5"], "--elo1"),
-        (vec!["--nodes", "100", "--movetime", "50"], "cannot be used with"),
+        (
+            vec!["--nodes", "100", "--movetime", "50"],
+            "cannot be used with",
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
             .arg("sprt")
