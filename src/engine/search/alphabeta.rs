@@ -419,7 +419,7 @@ impl Searcher {
         node.improving = earlier != NO_SCORE && raw > earlier;
         // Near the leaves: does the opponent threaten mate in one? Then every defence is
         // searched (no cut below, no pruning in the move loop).
-        if self.config.threats.enabled
+        if self.config.threats.on(self.config.mode)
             && node.depth <= THREAT_DEPTH
             && ply > 0
             && Self::threatened(pos)
@@ -496,7 +496,7 @@ impl Searcher {
                     return Err(s);
                 }
             }
-            if self.config.threats.enabled && s <= -MATE_BOUND {
+            if self.config.threats.on(self.config.mode) && s <= -MATE_BOUND {
                 node.threatened = true;
                 return Ok(raw);
             }
@@ -943,7 +943,7 @@ impl Searcher {
             }
             // A side that would be mated in one if it passed cannot stand pat at its
             // evaluation.
-            if threats.enabled
+            if threats.on(self.config.mode)
                 && qply < threats.quiescence_plies
                 && stand > alpha
                 && Self::threatened(pos)
@@ -959,7 +959,7 @@ impl Searcher {
             }
             // The side to move's own mate in one beats any stand pat (tested only where
             // the stand pat does not already hold beta).
-            if (full || (threats.enabled && qply < threats.quiescence_plies))
+            if (full || (threats.on(self.config.mode) && qply < threats.quiescence_plies))
                 && hit.is_none_or(|h| h.depth < 2)
                 && let Some(m) = solve_mate_in_one_in_place(pos)
             {
@@ -1135,9 +1135,14 @@ mod tests {
             s.start_search(&p.clone(), &[], &Limits::depth(1));
             s.qsearch(&mut p, -MATE, MATE, 0, qply, &Control::new(false))
         };
-        let on = Threats::default();
+        let on = Threats {
+            enabled: true,
+            decl24: true,
+            ..Threats::default()
+        };
         let off = Threats {
             enabled: false,
+            decl24: false,
             ..on
         };
         assert_eq!(q(Mode::Search, on, 0), MATE - 1);

@@ -221,11 +221,15 @@ pub struct Tweaks {
 /// loop's) and reduces late moves a ply less, so every defence is searched; a null move
 /// that fails low to a mate marks its node the same way; in quiescence the stand-pat
 /// score of a threatened side is lowered by `penalty` (at the first `quiescence_plies`
-/// plies).
+/// plies). The tests are a switch of each mode: off in the full search (at fixed time
+/// they cost more than they find: `reports/engine.md`), on in the 24-point mode (its
+/// guard against losing the king).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Threats {
-    /// Test for threats at all (the `Threats` option).
+    /// Test for threats in the full search (the `Threats` option).
     pub enabled: bool,
+    /// Test for threats in the 24-point mode (the `Threats24` option).
+    pub decl24: bool,
     /// Centipawns taken off a threatened side's stand pat in quiescence (the
     /// `ThreatPenalty` option).
     pub penalty: i32,
@@ -237,9 +241,21 @@ pub struct Threats {
 impl Default for Threats {
     fn default() -> Self {
         Threats {
-            enabled: true,
+            enabled: false,
+            decl24: true,
             penalty: DEFAULT_THREAT_PENALTY,
             quiescence_plies: 1,
+        }
+    }
+}
+
+impl Threats {
+    /// Whether the tests run in `mode`.
+    #[inline]
+    pub fn on(&self, mode: Mode) -> bool {
+        match mode {
+            Mode::Search => self.enabled,
+            Mode::Decl24 => self.decl24,
         }
     }
 }

@@ -209,7 +209,29 @@ impl Searcher {
     /// Search `root` (reached through the positions `history`: `(key, side to move in
     /// check)` of every earlier position of the game, oldest first) under `limits`.
     /// `on_info` is called after every completed iteration.
+    ///
+    /// A side that may declare a draw at the root searches with the threat tests on
+    /// ([`super::Threats`]), whatever the option says: a quiet mate must not be given
+    /// away for a draw.
     pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[(u64, bool)],
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let threats = self.config.threats;
+        if !root.is_in_check() && can_declare_draw(root, self.config.rule) {
+            self.config.threats.enabled = true;
+        }
+        let r = self.search_root(root, history, limits, control, on_info);
+        self.config.threats = threats;
+        r
+    }
+
+    /// [`Searcher::search`] under the configuration as it is.
+    fn search_root(
         &mut self,
         root: &Position,
         history: &[(u64, bool)],

@@ -161,7 +161,8 @@ pub struct Options {
     pub weights_path: String,
     /// The 24-point weights read from `weights_path` (or the defaults).
     pub weights: Weights,
-    /// `Threats` and `ThreatPenalty`: how the search treats mate threats at the leaves.
+    /// `Threats`, `Threats24` and `ThreatPenalty`: how the search treats mate threats at
+    /// the leaves.
     pub threats: Threats,
     /// `QuiescenceTT`: quiescence takes the table's score where its bound allows.
     pub quiescence_tt: bool,
@@ -269,6 +270,10 @@ impl Options {
             format!(
                 "option name Threats type check default {}",
                 Threats::default().enabled
+            ),
+            format!(
+                "option name Threats24 type check default {}",
+                Threats::default().decl24
             ),
             format!(
                 "option name ThreatPenalty type spin default {} min 0 max 5000",
@@ -424,6 +429,7 @@ impl Options {
     fn set_search(&mut self, key: &str, name: &str, value: &str) -> Result<bool, OptionError> {
         match key {
             "threats" => self.threats.enabled = check_value(name, value)?,
+            "threats24" => self.threats.decl24 = check_value(name, value)?,
             "quiescencett" => self.quiescence_tt = check_value(name, value)?,
             "threatpenalty" => {
                 self.threats.penalty = int_value(name, value)?.clamp(0, 5_000) as i32
@@ -468,13 +474,14 @@ mod tests {
     fn search_feature_options() {
         let mut o = Options::default();
         let c = o.config();
-        assert!(c.threats.enabled && !c.quiescence_tt);
-        o.set("Threats", "false").unwrap();
+        assert!(!c.threats.enabled && c.threats.decl24 && !c.quiescence_tt);
+        o.set("Threats", "true").unwrap();
+        o.set("Threats24", "false").unwrap();
         o.set("QuiescenceTT", "TRUE").unwrap();
         o.set("ThreatPenalty", "250").unwrap();
         o.set("ThreatQuiescencePlies", "3").unwrap();
         let c = o.config();
-        assert!(!c.threats.enabled && c.quiescence_tt);
+        assert!(c.threats.enabled && !c.threats.decl24 && c.quiescence_tt);
         assert_eq!((c.threats.penalty, c.threats.quiescence_plies), (250, 3));
         assert!(o.set("QuiescenceTT", "yes").is_err());
         assert!(o.config().quiescence_tt, "a refused value changes nothing");
