@@ -959,7 +959,8 @@ impl Searcher {
             }
             // The side to move's own mate in one beats any stand pat (tested only where
             // the stand pat does not already hold beta).
-            if (full || (threats.on(self.config.mode) && qply < threats.quiescence_plies))
+            if ((full && qply < self.config.tweaks.quiescence_mate_plies)
+                || (threats.on(self.config.mode) && qply < threats.quiescence_plies))
                 && hit.is_none_or(|h| h.depth < 2)
                 && let Some(m) = solve_mate_in_one_in_place(pos)
             {

@@ -207,12 +207,25 @@ impl Default for Prunings {
 }
 
 /// Choices of the quiescence search under trial, each a USI option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tweaks {
     /// Quiescence of the full search also tries pawn moves that promote without
     /// capturing, when the exchange on their square does not lose (the
     /// `QuiescencePromotions` option).
     pub quiescence_promotions: bool,
+    /// Quiescence plies (from the first) at which the full search looks for the side to
+    /// move's mate in one before its captures (the `QuiescenceMatePlies` option; 64:
+    /// every ply).
+    pub quiescence_mate_plies: u32,
+}
+
+impl Default for Tweaks {
+    fn default() -> Self {
+        Tweaks {
+            quiescence_promotions: false,
+            quiescence_mate_plies: 64,
+        }
+    }
 }
 
 /// How the search treats a mate in one that the opponent threatens (tested by passing

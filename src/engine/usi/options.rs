@@ -287,6 +287,10 @@ impl Options {
                 "option name QuiescencePromotions type check default {}",
                 Tweaks::default().quiescence_promotions
             ),
+            format!(
+                "option name QuiescenceMatePlies type spin default {} min 0 max 64",
+                Tweaks::default().quiescence_mate_plies
+            ),
             "option name RootGuard type check default true".into(),
         ]
         .into_iter()
@@ -438,6 +442,9 @@ impl Options {
                 self.threats.quiescence_plies = int_value(name, value)?.clamp(0, 64) as u32
             }
             "quiescencepromotions" => self.tweaks.quiescence_promotions = check_value(name, value)?,
+            "quiescencemateplies" => {
+                self.tweaks.quiescence_mate_plies = int_value(name, value)?.clamp(0, 64) as u32
+            }
             "rootguard" => self.root_guard = check_value(name, value)?,
             _ => return Ok(false),
         }
