@@ -330,12 +330,10 @@ impl Player for Seat<'_, '_> {
             let m = legal.as_slice()[sh.rng.below(n) as usize];
             return Ok(Answer::plain(BestMove::Move(m.to_usi()), t0.elapsed()));
         }
-        let sfen = game.position.to_sfen();
         let asked = match (self.mover, self.opponent) {
-            (Mover::Engine, _) => Ok(None),
-            (Mover::Teacher, _) => sh.teacher.answer(&sfen),
-            (Mover::Outside, Some(o)) => o.borrow_mut().answer(&sfen),
-            (Mover::Outside, None) => Ok(None),
+            (Mover::Engine, _) | (Mover::Outside, None) => Ok(None),
+            (Mover::Teacher, _) => sh.teacher.answer(&game.position.to_sfen()),
+            (Mover::Outside, Some(o)) => o.borrow_mut().answer(&game.position.to_sfen()),
         };
         match asked {
             Ok(Some(answer)) => Ok(answer),
