@@ -471,7 +471,7 @@ fn empty_table_gives_empty_groups_and_zero_totals() {
     assert_eq!(float(&a, "mutual_share"), None);
     let a = row(&r, "funnel", "all");
     assert_eq!(int(&a, "games"), Some(0));
-    assert_eq!(r.plots.len(), 4);
+    assert_eq!(r.plots.len(), 6);
 }
 
 #[test]
