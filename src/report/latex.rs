@@ -186,7 +186,7 @@ pub fn prose(md: &str) -> String {
 /// 3b-3d`) as references to the LaTeX tables (`\ref{tab:strength-by-year}`), which
 /// LaTeX numbers its own way.
 fn references(text: &str) -> String {
-    let re = regex::Regex::new(r"\b(tables?) (\d+[a-e]?)(?:( and |-)(\d+[a-e]?))?\b")
+    let re = regex::Regex::new(r"\b(tables?) (\d+[a-j]?)(?:( and |-)(\d+[a-j]?))?\b")
         .expect("a valid pattern");
     let label = |number: &str| {
         super::tables::TABLES

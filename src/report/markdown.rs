@@ -158,27 +158,49 @@ fn points(df: &DataFrame, c: &str, i: usize) -> String {
     }
 }
 
-/// The headline comparison of table 3e in words (its `controlled` rows), or `None`
-/// without that table.
+/// The headline comparison in words: table 3j's `controlled` rows (the games ever mutual,
+/// a cohort fixed before the outcome), then table 3e's (the final position), or `None`
+/// without either table.
 pub fn headline(report: &Report) -> Option<String> {
-    let df = report.table("era_comparison")?;
-    let t = Cells(df);
+    let ever = report.table("era_comparison_ever_mutual");
+    let last = report.table("era_comparison");
+    let (df, number) = match (ever, last) {
+        (Some(df), _) => (df, "3j"),
+        (None, Some(df)) => (df, "3e"),
+        (None, None) => return None,
+    };
     let c = &report.config;
-    let mut out = String::from("## Headline: the 256 era against the 512 era\n\n");
+    let mut out = String::from("## Headline: the 256 era against the 512 era, games ever mutual\n\n");
     let _ = writeln!(
         out,
-        "Strength control is a restriction, not an adjustment: the controlled rates count only the mutual entering-king games in which both \
-players' pre-game ratings are at or above their year's {} percentile of the `{}` rating pool ({}; table 3a lists each year's threshold, pool \
-size, share of the pool at or above it and ties). {}\n",
+        "The games compared are those ever mutual (table 3j): every game replayed to its end that had both kings in the enemy \
+camps at some ply (`mutual_sfen`), whatever its final position. This cohort is fixed at the first mutual entry, before the outcome; \
+the games mutual in their final position (table 3e, below) are selected on it, for the move limit changes how a game ends. Strength \
+control is a restriction, not an adjustment: the controlled rates count only the games in which both players' pre-game ratings are \
+at or above their year's {} percentile of the `{}` rating pool ({}; table 3a lists each year's threshold, pool size, share of the \
+pool at or above it and ties). {}\n",
         super::tables::ordinal(c.percentile),
         c.pool.name(),
         super::tables::pool_sentence(c.pool),
         super::tables::pool_difference(c.pool),
     );
-    let measures = df.column("measure").ok()?.str().ok()?.clone();
-    let pops = df.column("population").ok()?.str().ok()?.clone();
-    let roles = df.column("role").ok()?.str().ok()?.clone();
-    let few = df.column("few_games").ok()?.bool().ok()?.clone();
+    let cohort = if number == "3j" {
+        "games ever mutual"
+    } else {
+        "mutual entering-king games"
+    };
+    out.push_str(&comparison_lines(df, c.min_games, "", cohort)?);
+    if let (Some(_), Some(df)) = (ever, last) {
+        out.push_str(
+            "\nOn the final position (table 3e), the games mutual at their end only, which the limit's effect on the ending selects:\n\n",
+        );
+        out.push_str(&comparison_lines(
+            df,
+            c.min_games,
+            "Final position, ",
+            "mutual entering-king games",
+        )?);
+    }
     let family = df
         .column("holm_family")
         .ok()?
@@ -186,6 +208,19 @@ size, share of the pool at or above it and ties). {}\n",
         .ok()?
         .max()
         .unwrap_or(0);
+    let _ = writeln!(out, "\n{}", inference_note(c.min_games, family, number));
+    Some(out)
+}
+
+/// One bullet per `controlled` row of a comparison table (3e or 3j): `prefix` before its
+/// role, `games` naming its cohort.
+fn comparison_lines(df: &DataFrame, min_games: u32, prefix: &str, games: &str) -> Option<String> {
+    let t = Cells(df);
+    let measures = df.column("measure").ok()?.str().ok()?.clone();
+    let pops = df.column("population").ok()?.str().ok()?.clone();
+    let roles = df.column("role").ok()?.str().ok()?.clone();
+    let few = df.column("few_games").ok()?.bool().ok()?.clone();
+    let mut out = String::new();
     for i in 0..df.height() {
         if pops.get(i) != Some("controlled") {
             continue;
@@ -196,28 +231,29 @@ size, share of the pool at or above it and ties). {}\n",
             _ => continue,
         };
         let primary = roles.get(i) == Some("primary");
+        let role = match (prefix.is_empty(), primary) {
+            (true, true) => "Primary",
+            (true, false) => "Secondary",
+            (false, true) => "primary",
+            (false, false) => "secondary",
+        };
         let flag = if few.get(i) == Some(true) {
-            format!(
-                " **Few games** (a cell has fewer than {}): descriptive only.",
-                c.min_games
-            )
+            format!(" **Few games** (a cell has fewer than {min_games}): descriptive only.")
         } else {
             String::new()
         };
         let _ = writeln!(
             out,
-            "- {} — {what} of strength-controlled mutual entering-king games: {} against {}; {}.{flag}",
-            if primary { "Primary" } else { "Secondary" },
+            "- {prefix}{role} — {what} of strength-controlled {games}: {} against {}; {}.{flag}",
             t.side("a", i),
             t.side("b", i),
             t.test(i, primary),
         );
     }
-    let _ = writeln!(out, "\n{}", inference_note(c.min_games, family));
     Some(out)
 }
 
-/// The cells of table 3e as the headline prints them.
+/// The cells of table 3e (3j) as the headline prints them.
 struct Cells<'a>(&'a DataFrame);
 
 impl Cells<'_> {
@@ -315,16 +351,16 @@ impl Cells<'_> {
 }
 
 /// The paragraph after the headline's comparisons: the inference rule fixed in advance.
-fn inference_note(min_games: u32, family: i64) -> String {
+fn inference_note(min_games: u32, family: i64, table: &str) -> String {
     format!(
         "The inference of each comparison follows a rule fixed in advance: where a cell has fewer than {min_games} games or the 2x2 table an \
 expected count below 5, Boschloo's exact unconditional test with Chan and Zhang's exact interval (the asymptotic test is not printed for \
 such a cell); elsewhere the Miettinen-Nurminen score test with the score interval that inverts it (the interval excludes 0 exactly when \
 p < 0.05). The controlled declaration-win rate is the primary comparison; the family of secondary comparisons, fixed in advance, has {family} \
-members (this move-limit rate and the two raw rows of table 3e), with Holm's adjustment over all {family} (a comparison that cannot be tested \
+members (this move-limit rate and the two raw rows of table {table}), with Holm's adjustment over all {family} (a comparison that cannot be tested \
 stays in the family, untested). The intervals of the rates and tests are over games; the same engines play many games, so each \
 cell also gives the engines and engine pairs it rests on and the interval clustered by engine pair with its design effect (the \
-clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table 3e for the \
+clustered variance over the binomial one): where the design effect is well above 1, read the clustered interval. See table {table} for the \
 raw (uncontrolled) rows and the definitions.\n"
     )
 }

@@ -1,6 +1,7 @@
 //! Plots of the report, drawn with `plotters` into SVG: the declaration-win rate by year
-//! with the Max_Moves changes marked, the funnel, the owned points at the move limit, and
-//! the headline comparison of the two eras. Rates are drawn with their 95% Wilson intervals
+//! with the Max_Moves changes marked, the funnel, the owned points at the move limit, the
+//! comparison of the two eras (the headline, on the games ever mutual, and on the final
+//! position), and the cumulative incidence of the endings after the first mutual entry. Rates are drawn with their 95% Wilson intervals
 //! as error bars; the vertical axis runs a little past 0% and 100% so that marks and bars
 //! there stay inside the frame; a bar of height 0 is drawn as a thick line at 0; two series
 //! differ by marker (circle, triangle) as well as colour; lines join consecutive years only;
@@ -26,6 +27,8 @@ const TOTAL: i64 = crate::shogi::TOTAL_OWNED_POINTS as i64;
 use super::model::{Plot, Report};
 use super::pdf::PdfBackend;
 use super::tables;
+use plotters::element::DashedPathElement;
+use plotters::series::DashedLineSeries;
 
 const W: u32 = 480;
 const H: u32 = 360;
@@ -130,11 +133,29 @@ pub fn all(report: &Report, games: &DataFrame) -> PolarsResult<Vec<Plot>> {
         svg,
         pdf,
     });
+    if let Some(df) = report.table("era_comparison_ever_mutual") {
+        let (svg, pdf) = render(&EraComparison(df))?;
+        plots.push(Plot {
+            file: "era_comparison_ever_mutual.svg",
+            caption: "The headline comparison of table 3j: declaration-win and move-limit rates of the strength-controlled games ever mutual (a first mutual entry, whatever the final position), Max_Moves 256 in 2021-2023 against Max_Moves 512 in 2024-2026, with 95% Wilson intervals and the number of games".to_string(),
+            svg,
+            pdf,
+        });
+    }
     if let Some(df) = report.table("era_comparison") {
         let (svg, pdf) = render(&EraComparison(df))?;
         plots.push(Plot {
             file: "era_comparison.svg",
-            caption: "The headline comparison of table 3e: declaration-win and move-limit rates of the strength-controlled mutual entering-king games, Max_Moves 256 in 2021-2023 against Max_Moves 512 in 2024-2026, with 95% Wilson intervals and the number of games".to_string(),
+            caption: "The comparison of table 3e, on the final position: declaration-win and move-limit rates of the strength-controlled games mutual at their end, Max_Moves 256 in 2021-2023 against Max_Moves 512 in 2024-2026, with 95% Wilson intervals and the number of games".to_string(),
+            svg,
+            pdf,
+        });
+    }
+    if let Some(df) = report.table("cohort_incidence") {
+        let (svg, pdf) = render(&CohortIncidence(df))?;
+        plots.push(Plot {
+            file: "cohort_incidence.svg",
+            caption: format!("The cumulative incidence of table 7b: the share of the games ever mutual that had ended by a declaration win (left) and at the move limit (right) within a number of plies of their first mutual entry, one line per period and Max_Moves (in the legend, 2021-23, 256 is the games of 2021-2023 whose record reads Max_Moves 256; the {INCIDENCE_CELLS} cells with the most games, the others are in table 7b), told apart by marker, line style and lightness, with 95% Wilson intervals; every game has ended (no censoring), so each line's n, in the legend, is its number of games at every point"),
             svg,
             pdf,
         });
@@ -196,6 +217,8 @@ enum Mark {
     Square,
     LineCircle,
     LineTriangle,
+    /// Series `k` of the cumulative-incidence figure (see [`series_marker`]).
+    Cell(usize),
 }
 
 /// One legend entry: a colour, its mark, and its text.
@@ -222,6 +245,15 @@ fn legend<DB: DrawingBackend>(
                 color.filled(),
             ))
             .map_err(plot_err)?;
+        } else if let Mark::Cell(k) = mark {
+            area.draw(&DashedPathElement::new(
+                vec![(x, y + 8), (x + 18, y + 8)],
+                dash(*k).0,
+                dash(*k).1,
+                color.stroke_width(2),
+            ))
+            .map_err(plot_err)?;
+            series_marker(area, *k, (x + 9, y + 8), *color)?;
         } else {
             area.draw(&PathElement::new(
                 vec![(x, y + 8), (x + 18, y + 8)],
@@ -809,5 +841,178 @@ fn draw_owned_bars<DB: DrawingBackend>(
             COLORS[2].stroke_width(2),
         )))
         .map_err(plot_err)?;
+    Ok(())
+}
+
+/// The cells the cumulative-incidence figure draws, at most (greyscale tells four apart).
+pub const INCIDENCE_CELLS: usize = 4;
+
+/// The endings of the cumulative-incidence figure: table 7b's name and the axis label.
+const INCIDENCE_ENDINGS: [(&str, &str); 2] = [
+    ("declaration", "ended by declaration"),
+    ("move_limit", "ended at the move limit"),
+];
+
+/// The dash (length, gap) of series `k`: solid for even `k` (one dash with no gap),
+/// dashed for odd.
+fn dash(k: usize) -> (u32, u32) {
+    if k % 2 == 0 { (1000, 0) } else { (7, 4) }
+}
+
+/// Marker `k` (circle, triangle, square, cross) at `p` on `area`.
+fn series_marker<DB: DrawingBackend, CT: CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    k: usize,
+    p: CT::From,
+    color: RGBColor,
+) -> PolarsResult<()>
+where
+    CT::From: Clone + 'static,
+{
+    let at = EmptyElement::at(p);
+    let r = match k % 4 {
+        0 => area.draw(&(at + Circle::new((0, 0), 4, color.filled()))),
+        1 => area.draw(&(at + TriangleMarker::new((0, 0), 6, color.filled()))),
+        2 => area.draw(&(at + Rectangle::new([(-4, -4), (4, 4)], color.filled()))),
+        _ => area.draw(&(at + Cross::new((0, 0), 5, color.stroke_width(2)))),
+    };
+    r.map_err(plot_err)
+}
+
+/// One line of the cumulative-incidence figure: its legend and its points (plies, share,
+/// low, high) for each of [`INCIDENCE_ENDINGS`].
+struct IncidenceCell {
+    label: String,
+    games: i64,
+    points: [Vec<(f64, f64, f64, f64)>; 2],
+}
+
+/// The cells of table 7b, the [`INCIDENCE_CELLS`] with the most games (ties in the
+/// table's order), in the table's order.
+fn incidence_cells(df: &DataFrame) -> PolarsResult<Vec<IncidenceCell>> {
+    let (era, mm) = (df.column("era")?.str()?, df.column("max_moves")?.str()?);
+    let ending = df.column("ending")?.str()?;
+    let plies = df.column("plies")?.i64()?;
+    let games = df.column("games")?.i64()?;
+    let f = |c: &str| -> PolarsResult<Float64Chunked> { Ok(df.column(c)?.f64()?.clone()) };
+    let (v, lo, hi) = (
+        f("incidence_share")?,
+        f("incidence_share_lo")?,
+        f("incidence_share_hi")?,
+    );
+    let mut cells: Vec<IncidenceCell> = Vec::new();
+    for i in 0..df.height() {
+        // `2014-2017` as `2014-17`: two legend entries a row.
+        let period = era.get(i).unwrap_or("?");
+        let short = match period.split_once('-') {
+            Some((a, b)) if b.len() == 4 && b.is_ascii() => format!("{a}-{}", &b[2..]),
+            _ => period.to_string(),
+        };
+        let label = format!("{short}, {}", mm.get(i).unwrap_or("?"));
+        if cells.last().is_none_or(|c| c.label != label) {
+            cells.push(IncidenceCell {
+                label,
+                games: games.get(i).unwrap_or(0),
+                points: [Vec::new(), Vec::new()],
+            });
+        }
+        let j = INCIDENCE_ENDINGS
+            .iter()
+            .position(|(e, _)| Some(*e) == ending.get(i));
+        if let (Some(j), Some(cell)) = (j, cells.last_mut())
+            && let (Some(x), Some(y), Some(l), Some(h)) =
+                (plies.get(i), v.get(i), lo.get(i), hi.get(i))
+        {
+            cell.points[j].push((x as f64, y, l, h));
+        }
+    }
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cells[i].games));
+    order.truncate(INCIDENCE_CELLS);
+    order.sort_unstable();
+    let mut kept: Vec<Option<IncidenceCell>> = cells.into_iter().map(Some).collect();
+    Ok(order.into_iter().filter_map(|i| kept[i].take()).collect())
+}
+
+/// The cumulative incidence of the endings after the first mutual entry (table 7b): a
+/// panel per ending of [`INCIDENCE_ENDINGS`], a line per cell.
+struct CohortIncidence<'a>(&'a DataFrame);
+
+impl Figure for CohortIncidence<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> PolarsResult<()> {
+        let cells = incidence_cells(self.0)?;
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (top, bottom) = root.split_vertically(H - LEGEND_H);
+        let (left, right) = top.split_horizontally(W / 2);
+        for (j, panel) in [left, right].iter().enumerate() {
+            incidence_panel(panel, &cells, j)?;
+        }
+        let items: Vec<LegendItem> = cells
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                (
+                    COLORS[k % COLORS.len()],
+                    Mark::Cell(k),
+                    format!("{} (n = {})", c.label, c.games),
+                )
+            })
+            .collect();
+        legend(&bottom, &items)?;
+        Ok(())
+    }
+}
+
+/// One panel of the cumulative-incidence figure: ending `j` of every cell against plies
+/// since the first mutual entry, a line, a marker and an error bar a point; the series
+/// a few plies apart so that their bars do not overlap.
+fn incidence_panel<DB: DrawingBackend>(
+    panel: &DrawingArea<DB, Shift>,
+    cells: &[IncidenceCell],
+    j: usize,
+) -> PolarsResult<()> {
+    let last = tables::INCIDENCE_PLIES.last().copied().unwrap_or(500) as f64;
+    let mut chart = ChartBuilder::on(panel)
+        .margin(10)
+        .x_label_area_size(44)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0.0..last + 40.0, -Y_PAD..(1.0 + Y_PAD))
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .x_labels(4)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_labels(6)
+        .y_label_formatter(&percent_tick)
+        .x_desc("plies since entry")
+        .y_desc(INCIDENCE_ENDINGS[j].1)
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 18))
+        .draw()
+        .map_err(plot_err)?;
+    for (k, cell) in cells.iter().enumerate() {
+        let color = COLORS[k % COLORS.len()];
+        let shift = (k as f64 - (cells.len() as f64 - 1.0) / 2.0) * 6.0;
+        let pts: Vec<(f64, f64)> = cell.points[j].iter().map(|p| (p.0 + shift, p.1)).collect();
+        let (d, gap) = dash(k);
+        chart
+            .draw_series(DashedLineSeries::new(
+                pts.clone(),
+                d,
+                gap,
+                color.stroke_width(2),
+            ))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(cell.points[j].iter().map(|&(x, y, lo, hi)| {
+                ErrorBar::new_vertical(x + shift, lo, y, hi, color.stroke_width(1), 6)
+            }))
+            .map_err(plot_err)?;
+        for p in pts {
+            series_marker(chart.plotting_area(), k, p, color)?;
+        }
+    }
     Ok(())
 }

@@ -7,7 +7,7 @@
 //! integers, a missing value as null), and the long form (`NAME_long`) has one row per
 //! data row and rate with one column per key, the population (`controlled` or `raw`) in
 //! its own column rather than as a `raw_` prefix of the measure, and the rate's count,
-//! denominator and 95% interval. The long form of table 3e has a row per cell and one for
+//! denominator and 95% interval. The long form of tables 3e and 3j has a row per cell and one for
 //! their difference, with its test.
 //!
 //! Parquet files carry their Arrow schema with plain (not view) strings, so pyarrow reads
@@ -17,7 +17,7 @@ use polars::prelude::*;
 
 use super::format::rate_parts;
 use super::model::Table;
-use super::tables::COMPARISON_CELLS;
+use super::tables::{COMPARISON_CELLS, COMPARISON_TABLES};
 
 /// The key value of a total row.
 pub const TOTAL: &str = "all";
@@ -72,8 +72,8 @@ pub fn split_totals(df: &DataFrame) -> PolarsResult<(DataFrame, Option<DataFrame
 /// The table's rates in long form (see the module notes); empty when it has no rate with
 /// an interval.
 pub fn long(table: &Table) -> PolarsResult<DataFrame> {
-    if table.spec.name == "era_comparison" {
-        return comparison_long(&table.data);
+    if COMPARISON_TABLES.contains(&table.spec.name) {
+        return comparison_long(&table.data, table.spec.name);
     }
     let (df, _) = split_totals(&table.data)?;
     let rates = rate_columns(&df);
@@ -278,13 +278,13 @@ const COMPARISON_SOURCES: [(&str, [Option<&str>; 15]); 3] = [
     ),
 ];
 
-/// Table 3e in long form: for each comparison (`measure`, `population`, `role`), a row
+/// Table 3e (or 3j, named `table`) in long form: for each comparison (`measure`, `population`, `role`), a row
 /// per cell (`cell` `a` or `b`, with its `era` and `max_moves`, `count`, `n`, the rate as
 /// `value` and its Wilson interval, the distinct `engines` and `pairs`, the interval
 /// clustered by engine pair and the `design_effect`) and a row for the difference (`cell`
 /// `a_minus_b`, the difference as `value`, its interval and its clustered interval, `test`,
 /// `p`, `p_log10`, `holm_family`, `holm_p`).
-fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
+fn comparison_long(df: &DataFrame, table: &str) -> PolarsResult<DataFrame> {
     let mut out: Option<DataFrame> = None;
     for (order, (cell, sources)) in COMPARISON_SOURCES.iter().enumerate() {
         let (era, max_moves) = match COMPARISON_CELLS.get(order) {
@@ -300,7 +300,7 @@ fn comparison_long(df: &DataFrame) -> PolarsResult<DataFrame> {
         let mut select = vec![
             col("_row"),
             lit(order as i64).cast(DataType::Int64).alias("_cell"),
-            lit("era_comparison").alias("table"),
+            lit(table).alias("table"),
             col("measure"),
             col("population"),
             col("role"),

@@ -157,6 +157,8 @@ fn default_input_and_output_folder() {
         "funnel.svg",
         "owned_points.svg",
         "era_comparison.svg",
+        "era_comparison_ever_mutual.svg",
+        "cohort_incidence.svg",
     ] {
         let s = std::fs::read_to_string(rep.join(svg)).unwrap();
         assert!(
@@ -444,11 +446,11 @@ fn latex_tidy_tables_metadata_and_per_game_flags() {
     let tex = std::fs::read_to_string(rep.join("era_comparison.tex")).unwrap();
     assert!(tex.contains("A $-$ B (pp)"), "{tex}");
     assert!(
-        tex.contains("\\caption{The 256 era against the 512 era}"),
+        tex.contains("\\caption{The 256 era against the 512 era (final position)}"),
         "{tex}"
     );
     assert!(
-        tex.contains("\\item The reference study's headline comparison"),
+        tex.contains("\\item The reference study's comparison, on the final position"),
         "{tex}"
     );
     assert!(!tex.contains("rate\\_diff\\_lo &"), "{tex}");

@@ -120,7 +120,7 @@ fn the_fixture_page_is_self_contained_and_complete() {
         .filter(|(e, _)| e == "img")
         .flat_map(|(_, a)| a.iter().filter(|(k, _)| k == "src").map(|(_, v)| v))
         .collect();
-    assert_eq!(svgs, 4);
+    assert_eq!(svgs, 6);
     assert_eq!(count("figure"), svgs, "one figure per SVG");
     assert_eq!(images.len(), svgs);
     assert!(

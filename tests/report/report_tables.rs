@@ -471,7 +471,7 @@ fn empty_table_gives_empty_groups_and_zero_totals() {
     assert_eq!(float(&a, "mutual_share"), None);
     let a = row(&r, "funnel", "all");
     assert_eq!(int(&a, "games"), Some(0));
-    assert_eq!(r.plots.len(), 4);
+    assert_eq!(r.plots.len(), 6);
 }
 
 #[test]
@@ -1740,14 +1740,16 @@ fn who_played_engines_pairs_and_years() {
 }
 
 #[test]
-fn the_headline_by_time_control_and_across_pools_is_table_3e_recomputed() {
-    // Table 3e's cells, every game in one of two time controls (alternately).
+fn the_headline_by_time_control_and_across_pools_is_table_3j_recomputed() {
+    // Table 3e's cells, every game in one of two time controls (alternately) and ever
+    // mutual (a first mutual entry at ply 100), so table 3j's cells too.
     let mut rows = comparison_rows();
     for (i, g) in rows.iter_mut().enumerate() {
         g.game_name = Some(if i % 2 == 0 { "fast" } else { "slow" }.into());
+        g.mutual_sfen = Some("4k4/9/9/9/9/9/9/9/4K4 b - 101".into());
     }
     let primary = |r: &Report, c: &str| {
-        let df = r.table("era_comparison").unwrap();
+        let df = r.table("era_comparison_ever_mutual").unwrap();
         let mask = df.column("role").unwrap().str().unwrap().equal("primary");
         float(&df.filter(&mask).unwrap(), c)
     };
@@ -1788,4 +1790,149 @@ fn the_model_says_why_it_is_not_fitted() {
         assert_eq!(note, "not fitted: too few games (0 for 7 coefficients)");
     }
     assert_eq!(float(t, "coef"), None);
+}
+
+/// Four rated games (both ratings 2000, so every game is strong under any percentile) in
+/// table 3e's cells, each with a first mutual entry: in each cell one mutual to its end
+/// at the move limit, and one mutual at ply 249 (SFEN move number 250), then won by
+/// declaration one-sided. A fifth game was never mutual.
+fn ever_mutual_rows() -> Vec<GameRow> {
+    let g = |year: i64, mm: i64, entering: &str, reason: &str, plies: i64, entry: i64| {
+        let mut g = rated(
+            game(Some(year), entering, Some(reason)),
+            Some(2000.0),
+            Some(2000.0),
+        );
+        g.max_moves = Some(mm);
+        g.plies = plies;
+        g.mutual_sfen = Some(format!("4k4/9/9/9/9/9/9/9/4K4 b - {entry}"));
+        g
+    };
+    let mut never = rated(game(Some(2025), "none", Some("toryo")), Some(2000.0), Some(2000.0));
+    never.max_moves = Some(512);
+    vec![
+        g(2022, 256, "mutual", "max_moves", 256, 101),
+        g(2022, 256, "black_only", "kachi", 250, 250),
+        g(2025, 512, "mutual", "max_moves", 512, 101),
+        g(2025, 512, "black_only", "kachi", 400, 250),
+        never,
+    ]
+}
+
+#[test]
+fn a_game_mutual_at_ply_249_and_one_sided_at_its_end_is_in_the_ever_mutual_tables_only() {
+    let r = report(&ever_mutual_rows(), &ReportConfig::default());
+    // Final position (table 3a): the 2022 game mutual at its end only, 0 of 1 declared.
+    let y = row(&r, "strength_by_year", "2022");
+    assert_eq!((int(&y, "games"), int(&y, "decl_wins")), (Some(1), Some(0)));
+    assert_eq!(int(&y, "raw_games"), Some(1));
+    assert!(close(float(&y, "decl_win_rate"), 0.0));
+    // Ever mutual (table 3f): both 2022 games, 1 of 2 declared and 1 of 2 at the limit,
+    // with the Wilson interval of 1 of 2.
+    let y = row(&r, "strength_ever_mutual_by_year", "2022");
+    assert_eq!((int(&y, "games"), int(&y, "decl_wins")), (Some(2), Some(1)));
+    assert_eq!((int(&y, "raw_games"), int(&y, "move_limit")), (Some(2), Some(1)));
+    assert!(close(float(&y, "decl_win_rate"), 0.5));
+    assert!(close(float(&y, "move_limit_rate"), 0.5));
+    let (lo, hi) = wilson_by_hand(1.0, 2.0);
+    assert!((float(&y, "decl_win_rate_lo").unwrap() - lo).abs() < 1e-9);
+    assert!((float(&y, "decl_win_rate_hi").unwrap() - hi).abs() < 1e-9);
+    // The threshold is the same for both cohorts.
+    assert_eq!(
+        float(&row(&r, "strength_by_year", "2022"), "threshold"),
+        float(&y, "threshold")
+    );
+    // By period (3b, 3g), by Max_Moves (3c, 3h), by both (3d, 3i).
+    let e = row(&r, "strength_by_era", "2024-2026");
+    assert_eq!((int(&e, "games"), int(&e, "decl_wins")), (Some(1), Some(0)));
+    let e = row(&r, "strength_ever_mutual_by_era", "2024-2026");
+    assert_eq!((int(&e, "games"), int(&e, "decl_wins")), (Some(2), Some(1)));
+    let m = row(&r, "strength_ever_mutual_by_max_moves", "512");
+    assert_eq!((int(&m, "games"), int(&m, "move_limit")), (Some(2), Some(1)));
+    let d = r.table("strength_ever_mutual_by_era_max_moves").unwrap();
+    assert_eq!(strings(d, "era"), ["2021-2023", "2024-2026"]);
+    assert_eq!(
+        d.column("raw_games").unwrap().i64().unwrap().iter().collect::<Vec<_>>(),
+        [Some(2), Some(2)]
+    );
+    // The comparison: final position 0/1 against 0/1 (table 3e); ever mutual 1/2 against
+    // 1/2 (table 3j), the exact test for its small cells, each game a pair of its own.
+    let primary = |name: &str| {
+        let df = r.table(name).unwrap();
+        let mask = df.column("role").unwrap().str().unwrap().equal("primary");
+        df.filter(&mask).unwrap()
+    };
+    let p = primary("era_comparison");
+    assert_eq!((int(&p, "a_count"), int(&p, "a_games")), (Some(0), Some(1)));
+    let p = primary("era_comparison_ever_mutual");
+    assert_eq!((int(&p, "a_count"), int(&p, "a_games")), (Some(1), Some(2)));
+    assert_eq!((int(&p, "b_count"), int(&p, "b_games")), (Some(1), Some(2)));
+    assert!(close(float(&p, "rate_diff"), 0.0));
+    assert_eq!(strings(&p, "test"), ["boschloo"]);
+    assert_eq!(int(&p, "a_pairs"), Some(2));
+    let holm = r.table("era_comparison_ever_mutual").unwrap();
+    assert_eq!(
+        holm.column("holm_family").unwrap().i64().unwrap().max(),
+        Some(3)
+    );
+    // The long form names its table and has a row per cell and one for the difference.
+    let t = r
+        .tables
+        .iter()
+        .find(|t| t.spec.name == "era_comparison_ever_mutual")
+        .unwrap();
+    assert_eq!(t.spec.number, "3j");
+    let long = floodgate_scan::report::tidy::long(t).unwrap();
+    assert_eq!(long.height(), 12);
+    assert!(
+        strings(&long, "table")
+            .iter()
+            .all(|s| s == "era_comparison_ever_mutual")
+    );
+    // The headline is the ever-mutual comparison, the final position's below it.
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(md.contains("## Headline: the 256 era against the 512 era, games ever mutual"));
+    assert!(
+        md.contains("- Primary — declaration-win rate of strength-controlled games ever mutual: Max_Moves 256, 2021-2023 1/2 = 50.0%"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- Final position, primary — declaration-win rate of strength-controlled mutual entering-king games: Max_Moves 256, 2021-2023 0/1 = 0.0%"),
+        "{md}"
+    );
+    assert!(md.contains("## Table 3e. The 256 era against the 512 era (final position)"));
+    assert!(md.contains("## Table 3j. The 256 era against the 512 era, games ever mutual"));
+}
+
+#[test]
+fn the_cumulative_incidence_figure_has_a_line_per_cell_n_and_both_formats() {
+    let r = report(&ever_mutual_rows(), &ReportConfig::default());
+    let p = r
+        .plots
+        .iter()
+        .find(|p| p.file == "cohort_incidence.svg")
+        .expect("the cumulative-incidence figure");
+    assert_eq!(p.pdf_file(), "cohort_incidence.pdf");
+    assert!(p.pdf.starts_with(b"%PDF"));
+    let svg = &p.svg;
+    // Two cells of two games each, named in the legend with their n.
+    assert!(svg.contains("2021-23, 256 (n = 2)"), "{svg}");
+    assert!(svg.contains("2024-26, 512 (n = 2)"), "{svg}");
+    assert!(svg.contains("ended by declaration"), "{svg}");
+    assert!(svg.contains("ended at the move limit"), "{svg}");
+    // Each cell in its colour: a line through its points in both panels (the second cell
+    // dashed, so in several pieces).
+    assert!(!data_polylines(svg, "#08306B").is_empty(), "{svg}");
+    assert!(!data_polylines(svg, "#E69F00").is_empty(), "{svg}");
+    // No title, no `>=` in any figure.
+    for p in &r.plots {
+        assert!(!p.svg.contains("font-size=\"21"), "{}: a title", p.file);
+        assert!(!p.svg.contains("&gt;="), "{}", p.file);
+    }
+    // The figure is listed in report.md with both files.
+    let md = floodgate_scan::report::markdown::render(&r);
+    assert!(
+        md.contains("Files: `cohort_incidence.svg`, `cohort_incidence.pdf`."),
+        "{md}"
+    );
 }

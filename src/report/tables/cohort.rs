@@ -10,7 +10,7 @@ use polars::prelude::*;
 use super::super::columns::*;
 use super::super::stats::with_intervals;
 use super::expr::*;
-use super::frame::{ERAS, MUTUAL_PLY};
+use super::frame::{MUTUAL_PLY, era_label};
 use crate::game::ServerReason;
 
 /// The endings a game of the cohort can have, in the order of the tables: name and the
@@ -41,23 +41,12 @@ fn endings() -> Vec<(&'static str, Expr)> {
     out
 }
 
-/// The period of a game's year (table 3b's), null outside them.
-fn era() -> Expr {
-    ERAS.iter()
-        .rev()
-        .fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
-            when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
-                .then(lit(*label))
-                .otherwise(acc)
-        })
-}
-
 /// The cohort: games replayed to their end with a first mutual entry, with `era` and
 /// `plies_after_entry` (plies from the first mutual entry to the end).
 fn cohort(lf: LazyFrame) -> LazyFrame {
-    lf.filter(replayed().and(col(MUTUAL_PLY).is_not_null()))
+    lf.filter(ever_mutual())
         .with_columns([
-            era().alias("era"),
+            era_label().alias("era"),
             (col(PLIES).cast(DataType::Int64) - col(MUTUAL_PLY)).alias("plies_after_entry"),
             col(MAX_MOVES)
                 .cast(DataType::String)

@@ -7,7 +7,7 @@ use polars::prelude::*;
 
 use super::super::columns::*;
 use super::super::stats::with_intervals;
-use super::frame::BLACK_TO_MOVE;
+use super::frame::{BLACK_TO_MOVE, MUTUAL_PLY};
 use crate::game::words::Selection;
 use crate::game::{Entering, ServerReason, Status};
 
@@ -62,6 +62,12 @@ pub(super) fn replayed() -> Expr {
 
 pub(super) fn mutual() -> Expr {
     is_one_of(ENTERING, &[Entering::Mutual]).and(replayed())
+}
+
+/// A game of the ever-mutual cohort: replayed to its end, with a first mutual entry
+/// (`mutual_sfen`), whatever its final position.
+pub(super) fn ever_mutual() -> Expr {
+    replayed().and(col(MUTUAL_PLY).is_not_null())
 }
 
 /// A one-sided entering-king game: exactly one king in the enemy camp at the end.

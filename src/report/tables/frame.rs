@@ -64,3 +64,14 @@ pub const ERAS: &[(&str, i64, i64)] = &[
     ("2021-2023", 2021, 2023),
     ("2024-2026", 2024, 2026),
 ];
+
+/// The period of a game's year (table 3b's), null outside them.
+pub(super) fn era_label() -> Expr {
+    ERAS.iter()
+        .rev()
+        .fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
+            when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
+                .then(lit(*label))
+                .otherwise(acc)
+        })
+}

@@ -15,8 +15,9 @@
 
 //!
 //! Each table family has its file, its columns made from one list of counts and rates
-//! (`expr::Family`): `years` (table 1), `endings` (2a-2d), `strength` (3a-3e), `cut` (the
-//! cut mutual games and table 4), `counterfactual` (5), `positions` (6a-6c).
+//! (`expr::Family`): `years` (table 1), `endings` (2a-2d), `strength` (3a-3j), `cut` (the
+//! cut mutual games and table 4), `counterfactual` (5), `positions` (6a-6c), `cohort`
+//! (7a-7b), `players` (8a-8e), `regression` (9).
 
 use polars::prelude::*;
 
@@ -55,7 +56,7 @@ pub use strength::{
     thresholds,
 };
 use strength::{
-    era_comparison, strength_by_era, strength_by_era_max_moves, strength_by_max_moves,
+    Cohort, era_comparison, strength_by_era, strength_by_era_max_moves, strength_by_max_moves,
     strength_by_year,
 };
 use years::years;
@@ -172,6 +173,10 @@ pub fn compute(
     (spec.compute)(prepared(games)?, config)
 }
 
+/// The tables comparing the two eras' cells (tables 3j and 3e): the headline's, on the
+/// games ever mutual, first.
+pub const COMPARISON_TABLES: [&str; 2] = ["era_comparison_ever_mutual", "era_comparison"];
+
 /// Every table of the report, in order.
 pub const TABLES: &[TableSpec] = &[
     TableSpec {
@@ -239,8 +244,8 @@ an error). `judge_disagreements`: games where our verdict differs from the serve
     TableSpec {
         number: "3a",
         name: "strength_by_year",
-        title: "Strength-controlled declaration rates, by year",
-        caption: "Mutual entering-king games in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
+        title: "Strength-controlled declaration rates, by year (final position)",
+        caption: "Final position: mutual entering-king games (both kings in the enemy camp at the end) in which both players' pre-game ratings are at or above `threshold`, the {percentile} percentile \
 (linear interpolation, as numpy's default) of the year's ratings in {pool}; missing ratings are left out of the pool, and a game with a missing \
 rating is never strength-controlled. `pool_ratings`: number of ratings in the pool. \
 `pool_at_or_above` / `pool_at_or_above_share`: ratings of the pool at or above `threshold`, over `pool_ratings`; ties at the threshold count as \
@@ -250,7 +255,8 @@ not an adjustment for strength. `games`: controlled games; `decl_wins` / `decl_w
 those ending in a declaration win (`kachi`); `move_limit` / `move_limit_rate`: those cut by the move limit (`max_moves`, `max_moves_draw`); \
 `low_side` / `low_side_share`: those move-limit games in which a side owns 23 points or fewer (it cannot reach even a 24-point draw), over \
 `move_limit`; as owned points sum to 54, these are the games whose other side owns 31 or more (table 4's `owned31`). `few_games`: fewer than {min_games} controlled games (flagged, not dropped). `raw_*`: the same over all mutual entering-king games \
-of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).",
+of the row, without strength control. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`). A game mutual at some ply but not \
+at its end is not counted here: table 3f counts the games ever mutual.",
         shown: &[
             "year",
             "pool_ratings",
@@ -263,42 +269,43 @@ of the row, without strength control. Every rate has its 95% Wilson score interv
             "raw_move_limit_rate",
             "few_games",
         ],
-        compute: strength_by_year,
+        compute: |lf, c| strength_by_year(lf, c, Cohort::FinalMutual),
     },
     TableSpec {
         number: "3b",
         name: "strength_by_era",
-        title: "Strength-controlled declaration rates, by period",
+        title: "Strength-controlled declaration rates, by period (final position)",
         caption: "As table 3a, pooled over fixed periods of years (each game judged against its own year's threshold): 2008-2013, \
 2014-2017, 2018-2020, 2021-2023, 2024-2026. Periods without games are listed with zero games. The `all` row pools these periods only: games \
 of years outside 2008-2026 are left out of it (table 3a's `all` row counts them).",
         shown: STRENGTH_SHOWN,
-        compute: strength_by_era,
+        compute: |lf, c| strength_by_era(lf, c, Cohort::FinalMutual),
     },
     TableSpec {
         number: "3c",
         name: "strength_by_max_moves",
-        title: "Strength-controlled declaration rates, by Max_Moves",
+        title: "Strength-controlled declaration rates, by Max_Moves (final position)",
         caption: "As table 3a, grouped by the `'Max_Moves` value read from each record (each game judged against its own year's threshold); \
 `0` = `'Max_Moves:0`, no move limit; `unknown` = no `'Max_Moves` line.",
         shown: STRENGTH_SHOWN,
-        compute: strength_by_max_moves,
+        compute: |lf, c| strength_by_max_moves(lf, c, Cohort::FinalMutual),
     },
     TableSpec {
         number: "3d",
         name: "strength_by_era_max_moves",
-        title: "Strength-controlled declaration rates, by period and Max_Moves",
+        title: "Strength-controlled declaration rates, by period and Max_Moves (final position)",
         caption: "As table 3a, one row per period of table 3b and `'Max_Moves` value read from the records, controlled and raw columns side by \
 side (each game judged against its own year's threshold); combinations without a mutual entering-king game are left out. The reference \
 study's cells are `2021-2023` x `256` and `2024-2026` x `512`.",
         shown: STRENGTH_SHOWN,
-        compute: strength_by_era_max_moves,
+        compute: |lf, c| strength_by_era_max_moves(lf, c, Cohort::FinalMutual),
     },
     TableSpec {
         number: "3e",
         name: "era_comparison",
-        title: "The 256 era against the 512 era",
-        caption: "The reference study's headline comparison, cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
+        title: "The 256 era against the 512 era (final position)",
+        caption: "The reference study's comparison, on the final position (table 3j makes it on the games ever mutual, the \
+report's headline): cell A = mutual entering-king games of 2021-2023 whose record reads `'Max_Moves:256`, \
 cell B = those of 2024-2026 reading `'Max_Moves:512`; `controlled` rows count the strength-controlled games of table 3a (both ratings at or \
 above the {percentile} percentile of {pool}), `raw` rows all mutual games of the cell. `*_count` of `*_games` games have the `measure` (`decl_win_rate`: \
 declaration win; `move_limit_rate`: cut by the move limit), with the rate's 95% Wilson interval. `few_games`: a cell has fewer than {min_games} \
@@ -319,24 +326,64 @@ interval of the rate clustered by engine pair (the sandwich estimator of a propo
 with fewer than two pairs), `*_design_effect` the clustered variance over the binomial one, and `rate_diff_cl_lo` and `rate_diff_cl_hi` \
 the clustered interval of the difference (the two cells' clustered variances added). The primary interval is the test's (exact or \
 score), over games; the clustered one is reported beside it, and where the design effect is well above 1 it is the one to read.",
+        shown: COMPARISON_SHOWN,
+        compute: |lf, c| era_comparison(lf, c, Cohort::FinalMutual),
+    },
+    TableSpec {
+        number: "3f",
+        name: "strength_ever_mutual_by_year",
+        title: "Strength-controlled declaration rates of games ever mutual, by year",
+        caption: EVER_MUTUAL_CAPTION,
         shown: &[
-            "measure",
-            "population",
-            "role",
-            "a_games",
-            "a_pairs",
-            "a_rate",
-            "a_design_effect",
-            "b_games",
-            "b_pairs",
-            "b_rate",
-            "b_design_effect",
-            "rate_diff",
-            "test",
-            "test_p",
-            "holm_p",
+            "year",
+            "threshold",
+            "games",
+            "decl_win_rate",
+            "move_limit_rate",
+            "raw_games",
+            "raw_decl_win_rate",
+            "raw_move_limit_rate",
+            "few_games",
         ],
-        compute: era_comparison,
+        compute: |lf, c| strength_by_year(lf, c, Cohort::EverMutual),
+    },
+    TableSpec {
+        number: "3g",
+        name: "strength_ever_mutual_by_era",
+        title: "Strength-controlled declaration rates of games ever mutual, by period",
+        caption: "As table 3b, over the games ever mutual of table 3f.",
+        shown: STRENGTH_SHOWN,
+        compute: |lf, c| strength_by_era(lf, c, Cohort::EverMutual),
+    },
+    TableSpec {
+        number: "3h",
+        name: "strength_ever_mutual_by_max_moves",
+        title: "Strength-controlled declaration rates of games ever mutual, by Max_Moves",
+        caption: "As table 3c, over the games ever mutual of table 3f.",
+        shown: STRENGTH_SHOWN,
+        compute: |lf, c| strength_by_max_moves(lf, c, Cohort::EverMutual),
+    },
+    TableSpec {
+        number: "3i",
+        name: "strength_ever_mutual_by_era_max_moves",
+        title: "Strength-controlled declaration rates of games ever mutual, by period and Max_Moves",
+        caption: "As table 3d, over the games ever mutual of table 3f; combinations without a game of the cohort are left out.",
+        shown: STRENGTH_SHOWN,
+        compute: |lf, c| strength_by_era_max_moves(lf, c, Cohort::EverMutual),
+    },
+    TableSpec {
+        number: "3j",
+        name: "era_comparison_ever_mutual",
+        title: "The 256 era against the 512 era, games ever mutual (the headline)",
+        caption: "The report's headline comparison: table 3e's, made on the games ever mutual of table 3f (cell A = those of \
+2021-2023 whose record reads `'Max_Moves:256`, cell B = those of 2024-2026 reading `'Max_Moves:512`), a cohort fixed at the first \
+mutual entry, before the outcome. `controlled` rows count the strength-controlled games (both ratings at or above the {percentile} \
+percentile of {pool}, the same thresholds as table 3a), `raw` rows every game of the cohort in the cell. The columns, the test chosen \
+by the same rule fixed in advance (`boschloo` where a cell has fewer than {min_games} games or an expected count is below 5, else \
+`score`, `none` where untestable), the intervals clustered by engine pair with their design effect and the Holm family of the three \
+secondary rows are as in table 3e.",
+        shown: COMPARISON_SHOWN,
+        compute: |lf, c| era_comparison(lf, c, Cohort::EverMutual),
     },
     TableSpec {
         number: "4",
@@ -434,7 +481,7 @@ the first ply at which both kings stood in the enemy camps), whatever its final 
 `'Max_Moves` read from the record. Comparing limits on the final position selects on the outcome, for the limit changes how games \
 end: a game mutual at ply 249 and won by declaration one-sided at ply 400 under a 512 limit would have been a mutual move-limit game \
 under 256. `final_mutual`: games still mutual in the final position (those of tables 2a-2b and 3a-3e, which stay as the final-position \
-tables). How each game ended, by the server's `'summary` reason: `declaration` (`kachi`), `invalid_declaration` (`illegal kachi`), \
+tables; tables 3f-3j count this cohort). How each game ended, by the server's `'summary` reason: `declaration` (`kachi`), `invalid_declaration` (`illegal kachi`), \
 `move_limit`, `resignation` (`toryo`), `repetition`, `time` \
 (`time up`), `other`; each with its share of `games` and 95% Wilson interval. `plies_after_entry_median`: median plies from the \
 first mutual entry to the end.",
@@ -500,11 +547,11 @@ clusters of the intervals clustered by engine pair (tables 3a-3e).",
         number: "8d",
         name: "headline_by_time_control",
         title: "The headline by time control",
-        caption: "Table 3e's primary comparison (the strength-controlled declaration-win rate of mutual entering-king games, cell \
-A against cell B) within each of the 8 time controls (`game_name`, e.g. `floodgate-300-10F`) with the most games, each with its \
+        caption: "Table 3j's primary comparison, the headline (the strength-controlled declaration-win rate of the games ever \
+mutual, cell A against cell B), within each of the 8 time controls (`game_name`, e.g. `floodgate-300-10F`) with the most games, each with its \
 own rating pool and threshold (the {percentile} of {pool}), as `report --game-name` would compute it: the games, the count and the \
 rate of each cell with its 95% Wilson interval, the difference with its interval, the test and its p-value (table 3e's rule). \
-Empty when neither cell has a mutual entering-king game.",
+Empty when neither cell has a game ever mutual.",
         shown: &[],
         compute: headline_by_time_control,
     },
@@ -512,7 +559,7 @@ Empty when neither cell has a mutual entering-king game.",
         number: "8e",
         name: "headline_sensitivity",
         title: "The headline across rating pools and percentiles",
-        caption: "Table 3e's primary comparison under each rating pool (`year`: both ratings of every rated game of the year; \
+        caption: "Table 3j's primary comparison under each rating pool (`year`: both ratings of every rated game of the year; \
 `entering`: those of the year's mutual entering-king games; `players`: each player once at their mean rating) and each threshold \
 percentile (50th, 75th, 90th), the other settings as in this report; columns as in table 8d (empty as it).",
         shown: &[],
@@ -550,7 +597,34 @@ const ENDINGS_SHOWN: &[&str] = &[
     "other",
 ];
 
-/// The main measures of tables 3b-3d.
+/// The main measures of tables 3e and 3j.
+const COMPARISON_SHOWN: &[&str] = &[
+    "measure",
+    "population",
+    "role",
+    "a_games",
+    "a_pairs",
+    "a_rate",
+    "a_design_effect",
+    "b_games",
+    "b_pairs",
+    "b_rate",
+    "b_design_effect",
+    "rate_diff",
+    "test",
+    "test_p",
+    "holm_p",
+];
+
+/// The caption of table 3f.
+const EVER_MUTUAL_CAPTION: &str = "As table 3a (the same thresholds, pools and columns), over the games ever mutual: every game \
+replayed to its end that has a first mutual entry (`mutual_sfen`, the first ply at which both kings stood in the enemy camps), whatever \
+its final position, table 7a's cohort. The cohort is fixed before the outcome, so a comparison of limits on it does not select on how \
+the games ended: a game mutual at ply 249 and won by declaration one-sided at ply 400 counts here, not in table 3a. `games`: the \
+strength-controlled games of the cohort; `raw_*`: every game of the cohort in the row. `low_side` counts the move-limit games in \
+which a side owns 23 points or fewer in the final position. Every rate has its 95% Wilson score interval (`*_lo`, `*_hi`).";
+
+/// The main measures of tables 3b-3d and 3g-3i.
 const STRENGTH_SHOWN: &[&str] = &[
     "era",
     "max_moves",

@@ -1,8 +1,8 @@
 //! Tables 8a-8e, who played: the engines and engine pairs with the most games, with their
 //! games of the ever-mutual cohort (table 7a's: a first mutual entry, whatever the final
 //! position) and how many of those ended in a declaration win; the distinct engines of
-//! each year; and the headline comparison (table 3e's primary row) by time control and
-//! across rating pools and percentiles.
+//! each year; and the headline comparison (table 3j's primary row, on the games ever
+//! mutual) by time control and across rating pools and percentiles.
 
 use polars::prelude::*;
 
@@ -10,7 +10,6 @@ use super::super::columns::*;
 use super::super::config::{RatingPool, ReportConfig};
 use super::super::stats::with_intervals;
 use super::expr::*;
-use super::frame::MUTUAL_PLY;
 use super::strength::{COMPARISON_CELLS, primary_comparison};
 
 /// Rows of tables 8a and 8b: the engines (pairs) with the most games.
@@ -21,11 +20,6 @@ pub const TOP_TIME_CONTROLS: u32 = 8;
 
 /// The percentiles of table 8e.
 pub const SENSITIVITY_PERCENTILES: [f64; 3] = [50.0, 75.0, 90.0];
-
-/// A game of the ever-mutual cohort: replayed to its end, with a first mutual entry.
-fn ever_mutual() -> Expr {
-    replayed().and(col(MUTUAL_PLY).is_not_null())
-}
 
 /// The counts of tables 8a and 8b per `key`: games, ever-mutual games, their declaration
 /// wins and its rate with the Wilson interval, the `TOP_ENGINES` keys with the most
@@ -128,7 +122,7 @@ const HEADLINE: [&str; 15] = [
     "test_p",
 ];
 
-/// Table 3e's primary row (the controlled declaration-win rate, cell A against cell B)
+/// Table 3j's primary row (the controlled declaration-win rate, cell A against cell B)
 /// of `lf` under `config`, its [`HEADLINE`] columns after the key columns `keys`.
 fn headline_row(
     lf: LazyFrame,
@@ -144,8 +138,8 @@ fn headline_row(
         .collect()
 }
 
-/// Whether either cell of table 3e has a mutual entering-king game: without one there is
-/// no headline to recompute (tables 8d and 8e are then empty).
+/// Whether either cell of table 3j has a game ever mutual: without one there is no
+/// headline to recompute (tables 8d and 8e are then empty).
 fn cells_have_games(lf: &LazyFrame) -> PolarsResult<bool> {
     let in_cells = COMPARISON_CELLS
         .iter()
@@ -157,7 +151,7 @@ fn cells_have_games(lf: &LazyFrame) -> PolarsResult<bool> {
         });
     let df = lf
         .clone()
-        .select([count_if(in_cells.and(mutual())).alias("n")])
+        .select([count_if(in_cells.and(ever_mutual())).alias("n")])
         .collect()?;
     Ok(df.column("n")?.i64()?.get(0).unwrap_or(0) > 0)
 }

@@ -1,6 +1,7 @@
-//! Tables 3a-3e: the strength-controlled mutual entering-king games (both pre-game
-//! ratings at or above the year's threshold) by year, era and `'Max_Moves`, and the
-//! comparison of the two eras.
+//! Tables 3a-3j: the strength-controlled entering-king games (both pre-game ratings at or
+//! above the year's threshold) by year, era and `'Max_Moves`, and the comparison of the
+//! two eras, over one of two cohorts ([`Cohort`]): the games mutual in their final
+//! position (tables 3a-3e) or the games ever mutual (tables 3f-3j, table 7a's cohort).
 
 use polars::prelude::*;
 
@@ -11,7 +12,28 @@ use super::super::stats::Z95;
 use super::super::stats::{ClusteredRate, clustered_rate, holm_ln, score_test, wilson};
 use super::cut::RULE24_DRAW;
 use super::expr::*;
-use super::frame::{ERAS, prepared};
+use super::frame::{ERAS, era_label, prepared};
+
+/// The games a strength table counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cohort {
+    /// Mutual in the final position (tables 3a-3e): selected on the outcome, for the move
+    /// limit changes how a game ends.
+    FinalMutual,
+    /// Ever mutual (tables 3f-3j): replayed to the end with a first mutual entry, whatever
+    /// the final position; fixed before the outcome.
+    EverMutual,
+}
+
+impl Cohort {
+    /// The condition a game of the cohort meets.
+    fn games(self) -> Expr {
+        match self {
+            Cohort::FinalMutual => mutual(),
+            Cohort::EverMutual => ever_mutual(),
+        }
+    }
+}
 
 /// Each year's strength threshold: the configured percentile of its rating pool.
 /// Columns: `year`, `threshold`, `pool_ratings`, `pool_at_or_above` (ratings of the pool
@@ -69,9 +91,14 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
 }
 
 /// Games with their year's threshold, a `strong` flag (both pre-game ratings at or above
-/// it: the strength condition alone) and a `controlled` flag (mutual and strong: the games
-/// the strength-controlled columns count).
-fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame> {
+/// it: the strength condition alone) and a `controlled` flag (in the cohort and strong:
+/// the games the strength-controlled columns count). The threshold does not depend on the
+/// cohort.
+fn with_strength(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    cohort: Cohort,
+) -> PolarsResult<LazyFrame> {
     let t = thresholds(lf.clone(), config)?;
     let strong = col(BLACK_RATE)
         .gt_eq(col("threshold"))
@@ -80,7 +107,7 @@ fn with_strength(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFrame
     Ok(lf
         .left_join(t, col(YEAR), col(YEAR))
         .with_column(strong.alias("strong"))
-        .with_column(mutual().and(col("strong")).alias("controlled")))
+        .with_column(cohort.games().and(col("strong")).alias("controlled")))
 }
 
 /// One row per game: `game_id` and `entry` where the games table has them, `year`,
@@ -101,20 +128,20 @@ pub fn per_game_strength(games: &DataFrame, config: &ReportConfig) -> PolarsResu
         mutual().alias("mutual"),
         col("strong"),
     ]);
-    with_strength(prepared(games)?, config)?
+    with_strength(prepared(games)?, config, Cohort::FinalMutual)?
         .select(select)
         .collect()
 }
 
-/// The counts and rates of tables 3a-3d, for the controlled games (`strong`) and, with
-/// the prefix `raw_`, for every mutual game.
-fn family() -> Family {
+/// The counts and rates of tables 3a-3d (3f-3i), for the controlled games (`strong`) and,
+/// with the prefix `raw_`, for every game of the cohort.
+fn family(cohort: Cohort) -> Family {
     let low_side = col(OWNED_BLACK)
         .lt(lit(RULE24_DRAW))
         .or(col(OWNED_WHITE).lt(lit(RULE24_DRAW)));
     let mut columns = Vec::new();
     let mut rates = Vec::new();
-    for (prefix, sel) in [("", col("controlled")), ("raw_", mutual())] {
+    for (prefix, sel) in [("", col("controlled")), ("raw_", cohort.games())] {
         let n = |s: &str| format!("{prefix}{s}");
         columns.push((n("games"), count_if(sel.clone())));
         columns.push((n("decl_wins"), count_if(sel.clone().and(declaration_win()))));
@@ -185,9 +212,13 @@ fn pool_family() -> Family {
     }
 }
 
-pub(super) fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
-    let lf = with_strength(lf, config)?;
-    let (f, pool) = (family(), pool_family());
+pub(super) fn strength_by_year(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    cohort: Cohort,
+) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config, cohort)?;
+    let (f, pool) = (family(cohort), pool_family());
     let mut aggs = pool.aggs();
     aggs.extend(f.aggs());
     let mut finish = strength_finish(&f, config);
@@ -225,21 +256,15 @@ pub(super) fn strength_by_year(lf: LazyFrame, config: &ReportConfig) -> PolarsRe
     pool.with_intervals(df)
 }
 
-fn era_label() -> Expr {
-    ERAS.iter()
-        .rev()
-        .fold(lit(NULL).cast(DataType::String), |acc, (label, a, b)| {
-            when(col(YEAR).gt_eq(lit(*a)).and(col(YEAR).lt_eq(lit(*b))))
-                .then(lit(*label))
-                .otherwise(acc)
-        })
-}
-
-pub(super) fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
-    let lf = with_strength(lf, config)?
+pub(super) fn strength_by_era(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    cohort: Cohort,
+) -> PolarsResult<DataFrame> {
+    let lf = with_strength(lf, config, cohort)?
         .with_column(era_label().alias("era"))
         .filter(col("era").is_not_null());
-    let f = family();
+    let f = family(cohort);
     let df = keyed(
         lf,
         col("era"),
@@ -274,9 +299,10 @@ pub(super) fn strength_by_era(lf: LazyFrame, config: &ReportConfig) -> PolarsRes
 pub(super) fn strength_by_max_moves(
     lf: LazyFrame,
     config: &ReportConfig,
+    cohort: Cohort,
 ) -> PolarsResult<DataFrame> {
-    let lf = with_strength(lf, config)?;
-    let f = family();
+    let lf = with_strength(lf, config, cohort)?;
+    let f = family(cohort);
     let df = keyed(
         lf,
         col(MAX_MOVES),
@@ -291,11 +317,12 @@ pub(super) fn strength_by_max_moves(
 pub(super) fn strength_by_era_max_moves(
     lf: LazyFrame,
     config: &ReportConfig,
+    cohort: Cohort,
 ) -> PolarsResult<DataFrame> {
-    let lf = with_strength(lf, config)?
+    let lf = with_strength(lf, config, cohort)?
         .with_column(era_label().alias("era"))
         .filter(col("era").is_not_null());
-    let f = family();
+    let f = family(cohort);
     let mut select = vec![col("era"), col(MAX_MOVES)];
     select.extend(strength_order(&f).iter().map(|c| col(*c)));
     let df = lf
@@ -323,28 +350,35 @@ pub const COMPARISON_CELLS: [(&str, i64, i64, i64); 2] = [
     ("Max_Moves 512, 2024-2026", 2024, 2026, 512),
 ];
 
-pub(super) fn era_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
-    comparisons(lf, config, false)
+pub(super) fn era_comparison(
+    lf: LazyFrame,
+    config: &ReportConfig,
+    cohort: Cohort,
+) -> PolarsResult<DataFrame> {
+    comparisons(lf, config, cohort, false)
 }
 
-/// Table 3e's primary comparison alone (its one row), as tables 8d and 8e recompute it:
-/// the secondary rows' tests (an exact test on large cells is slow) are not made.
+/// Table 3j's primary comparison alone (its one row, on the games ever mutual), as tables
+/// 8d and 8e recompute it: the secondary rows' tests (an exact test on large cells is
+/// slow) are not made.
 pub(super) fn primary_comparison(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<DataFrame> {
-    comparisons(lf, config, true)
+    comparisons(lf, config, Cohort::EverMutual, true)
 }
 
 fn comparisons(
     lf: LazyFrame,
     config: &ReportConfig,
+    cohort: Cohort,
     primary_only: bool,
 ) -> PolarsResult<DataFrame> {
-    let lf = with_strength(lf, config)?;
+    let lf = with_strength(lf, config, cohort)?;
     // Per cell and population: games, declaration wins, move-limit endings; and each
-    // cell's mutual games with their players, for the intervals clustered by engine pair.
+    // cell's games of the cohort with their players, for the intervals clustered by engine
+    // pair.
     let mut counts = Vec::new();
     let mut cell_games = Vec::new();
     for (_, first, last, mm) in COMPARISON_CELLS {
-        let (c, g) = comparison_cell(&lf, first, last, mm)?;
+        let (c, g) = comparison_cell(&lf, (first, last, mm), cohort)?;
         counts.push(c);
         cell_games.push(g);
     }
@@ -372,14 +406,13 @@ fn comparisons(
     comparison_frame(&rows)
 }
 
-/// One cell of table 3e: its counts (controlled games, declaration wins, move-limit
-/// endings, then the same over every mutual game) and its mutual games with their
-/// players, flags and endings.
+/// One cell of table 3e (3j): its counts (controlled games, declaration wins, move-limit
+/// endings, then the same over every game of the cohort) and its games of the cohort with
+/// their players, flags and endings.
 fn comparison_cell(
     lf: &LazyFrame,
-    first: i64,
-    last: i64,
-    mm: i64,
+    (first, last, mm): (i64, i64, i64),
+    cohort: Cohort,
 ) -> PolarsResult<([u64; 6], DataFrame)> {
     let cell = col(YEAR)
         .gt_eq(lit(first))
@@ -387,7 +420,7 @@ fn comparison_cell(
         .and(col(MAX_MOVES).eq(lit(mm)))
         .fill_null(lit(false));
     let controlled = cell.clone().and(col("controlled"));
-    let raw = cell.clone().and(mutual());
+    let raw = cell.clone().and(cohort.games());
     let df = lf
         .clone()
         .select([
@@ -404,7 +437,7 @@ fn comparison_cell(
     };
     let games = lf
         .clone()
-        .filter(cell.and(mutual()))
+        .filter(cell.and(cohort.games()))
         .select([
             col(BLACK).cast(DataType::String),
             col(WHITE).cast(DataType::String),
