@@ -975,7 +975,7 @@ fn incidence_panel<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(panel)
         .margin(10)
         .x_label_area_size(44)
-        .y_label_area_size(48)
+        .y_label_area_size(66)
         .build_cartesian_2d(0.0..last + 40.0, -Y_PAD..(1.0 + Y_PAD))
         .map_err(plot_err)?;
     chart
