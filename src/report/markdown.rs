@@ -170,7 +170,8 @@ pub fn headline(report: &Report) -> Option<String> {
         (None, None) => return None,
     };
     let c = &report.config;
-    let mut out = String::from("## Headline: the 256 era against the 512 era, games ever mutual\n\n");
+    let mut out =
+        String::from("## Headline: the 256 era against the 512 era, games ever mutual\n\n");
     let _ = writeln!(
         out,
         "The games compared are those ever mutual (table 3j): every game replayed to its end that had both kings in the enemy \

@@ -1808,7 +1808,11 @@ fn ever_mutual_rows() -> Vec<GameRow> {
         g.mutual_sfen = Some(format!("4k4/9/9/9/9/9/9/9/4K4 b - {entry}"));
         g
     };
-    let mut never = rated(game(Some(2025), "none", Some("toryo")), Some(2000.0), Some(2000.0));
+    let mut never = rated(
+        game(Some(2025), "none", Some("toryo")),
+        Some(2000.0),
+        Some(2000.0),
+    );
     never.max_moves = Some(512);
     vec![
         g(2022, 256, "mutual", "max_moves", 256, 101),
@@ -1831,7 +1835,10 @@ fn a_game_mutual_at_ply_249_and_one_sided_at_its_end_is_in_the_ever_mutual_table
     // with the Wilson interval of 1 of 2.
     let y = row(&r, "strength_ever_mutual_by_year", "2022");
     assert_eq!((int(&y, "games"), int(&y, "decl_wins")), (Some(2), Some(1)));
-    assert_eq!((int(&y, "raw_games"), int(&y, "move_limit")), (Some(2), Some(1)));
+    assert_eq!(
+        (int(&y, "raw_games"), int(&y, "move_limit")),
+        (Some(2), Some(1))
+    );
     assert!(close(float(&y, "decl_win_rate"), 0.5));
     assert!(close(float(&y, "move_limit_rate"), 0.5));
     let (lo, hi) = wilson_by_hand(1.0, 2.0);
@@ -1848,11 +1855,19 @@ fn a_game_mutual_at_ply_249_and_one_sided_at_its_end_is_in_the_ever_mutual_table
     let e = row(&r, "strength_ever_mutual_by_era", "2024-2026");
     assert_eq!((int(&e, "games"), int(&e, "decl_wins")), (Some(2), Some(1)));
     let m = row(&r, "strength_ever_mutual_by_max_moves", "512");
-    assert_eq!((int(&m, "games"), int(&m, "move_limit")), (Some(2), Some(1)));
+    assert_eq!(
+        (int(&m, "games"), int(&m, "move_limit")),
+        (Some(2), Some(1))
+    );
     let d = r.table("strength_ever_mutual_by_era_max_moves").unwrap();
     assert_eq!(strings(d, "era"), ["2021-2023", "2024-2026"]);
     assert_eq!(
-        d.column("raw_games").unwrap().i64().unwrap().iter().collect::<Vec<_>>(),
+        d.column("raw_games")
+            .unwrap()
+            .i64()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
         [Some(2), Some(2)]
     );
     // The comparison: final position 0/1 against 0/1 (table 3e); ever mutual 1/2 against

@@ -94,11 +94,7 @@ pub fn thresholds(lf: LazyFrame, config: &ReportConfig) -> PolarsResult<LazyFram
 /// it: the strength condition alone) and a `controlled` flag (in the cohort and strong:
 /// the games the strength-controlled columns count). The threshold does not depend on the
 /// cohort.
-fn with_strength(
-    lf: LazyFrame,
-    config: &ReportConfig,
-    cohort: Cohort,
-) -> PolarsResult<LazyFrame> {
+fn with_strength(lf: LazyFrame, config: &ReportConfig, cohort: Cohort) -> PolarsResult<LazyFrame> {
     let t = thresholds(lf.clone(), config)?;
     let strong = col(BLACK_RATE)
         .gt_eq(col("threshold"))
