@@ -856,7 +856,11 @@ const INCIDENCE_ENDINGS: [(&str, &str); 2] = [
 /// The dash (length, gap) of series `k`: solid for even `k` (one dash with no gap),
 /// dashed for odd.
 fn dash(k: usize) -> (u32, u32) {
-    if k % 2 == 0 { (1000, 0) } else { (7, 4) }
+    if k.is_multiple_of(2) {
+        (1000, 0)
+    } else {
+        (7, 4)
+    }
 }
 
 /// Marker `k` (circle, triangle, square, cross) at `p` on `area`.
