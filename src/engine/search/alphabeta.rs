@@ -419,11 +419,7 @@ impl Searcher {
         node.improving = earlier != NO_SCORE && raw > earlier;
         // Near the leaves: does the opponent threaten mate in one? Then every defence is
         // searched (no cut below, no pruning in the move loop).
-        if self.config.threats.on(self.config.mode)
-            && node.depth <= THREAT_DEPTH
-            && ply > 0
-            && Self::threatened(pos)
-        {
+        if self.threats_on && node.depth <= THREAT_DEPTH && ply > 0 && Self::threatened(pos) {
             node.threatened = true;
             return Ok(raw);
         }
@@ -496,7 +492,7 @@ impl Searcher {
                     return Err(s);
                 }
             }
-            if self.config.threats.on(self.config.mode) && s <= -MATE_BOUND {
+            if self.threats_on && s <= -MATE_BOUND {
                 node.threatened = true;
                 return Ok(raw);
             }
@@ -943,7 +939,7 @@ impl Searcher {
             }
             // A side that would be mated in one if it passed cannot stand pat at its
             // evaluation.
-            if threats.on(self.config.mode)
+            if self.threats_on
                 && qply < threats.quiescence_plies
                 && stand > alpha
                 && Self::threatened(pos)
@@ -960,7 +956,7 @@ impl Searcher {
             // The side to move's own mate in one beats any stand pat (tested only where
             // the stand pat does not already hold beta).
             if ((full && qply < self.config.tweaks.quiescence_mate_plies)
-                || (threats.on(self.config.mode) && qply < threats.quiescence_plies))
+                || (self.threats_on && qply < threats.quiescence_plies))
                 && hit.is_none_or(|h| h.depth < 2)
                 && let Some(m) = solve_mate_in_one_in_place(pos)
             {

@@ -30,6 +30,9 @@ pub struct Searcher {
     pub(super) stack: Vec<Frame>,
     /// No null move below this ply (0: anywhere): set while a null move is verified.
     pub(super) null_min_ply: usize,
+    /// Whether this search runs the threat tests: the option of its mode, or a root
+    /// that may declare a draw (set by [`Searcher::start_search`] and the root).
+    pub(super) threats_on: bool,
     /// The positions behind the node being searched (for the rules: repetitions).
     pub(super) path: Path,
     pub(super) pv: Vec<Vec<Move>>,
@@ -65,6 +68,7 @@ impl Searcher {
             heur: Histories::new(MAX_PLY),
             stack: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
             null_min_ply: 0,
+            threats_on: false,
             path: Path::new(),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -221,24 +225,6 @@ impl Searcher {
         control: &Control,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let threats = self.config.threats;
-        if !root.is_in_check() && can_declare_draw(root, self.config.rule) {
-            self.config.threats.enabled = true;
-        }
-        let r = self.search_root(root, history, limits, control, on_info);
-        self.config.threats = threats;
-        r
-    }
-
-    /// [`Searcher::search`] under the configuration as it is.
-    fn search_root(
-        &mut self,
-        root: &Position,
-        history: &[(u64, bool)],
-        limits: &Limits,
-        control: &Control,
-        on_info: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
         let mut pos = root.clone();
         self.start_search(&pos, history, limits);
         let finish = |decision, score, depth, nodes, pv: Vec<Move>| SearchResult {
@@ -255,6 +241,7 @@ impl Searcher {
             return finish(Decision::Win, MATE, 0, 0, Vec::new());
         }
         let root_draw = !root_in_check && can_declare_draw(&pos, self.config.rule);
+        self.threats_on |= root_draw;
         let all = pos.legal_moves();
         if all.is_empty() {
             return finish(
@@ -337,6 +324,7 @@ impl Searcher {
         self.heur.age();
         self.stack.fill(Frame::default());
         self.null_min_ply = 0;
+        self.threats_on = self.config.threats.on(self.config.mode);
         self.path.start(history, pos);
         self.king_piece.clear();
         if let Some(w) = &self.config.king_piece {
