@@ -105,6 +105,14 @@ impl MateSearch<'_> {
         }
     }
 
+    /// Start again with a budget of `budget` attack nodes (the per-ply lists kept).
+    pub fn restart(&mut self, budget: u64) {
+        self.nodes = 0;
+        self.budget = budget;
+        self.aborted = false;
+        self.cut = false;
+    }
+
     /// Attack nodes visited so far.
     pub fn nodes(&self) -> u64 {
         self.nodes

@@ -41,6 +41,9 @@ const DECL24_QUIESCENCE_PLIES: u32 = 1;
 /// Nodes at depth <= this test whether the opponent threatens mate in one.
 const THREAT_DEPTH: i32 = 2;
 
+/// Attack nodes of one threat test beyond mate in one.
+const THREAT_MATE_BUDGET: u64 = 300;
+
 /// Razoring: at depth <= this, a node whose evaluation is far below alpha asks the
 /// quiescence search whether anything lifts it.
 const RAZOR_DEPTH: i32 = 3;
@@ -175,6 +178,25 @@ fn bound_cuts(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
 }
 
 impl Searcher {
+    /// The threat test of this search: [`Searcher::threatened`], and in the 24-point mode
+    /// with [`super::Threats::plies24`] above 1 a mate by checks of that length after the
+    /// pass (its attack nodes counted as nodes).
+    fn threat(&mut self, pos: &mut Position) -> bool {
+        if Self::threatened(pos) {
+            return true;
+        }
+        let plies = self.config.threats.plies24;
+        if self.config.mode != Mode::Decl24 || plies < 3 {
+            return false;
+        }
+        let undo = pos.do_null_move();
+        self.threat_mates.restart(THREAT_MATE_BUDGET);
+        let threat = self.threat_mates.mate(pos, plies).is_some();
+        self.nodes += self.threat_mates.nodes();
+        pos.undo_null_move(undo);
+        threat
+    }
+
     /// Whether the opponent would mate in one if the side to move (not in check) passed.
     #[inline]
     pub(super) fn threatened(pos: &mut Position) -> bool {
@@ -293,7 +315,11 @@ impl Searcher {
         }
         // The 24-point mode keeps the check extension it was tuned with.
         let mut depth = depth;
-        if self.config.mode == Mode::Decl24 && in_check && (ply as i32) < 2 * self.root_depth {
+        if self.config.mode == Mode::Decl24
+            && self.config.tweaks.check_extension24
+            && in_check
+            && (ply as i32) < 2 * self.root_depth
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -419,7 +445,7 @@ impl Searcher {
         node.improving = earlier != NO_SCORE && raw > earlier;
         // Near the leaves: does the opponent threaten mate in one? Then every defence is
         // searched (no cut below, no pruning in the move loop).
-        if self.threats_on && node.depth <= THREAT_DEPTH && ply > 0 && Self::threatened(pos) {
+        if self.threats_on && node.depth <= THREAT_DEPTH && ply > 0 && self.threat(pos) {
             node.threatened = true;
             return Ok(raw);
         }
@@ -942,7 +968,7 @@ impl Searcher {
             if self.threats_on
                 && qply < threats.quiescence_plies
                 && stand > alpha
-                && Self::threatened(pos)
+                && self.threat(pos)
             {
                 stand -= threats.penalty;
             }
@@ -1155,6 +1181,59 @@ mod tests {
         let mut b = Position::from_sfen("1k7/9/9/9/R3r4/7n1/9/9/8K b g 1").unwrap();
         assert!(Searcher::threatened(&mut b));
         assert_eq!(b.to_sfen(), "1k7/9/9/9/R3r4/7n1/9/9/8K b g 1");
+    }
+
+    /// `ThreatPlies24`: in the 24-point mode the threat test also finds a mate by checks
+    /// longer than one move after the pass (and counts its nodes); mate in one alone, or
+    /// the full search, does not.
+    #[test]
+    fn the_24_point_threat_test_sees_a_mate_in_three_after_the_pass() {
+        let bench = include_str!("../../../fixtures/positions/aiiru_bench.tsv");
+        // A position whose side to move mates in 3 by checks but not in 1, with the
+        // other side to move: that side is threatened, but not by a mate in one.
+        let threatened = bench
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| Position::from_sfen(l.split('\t').next()?).ok())
+            .filter(|p| !p.is_in_check() && solve_mate_in_one_in_place(&mut p.clone()).is_none())
+            .find(|p| {
+                crate::engine::mate::MateSearch::new(100_000)
+                    .mate(&mut p.clone(), 3)
+                    .is_some()
+            })
+            .map(|mut p| {
+                let _ = p.do_null_move();
+                p
+            })
+            .expect("a mate in 3 among the positions");
+        let test = |mode: Mode, plies24: u32| {
+            let mut s = Searcher::new(
+                1,
+                Config {
+                    threats: Threats {
+                        plies24,
+                        ..Threats::default()
+                    },
+                    mode,
+                    ..Config::default()
+                },
+            );
+            s.start_search(&threatened, &[], &Limits::depth(1));
+            let mut p = threatened.clone();
+            let t = s.threat(&mut p);
+            assert_eq!(
+                p.to_sfen(),
+                threatened.to_sfen(),
+                "the position is left as it was"
+            );
+            (t, s.nodes)
+        };
+        assert!(!Searcher::threatened(&mut threatened.clone()));
+        assert_eq!(test(Mode::Decl24, 1), (false, 0));
+        let (found, nodes) = test(Mode::Decl24, 3);
+        assert!(found, "{}", threatened.to_sfen());
+        assert!(nodes > 0, "the mate search's nodes are counted");
+        assert_eq!(test(Mode::Search, 3), (false, 0));
     }
 
     /// In check, quiescence searches the evasions at any depth: a check deep in the

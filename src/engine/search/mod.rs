@@ -217,6 +217,9 @@ pub struct Tweaks {
     /// move's mate in one before its captures (the `QuiescenceMatePlies` option; 64:
     /// every ply).
     pub quiescence_mate_plies: u32,
+    /// The 24-point mode extends a node in check by a ply (up to twice the root's
+    /// depth; the `CheckExtension24` option).
+    pub check_extension24: bool,
 }
 
 impl Default for Tweaks {
@@ -224,6 +227,7 @@ impl Default for Tweaks {
         Tweaks {
             quiescence_promotions: false,
             quiescence_mate_plies: 64,
+            check_extension24: true,
         }
     }
 }
@@ -249,6 +253,9 @@ pub struct Threats {
     /// Quiescence plies (from the first) at which the two mate-in-one tests run (the
     /// `ThreatQuiescencePlies` option).
     pub quiescence_plies: u32,
+    /// In the 24-point mode, the longest mate by checks (plies, odd) the threat test
+    /// looks for after the pass (1: mate in one only; the `ThreatPlies24` option).
+    pub plies24: u32,
 }
 
 impl Default for Threats {
@@ -258,6 +265,7 @@ impl Default for Threats {
             decl24: true,
             penalty: DEFAULT_THREAT_PENALTY,
             quiescence_plies: 1,
+            plies24: 1,
         }
     }
 }

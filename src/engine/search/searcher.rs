@@ -33,6 +33,8 @@ pub struct Searcher {
     /// Whether this search runs the threat tests: the option of its mode, or a root
     /// that may declare a draw (set by [`Searcher::start_search`] and the root).
     pub(super) threats_on: bool,
+    /// The threat test's mate search beyond mate in one ([`super::Threats::plies24`]).
+    pub(super) threat_mates: crate::engine::mate::MateSearch<'static>,
     /// The positions behind the node being searched (for the rules: repetitions).
     pub(super) path: Path,
     pub(super) pv: Vec<Vec<Move>>,
@@ -69,6 +71,7 @@ impl Searcher {
             stack: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
             null_min_ply: 0,
             threats_on: false,
+            threat_mates: crate::engine::mate::MateSearch::new(0),
             path: Path::new(),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))

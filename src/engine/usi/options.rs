@@ -284,12 +284,20 @@ impl Options {
                 Threats::default().quiescence_plies
             ),
             format!(
+                "option name ThreatPlies24 type spin default {} min 1 max 9",
+                Threats::default().plies24
+            ),
+            format!(
                 "option name QuiescencePromotions type check default {}",
                 Tweaks::default().quiescence_promotions
             ),
             format!(
                 "option name QuiescenceMatePlies type spin default {} min 0 max 64",
                 Tweaks::default().quiescence_mate_plies
+            ),
+            format!(
+                "option name CheckExtension24 type check default {}",
+                Tweaks::default().check_extension24
             ),
             "option name RootGuard type check default true".into(),
         ]
@@ -441,10 +449,14 @@ impl Options {
             "threatquiescenceplies" => {
                 self.threats.quiescence_plies = int_value(name, value)?.clamp(0, 64) as u32
             }
+            "threatplies24" => {
+                self.threats.plies24 = (int_value(name, value)?.clamp(1, 9) as u32) | 1
+            }
             "quiescencepromotions" => self.tweaks.quiescence_promotions = check_value(name, value)?,
             "quiescencemateplies" => {
                 self.tweaks.quiescence_mate_plies = int_value(name, value)?.clamp(0, 64) as u32
             }
+            "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
             "rootguard" => self.root_guard = check_value(name, value)?,
             _ => return Ok(false),
         }
@@ -527,6 +539,8 @@ mod tests {
             "ThreatQuiescencePlies",
             "QuiescenceTT",
             "QuiescencePromotions",
+            "CheckExtension24",
+            "ThreatPlies24",
             "LinearWeights24",
             "KingPieceWeights",
         ] {
