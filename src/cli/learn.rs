@@ -155,6 +155,11 @@ pub struct GenArgs {
     /// Seconds before a teacher search is stopped.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
+    /// Seconds the teacher's (and the opponent's) start may take, from `usi` to
+    /// `readyok`, at the start and at each restart (a restart is tried 3 times before
+    /// the run stops). Raise it on a loaded machine.
+    #[arg(long, default_value_t = floodgate_scan::lab::learn::teacher::DEFAULT_HANDSHAKE_S)]
+    pub handshake_timeout: f64,
     /// Transposition table of the built-in engine, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
@@ -341,6 +346,7 @@ fn usi_spec(
     options: &[String],
     go: &str,
     timeout_s: f64,
+    handshake_s: f64,
 ) -> anyhow::Result<TeacherSpec> {
     let mut words = command.split_whitespace().map(str::to_string);
     Ok(TeacherSpec {
@@ -349,6 +355,7 @@ fn usi_spec(
         options: name_values(flag, options)?,
         go: go.to_string(),
         timeout_s,
+        handshake_s,
     })
 }
 
@@ -385,6 +392,7 @@ fn gen_settings(a: &GenArgs) -> anyhow::Result<GenSettings> {
             &a.opponent_options,
             &a.opponent_go,
             a.timeout,
+            a.handshake_timeout,
         )?),
         None => None,
     };
@@ -408,6 +416,7 @@ fn gen_settings(a: &GenArgs) -> anyhow::Result<GenSettings> {
             &a.teacher_options,
             &a.go,
             a.timeout,
+            a.handshake_timeout,
         )?,
         opponent,
         hash_mb: a.hash,

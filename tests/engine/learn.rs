@@ -60,6 +60,7 @@ fn settings(units: u32) -> GenSettings {
             options: vec![("Thread".into(), "1".into())],
             go: "go byoyomi 100".into(),
             timeout_s: 10.0,
+            handshake_s: 10.0,
         },
         opponent: None,
         hash_mb: 1,
@@ -533,6 +534,7 @@ fn outside_units_are_games_against_the_opponent() {
         options: vec![("USI_Hash".into(), "1".into())],
         go: "go nodes 200".into(),
         timeout_s: 10.0,
+        handshake_s: 10.0,
     });
     let path = temp("outside");
     gen_file(&s, &path, 1);
@@ -591,6 +593,7 @@ fn versus_units_record_both_sides_alike() {
         options: vec![("USI_Hash".into(), "1".into())],
         go: "go nodes 200".into(),
         timeout_s: 10.0,
+        handshake_s: 10.0,
     };
     let path = temp("versus-both");
     gen_file(&s, &path, 1);
@@ -642,4 +645,51 @@ fn a_teachers_illegal_declaration_loses_its_game() {
         let most = s.random_plies as usize + 2;
         assert!(game.len() <= most, "unit {unit}: {} records", game.len());
     }
+}
+
+/// A teacher that crashes at its first search and then fails its first restart (the way
+/// a starved machine fails) is started again: the run goes on, and the crashed
+/// search's position is left unlabelled rather than the run lost.
+#[test]
+fn a_teacher_restart_is_tried_again_before_the_run_stops() {
+    let mut s = settings(2);
+    s.mix = vec![UnitKind::SelfPlay];
+    let path = temp("flaky");
+    let state = path.with_file_name("launches");
+    s.teacher.program = fixture("learn/flaky_usi.sh").to_string_lossy().into_owned();
+    s.teacher.args = vec![state.to_string_lossy().into_owned()];
+    gen_file(&s, &path, 1);
+    // Launch 1 crashed, launch 2 failed its handshake, launch 3 labelled the rest.
+    let launches = std::fs::read_to_string(&state).unwrap();
+    assert_eq!(launches.trim(), "3");
+    let (_, sum) = record::read_file(&path).unwrap();
+    assert_eq!((sum.bad, sum.partial_bytes), (0, 0));
+    assert!(sum.records.len() > 20, "{} records", sum.records.len());
+    for r in &sum.records {
+        assert_eq!(r.score, fake_score(&r.position().unwrap()));
+    }
+    // The position of the crashed search (unit 0, ply 0) has no record.
+    assert!(!sum.records.iter().any(|r| r.unit == 0 && r.ply == 0));
+}
+
+/// The handshake limit is the spec's: a teacher slower to start than it is refused with
+/// an error naming the program and `usiok`; given the time, the same teacher works.
+#[test]
+fn the_teachers_handshake_limit_is_the_one_asked() {
+    let mut s = settings(1);
+    s.mix = vec![UnitKind::SelfPlay];
+    s.teacher.args = vec!["resign".into(), "1".into()];
+    s.teacher.handshake_s = 0.2;
+    let path = temp("slow-start");
+    let err = generate::run(&s, &path, 1, &|| false, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("fake_usi.sh") && err.contains("usiok"),
+        "{err}"
+    );
+    s.teacher.handshake_s = 20.0;
+    let path = temp("slow-start-ok");
+    gen_file(&s, &path, 1);
+    assert!(!record::read_file(&path).unwrap().1.records.is_empty());
 }

@@ -23,6 +23,9 @@ pub struct TeacherSpec {
     pub go: String,
     /// Seconds to wait for `bestmove` before sending `stop`.
     pub timeout_s: f64,
+    /// Seconds the handshake (`usi` .. `usiok`, `isready` .. `readyok`) may take, at the
+    /// start and at every restart ([`DEFAULT_HANDSHAKE_S`]).
+    pub handshake_s: f64,
 }
 
 /// The teacher's answer for one position.
@@ -81,8 +84,16 @@ pub fn label_of(answer: &Answer) -> Option<Label> {
     Some(Label { score, mate, best })
 }
 
-/// How long the handshake (`usi` .. `usiok`, `isready` .. `readyok`) may take.
-const HANDSHAKE: Duration = Duration::from_secs(60);
+/// How long the handshake (`usi` .. `usiok`, `isready` .. `readyok`) may take unless
+/// the spec says otherwise, seconds.
+pub const DEFAULT_HANDSHAKE_S: f64 = 60.0;
+
+/// Starts tried when a teacher is restarted before the run is given up: a machine
+/// loaded for a while may starve one start (a long labelling run should not end on it).
+pub const RESTART_TRIES: u32 = 3;
+
+/// The pause between two tries of a restart.
+const RESTART_PAUSE: Duration = Duration::from_secs(2);
 
 impl Teacher {
     /// Start the program, set its options, and begin a game (`usinewgame`).
@@ -94,8 +105,9 @@ impl Teacher {
         let argv: Vec<String> = std::iter::once(spec.program.clone())
             .chain(spec.args.iter().cloned())
             .collect();
+        let handshake = Duration::from_secs_f64(spec.handshake_s.max(0.1));
         let mut engine =
-            UsiEngine::start_argv(&argv, &spec.options, HANDSHAKE, None).map_err(fail)?;
+            UsiEngine::start_argv(&argv, &spec.options, handshake, None).map_err(fail)?;
         engine.new_game().map_err(fail)?;
         engine.timeout = Duration::from_secs_f64(spec.timeout_s.max(0.1));
         Ok(Teacher {
@@ -132,11 +144,26 @@ impl Teacher {
         Ok(self.answer(sfen)?.as_ref().and_then(label_of))
     }
 
+    /// Start the program afresh (the old process killed first), trying up to
+    /// [`RESTART_TRIES`] times; the last failure is the error.
     fn restart(&mut self) -> Result<(), TeacherError> {
         let restarts = self.restarts + 1;
-        *self = Teacher::start(&self.spec)?;
-        self.restarts = restarts;
-        Ok(())
+        self.engine.kill();
+        let mut tries = 1;
+        loop {
+            match Teacher::start(&self.spec) {
+                Ok(t) => {
+                    *self = t;
+                    self.restarts = restarts;
+                    return Ok(());
+                }
+                Err(e) if tries >= RESTART_TRIES => return Err(e),
+                Err(_) => {
+                    tries += 1;
+                    std::thread::sleep(RESTART_PAUSE);
+                }
+            }
+        }
     }
 }
 
