@@ -994,6 +994,28 @@ impl Searcher {
                 }
                 return s;
             }
+            // The 24-point mode may look further for its own mate by checks, at the
+            // first quiescence ply.
+            let plies24 = self.config.tweaks.quiescence_mate_plies24;
+            if self.config.mode == Mode::Decl24
+                && qply == 0
+                && plies24 >= 3
+                && hit.is_none_or(|h| h.depth < 2)
+            {
+                self.threat_mates.restart(THREAT_MATE_BUDGET);
+                let found = self.threat_mates.mate(pos, plies24);
+                self.nodes += self.threat_mates.nodes();
+                if let Some(m) = found {
+                    self.pv[ply].push(m);
+                    // A mate within `plies24`: scored at that length, the longest.
+                    let s = MATE - ply as i32 - plies24 as i32;
+                    if probe {
+                        self.tt
+                            .store(key, pack_move(m), mate_to_tt(s, ply), 0, 0, Bound::Exact);
+                    }
+                    return s;
+                }
+            }
             if self.config.mode == Mode::Decl24 && qply >= DECL24_QUIESCENCE_PLIES {
                 return stand;
             }
@@ -1183,15 +1205,10 @@ mod tests {
         assert_eq!(b.to_sfen(), "1k7/9/9/9/R3r4/7n1/9/9/8K b g 1");
     }
 
-    /// `ThreatPlies24`: in the 24-point mode the threat test also finds a mate by checks
-    /// longer than one move after the pass (and counts its nodes); mate in one alone, or
-    /// the full search, does not.
-    #[test]
-    fn the_24_point_threat_test_sees_a_mate_in_three_after_the_pass() {
-        let bench = include_str!("../../../fixtures/positions/aiiru_bench.tsv");
-        // A position whose side to move mates in 3 by checks but not in 1, with the
-        // other side to move: that side is threatened, but not by a mate in one.
-        let threatened = bench
+    /// The first `aiiru_bench` position whose side to move (not in check) mates in 3 by
+    /// checks but not in 1.
+    fn mate_in_three_not_one() -> Option<Position> {
+        include_str!("../../../fixtures/positions/aiiru_bench.tsv")
             .lines()
             .filter(|l| !l.starts_with('#'))
             .filter_map(|l| Position::from_sfen(l.split('\t').next()?).ok())
@@ -1201,6 +1218,41 @@ mod tests {
                     .mate(&mut p.clone(), 3)
                     .is_some()
             })
+    }
+
+    /// `QuiescenceMatePlies24`: the 24-point mode's first quiescence ply finds the side
+    /// to move's mate in 3 by checks with the option at 3, not at 1 (nor deeper in
+    /// quiescence, nor in the full search).
+    #[test]
+    fn the_24_point_quiescence_sees_its_own_mate_in_three_when_asked() {
+        let p = mate_in_three_not_one().expect("a mate in 3 among the positions");
+        let q = |mode: Mode, plies: u32, qply: u32| {
+            let mut config = Config {
+                mode,
+                ..Config::default()
+            };
+            config.tweaks.quiescence_mate_plies24 = plies;
+            let mut s = Searcher::new(1, config);
+            s.start_search(&p, &[], &Limits::depth(1));
+            let mut x = p.clone();
+            let v = s.qsearch(&mut x, -MATE, MATE, 0, qply, &Control::new(false));
+            assert_eq!(x.to_sfen(), p.to_sfen());
+            v
+        };
+        assert_eq!(q(Mode::Decl24, 3, 0), MATE - 3);
+        assert!(q(Mode::Decl24, 1, 0) < MATE_BOUND);
+        assert!(q(Mode::Decl24, 3, 1) < MATE_BOUND);
+        assert!(q(Mode::Search, 3, 0) < MATE_BOUND);
+    }
+
+    /// `ThreatPlies24`: in the 24-point mode the threat test also finds a mate by checks
+    /// longer than one move after the pass (and counts its nodes); mate in one alone, or
+    /// the full search, does not.
+    #[test]
+    fn the_24_point_threat_test_sees_a_mate_in_three_after_the_pass() {
+        // A position whose side to move mates in 3 by checks but not in 1, with the
+        // other side to move: that side is threatened, but not by a mate in one.
+        let threatened = mate_in_three_not_one()
             .map(|mut p| {
                 let _ = p.do_null_move();
                 p

@@ -220,6 +220,10 @@ pub struct Tweaks {
     /// The 24-point mode extends a node in check by a ply (up to twice the root's
     /// depth; the `CheckExtension24` option).
     pub check_extension24: bool,
+    /// In the 24-point mode, the longest mate by checks (plies, odd) the first
+    /// quiescence ply looks for before its captures (1: mate in one, as with the threat
+    /// tests; the `QuiescenceMatePlies24` option). Its attack nodes count as nodes.
+    pub quiescence_mate_plies24: u32,
 }
 
 impl Default for Tweaks {
@@ -228,6 +232,7 @@ impl Default for Tweaks {
             quiescence_promotions: false,
             quiescence_mate_plies: 64,
             check_extension24: true,
+            quiescence_mate_plies24: 1,
         }
     }
 }

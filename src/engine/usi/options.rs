@@ -296,6 +296,10 @@ impl Options {
                 Tweaks::default().quiescence_mate_plies
             ),
             format!(
+                "option name QuiescenceMatePlies24 type spin default {} min 1 max 9",
+                Tweaks::default().quiescence_mate_plies24
+            ),
+            format!(
                 "option name CheckExtension24 type check default {}",
                 Tweaks::default().check_extension24
             ),
@@ -456,6 +460,10 @@ impl Options {
             "quiescencemateplies" => {
                 self.tweaks.quiescence_mate_plies = int_value(name, value)?.clamp(0, 64) as u32
             }
+            "quiescencemateplies24" => {
+                self.tweaks.quiescence_mate_plies24 =
+                    (int_value(name, value)?.clamp(1, 9) as u32) | 1
+            }
             "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
             "rootguard" => self.root_guard = check_value(name, value)?,
             _ => return Ok(false),
@@ -541,6 +549,7 @@ mod tests {
             "QuiescencePromotions",
             "CheckExtension24",
             "ThreatPlies24",
+            "QuiescenceMatePlies24",
             "LinearWeights24",
             "KingPieceWeights",
         ] {
