@@ -95,6 +95,16 @@ pub const RESTART_TRIES: u32 = 3;
 /// The pause between two tries of a restart.
 const RESTART_PAUSE: Duration = Duration::from_secs(2);
 
+/// A limit in seconds as a duration: at least a tenth of a second, at most a year (an
+/// absurd value, infinity or NaN included, never panics).
+fn seconds(s: f64) -> Duration {
+    Duration::from_secs_f64(if s.is_nan() {
+        0.1
+    } else {
+        s.clamp(0.1, 31_536_000.0)
+    })
+}
+
 impl Teacher {
     /// Start the program, set its options, and begin a game (`usinewgame`).
     pub fn start(spec: &TeacherSpec) -> Result<Teacher, TeacherError> {
@@ -105,11 +115,11 @@ impl Teacher {
         let argv: Vec<String> = std::iter::once(spec.program.clone())
             .chain(spec.args.iter().cloned())
             .collect();
-        let handshake = Duration::from_secs_f64(spec.handshake_s.max(0.1));
+        let handshake = seconds(spec.handshake_s);
         let mut engine =
             UsiEngine::start_argv(&argv, &spec.options, handshake, None).map_err(fail)?;
         engine.new_game().map_err(fail)?;
-        engine.timeout = Duration::from_secs_f64(spec.timeout_s.max(0.1));
+        engine.timeout = seconds(spec.timeout_s);
         Ok(Teacher {
             spec: spec.clone(),
             engine,
@@ -180,6 +190,15 @@ mod tests {
             score: parse_info_score(line),
         };
         label_of(&answer).map(|l| (l.score, l.mate))
+    }
+
+    #[test]
+    fn limits_in_seconds_never_panic() {
+        assert_eq!(seconds(2.5), Duration::from_millis(2500));
+        assert_eq!(seconds(0.0), Duration::from_millis(100));
+        assert_eq!(seconds(-3.0), Duration::from_millis(100));
+        assert_eq!(seconds(f64::NAN), Duration::from_millis(100));
+        assert_eq!(seconds(f64::INFINITY), Duration::from_secs(31_536_000));
     }
 
     #[test]
