@@ -16,8 +16,21 @@ was lost:
 - `none found`: the solver proves no mate before the last move (mates longer than it can
   prove, or not by checks all the way).
 
+With `--escapes`, each game with a mate found goes on backwards from there: at every
+earlier position where the loser was to move, `floodgate-scan position --escapes` asks a
+df-pn search, after each legal move, for a mate by checks of the winner. The last such
+position where some move escapes (or cannot be settled: counted as an escape) is where the
+engine let the mate in, with the move it played there:
+
+- `let in at ply j`: the loser had a move at ply j that escaped every mate by checks and
+  played one that did not;
+- `lost before its moves`: no position of the loser had such a move, back to the start
+  (the mate was forced from the start, or by a quiet attack the checks-only search does
+  not see: an upper bound on the engine's blame, never a lower one).
+
 Usage:
     scripts/replay-mate-origin.py REPLAY.csv [--engine "floodgate-scan usi"] [--ms 300]
+        [--escapes [--scan floodgate-scan] [--escape-nodes 300000]] [--forward EARLIER.json]
         [--json out.json]
 """
 import argparse
@@ -76,6 +89,17 @@ class Usi:
             self.p.kill()
 
 
+def escapes(scan, sfen, moves, nodes):
+    """The moves of the side to move that escape (or are unsettled), by df-pn."""
+    cmd = shlex.split(scan) + ["position", "--sfen", sfen, "--json", "--escapes",
+                               "--escape-nodes", str(nodes)]
+    if moves:
+        cmd += ["--moves"] + moves
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    e = out["escapes"]
+    return e["escape"] + e["unknown"]
+
+
 def side_to_move(sfen):
     return sfen.split()[1]
 
@@ -86,11 +110,19 @@ def main():
     ap.add_argument("--engine", default="floodgate-scan usi")
     ap.add_argument("--ms", type=int, default=300)
     ap.add_argument("--json")
+    ap.add_argument("--escapes", action="store_true")
+    ap.add_argument("--scan", default="floodgate-scan")
+    ap.add_argument("--escape-nodes", type=int, default=300000)
+    ap.add_argument("--forward", help="the --json of an earlier run: its first mate plies are taken, not searched again")
     a = ap.parse_args()
 
     with open(a.table, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["ending"] == "mate"]
-    eng = Usi(a.engine)
+    earlier = {}
+    if a.forward:
+        with open(a.forward) as f:
+            earlier = {o["id"]: o for o in json.load(f)}
+    eng = None if a.forward else Usi(a.engine)
     out = []
     for r in rows:
         moves = r["moves"].split()
@@ -99,7 +131,7 @@ def main():
         winner = r["winner"]
         found = None
         length = None
-        for k in range(len(moves)):
+        for k in range(len(moves) if eng else 0):
             mover = first_mover if k % 2 == 0 else ("white" if first_mover == "black" else "black")
             if mover != winner:
                 continue
@@ -108,6 +140,8 @@ def main():
                 found = k
                 length = len(line)
                 break
+        if not eng:
+            found, length = earlier[r["id"]]["first_mate_ply"], earlier[r["id"]]["mate_length"]
         if found is None:
             kind = "none found"
         elif found == 0:
@@ -116,6 +150,14 @@ def main():
             kind = "first move"
         else:
             kind = "blunder"
+        let_in = None
+        if a.escapes and found is not None:
+            kind = "lost before its moves"
+            for j in range(found - 1, -1, -2):
+                if escapes(a.scan, start, moves[:j], a.escape_nodes):
+                    let_in = j
+                    kind = "let in"
+                    break
         out.append(
             {
                 "id": r["id"],
@@ -124,14 +166,19 @@ def main():
                 "better": r.get("better", ""),
                 "first_mate_ply": found,
                 "mate_length": length,
+                "let_in_ply": let_in,
                 "kind": kind,
             }
         )
-        print(f"{r['id']}\t{len(moves)}\t{winner}\t{found}\t{length}\t{kind}", flush=True)
-    eng.close()
+        print(f"{r['id']}\t{len(moves)}\t{winner}\t{found}\t{length}\t{let_in}\t{kind}", flush=True)
+    if eng:
+        eng.close()
     c = Counter(o["kind"] for o in out)
     print(f"# {len(out)} mates: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
     blunders = [o["first_mate_ply"] for o in out if o["kind"] == "blunder"]
+    let_in = sorted(o["let_in_ply"] for o in out if o["kind"] == "let in")
+    if let_in:
+        print(f"# let in at ply: median {let_in[len(let_in) // 2]}, min {let_in[0]}, max {let_in[-1]}")
     if blunders:
         blunders.sort()
         print(f"# blunder ply: median {blunders[len(blunders) // 2]}, min {blunders[0]}, max {blunders[-1]}")

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
+use floodgate_scan::engine::mate::{Dfpn, Proof};
 use floodgate_scan::shogi::{
     Color, DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, Move, PieceKind, Position,
     Square, evaluate_declaration, is_mated, solve_mate_in_one,
@@ -24,15 +25,99 @@ pub struct PositionArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// For every legal move, whether the opponent then mates by checks (a df-pn search):
+    /// the moves that escape, those proven to allow a mate (with its length as found)
+    /// and those the search could not settle within its nodes.
+    #[arg(long)]
+    pub escapes: bool,
+    /// Positions the df-pn search may expand after each move (with --escapes).
+    #[arg(long, value_name = "N", default_value_t = 300_000)]
+    pub escape_nodes: u64,
+    /// Longest mate looked for after each move, in plies (with --escapes).
+    #[arg(long, value_name = "PLIES", default_value_t = 25)]
+    pub escape_plies: u32,
+}
+
+/// The legal moves sorted by what the opponent can do after them (`--escapes`).
+#[derive(Debug, Default)]
+struct Escapes {
+    /// No mate by checks within the plies.
+    escape: Vec<String>,
+    /// A mate by checks, with its length in plies along the proof found.
+    mated: Vec<(String, u32)>,
+    /// Not settled within the nodes.
+    unknown: Vec<String>,
+}
+
+impl Escapes {
+    fn of(pos: &Position, nodes: u64, plies: u32) -> Escapes {
+        let mut out = Escapes::default();
+        let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        moves.sort_by_key(|m| m.to_usi());
+        for m in moves {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            match Dfpn::new(nodes, plies).prove(&mut after) {
+                Proof::Mate(n) => out.mated.push((m.to_usi(), n)),
+                Proof::NoMate => out.escape.push(m.to_usi()),
+                Proof::Unknown => out.unknown.push(m.to_usi()),
+            }
+        }
+        out
+    }
+
+    fn to_json(&self) -> Value {
+        let mated: serde_json::Map<String, Value> = self
+            .mated
+            .iter()
+            .map(|(m, n)| (m.clone(), json!(n)))
+            .collect();
+        json!({ "escape": self.escape, "mated": mated, "unknown": self.unknown })
+    }
+
+    fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "after each move, a mate by checks of the opponent: {} escape, {} mated, {} unknown",
+            self.escape.len(),
+            self.mated.len(),
+            self.unknown.len()
+        );
+        for (name, list) in [("escape", &self.escape), ("unknown", &self.unknown)] {
+            if !list.is_empty() {
+                let _ = writeln!(out, "  {name}: {}", list.join(" "));
+            }
+        }
+        if !self.mated.is_empty() {
+            let mated: Vec<String> = self
+                .mated
+                .iter()
+                .map(|(m, n)| format!("{m}({n})"))
+                .collect();
+            let _ = writeln!(out, "  mated (plies): {}", mated.join(" "));
+        }
+        out
+    }
 }
 
 pub fn run(a: PositionArgs) -> anyhow::Result<ExitCode> {
     let pos = build(a.sfen.as_deref(), &a.moves)?;
     let view = View::of(&pos);
+    let escapes = a
+        .escapes
+        .then(|| Escapes::of(&pos, a.escape_nodes.max(1), a.escape_plies.clamp(1, 255)));
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&view.to_json())?);
+        let mut v = view.to_json();
+        if let Some(e) = &escapes {
+            v["escapes"] = e.to_json();
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", view.to_text(&pos));
+        if let Some(e) = &escapes {
+            print!("{}", e.to_text());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

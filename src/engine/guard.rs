@@ -31,6 +31,13 @@ pub const DEFAULT_DFPN_PLIES: u32 = 15;
 /// Mates up to this length are tested after every root move.
 pub const EVERY_MOVE_PLIES: u32 = 5;
 
+/// Attack nodes of one mating-net test.
+pub const DEFAULT_NET_BUDGET: u64 = 200_000;
+
+/// Squares (king steps) from the defending king within which a quiet move may build a
+/// mating net in [`allows_net`].
+pub const NET_RADIUS: u8 = 2;
+
 /// What the guard makes of the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootGuard {
@@ -58,6 +65,16 @@ pub struct GuardLimits {
     pub dfpn_budget: u64,
     /// Longest mate the df-pn level looks for, in plies.
     pub dfpn_plies: u32,
+    /// The mating-net test of the search's chosen move (0, the default: none): a move
+    /// is refused when the opponent then has a quiet move near the king after which
+    /// every reply is mated by checks within this many plies (see [`allows_net`]).
+    pub net_plies: u32,
+    /// Attack nodes one mating-net test may spend.
+    pub net_budget: u64,
+    /// The df-pn test of the search's chosen move (0, the default: none): positions a
+    /// df-pn search of the opponent's mates by checks up to `dfpn_plies` plies may expand
+    /// after the move; a move proven to allow a mate is refused.
+    pub verify_budget: u64,
 }
 
 impl Default for GuardLimits {
@@ -68,6 +85,9 @@ impl Default for GuardLimits {
             budget: DEFAULT_BUDGET,
             dfpn_budget: 0,
             dfpn_plies: DEFAULT_DFPN_PLIES,
+            net_plies: 0,
+            net_budget: DEFAULT_NET_BUDGET,
+            verify_budget: 0,
         }
     }
 }
@@ -94,6 +114,7 @@ pub fn guard_root_until(
         budget,
         dfpn_budget,
         dfpn_plies,
+        ..
     } = limits;
     if let Some(m) = solve_mate_in_one_in_place(pos) {
         return RootGuard::Mate(m, 1);
@@ -171,4 +192,97 @@ pub fn guard_root_until(
         }
     }
     RootGuard::Moves(kept, safe_plies)
+}
+
+/// A mate by checks of the side to move within `plies`, proven within the `left` attack
+/// nodes (which it uses up); `None` when they ran out first.
+fn mate_within(
+    pos: &mut Position,
+    plies: u32,
+    search: &mut MateSearch,
+    left: &mut u64,
+) -> Option<bool> {
+    if *left == 0 {
+        return None;
+    }
+    search.restart(*left);
+    let found = search.mate(pos, plies).is_some();
+    *left = left.saturating_sub(search.nodes());
+    if !found && search.exhausted() {
+        *left = 0;
+        return None;
+    }
+    Some(found)
+}
+
+/// Whether the side to move in `pos` (the attacker; the other side has just moved and
+/// is not in check) has a mating net: a quiet move (no check) to a square within
+/// [`NET_RADIUS`] king steps of the defending king, after which the defender cannot
+/// declare (`declares`), the attacker would mate by checks within `plies` plies if the
+/// defender passed, and every legal reply that gives no check is mated so (a reply
+/// that checks counts as an escape: the net is not proven). `Some(true)`: a net found;
+/// `Some(false)`: none; `None`: the `left` attack nodes ran out first. `pos` is left as
+/// it was.
+pub fn allows_net(
+    pos: &mut Position,
+    plies: u32,
+    search: &mut MateSearch,
+    left: &mut u64,
+    declares: &dyn Fn(&Position) -> bool,
+) -> Option<bool> {
+    if pos.is_in_check() {
+        return Some(false);
+    }
+    let Some(king) = pos.king_square(pos.side_to_move().opposite()) else {
+        return Some(false);
+    };
+    let near = |sq: crate::shogi::Square| {
+        sq.file().abs_diff(king.file()) <= NET_RADIUS
+            && sq.rank().abs_diff(king.rank()) <= NET_RADIUS
+    };
+    for q in pos.legal_moves().iter().copied() {
+        if !near(q.to()) || pos.gives_check(q) {
+            continue;
+        }
+        let undo = pos.play_unchecked(q);
+        let net = is_net(pos, plies, search, left, declares);
+        pos.undo(q, undo);
+        match net {
+            Some(false) => {}
+            other => return other,
+        }
+    }
+    Some(false)
+}
+
+/// Whether the side to move in `pos` (not in check) is caught: see [`allows_net`].
+fn is_net(
+    pos: &mut Position,
+    plies: u32,
+    search: &mut MateSearch,
+    left: &mut u64,
+    declares: &dyn Fn(&Position) -> bool,
+) -> Option<bool> {
+    if declares(pos) {
+        return Some(false);
+    }
+    let null = pos.do_null_move();
+    let threat = mate_within(pos, plies, search, left);
+    pos.undo_null_move(null);
+    if threat != Some(true) {
+        return threat;
+    }
+    let replies = pos.legal_moves();
+    if replies.iter().any(|&r| pos.gives_check(r)) {
+        return Some(false);
+    }
+    for r in replies.iter().copied() {
+        let undo = pos.play_unchecked(r);
+        let mated = mate_within(pos, plies, search, left);
+        pos.undo(r, undo);
+        if mated != Some(true) {
+            return mated;
+        }
+    }
+    Some(true)
 }

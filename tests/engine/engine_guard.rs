@@ -258,3 +258,154 @@ fn the_dfpn_level_refuses_a_move_that_allows_a_mate_in_seven() {
         assert!(!matches!(d.prove(&mut after(&pos, m)), Proof::Mate(_)));
     }
 }
+
+/// Brute force of the mating-net level with nets of mate in 1: the side to move has a
+/// quiet move to a square within two king steps of the enemy king after which the
+/// defender cannot check, would be mated in 1 if it passed, and is mated in 1 after
+/// every reply.
+fn net_of_mate_in_one(pos: &Position) -> bool {
+    let them = pos.side_to_move().opposite();
+    let Some(king) = pos.king_square(them) else {
+        return false;
+    };
+    if pos.is_in_check() {
+        return false;
+    }
+    pos.legal_moves().iter().copied().any(|q| {
+        let near = q.to().file().abs_diff(king.file()) <= guard::NET_RADIUS
+            && q.to().rank().abs_diff(king.rank()) <= guard::NET_RADIUS;
+        if !near || pos.gives_check(q) {
+            return false;
+        }
+        let p = after(pos, q);
+        let mut passed = p.clone();
+        passed.do_null_move();
+        let replies = p.legal_moves();
+        solve_mate_in_one(&passed).is_some()
+            && !replies.iter().any(|&r| p.gives_check(r))
+            && replies
+                .iter()
+                .all(|&r| solve_mate_in_one(&after(&p, r)).is_some())
+    })
+}
+
+/// Positions of the 24-point engine's self-play from `aiiru_bench` (5,000 nodes a move,
+/// `replay`; the line of the start and the ply), each with the side to move holding a
+/// mating net of mate in 1 or in 3.
+const NET_POSITIONS: [&str; 12] = [
+    // line 11, ply 3
+    "l2n1g3/3+r3+P1/4sPK2/1p6l/p1P4+b1/1G4k2/PP4p1P/7P1/L7L w 4Prb2g3s3n4p 194",
+    // line 52, ply 10
+    "+P7+R/4RPP2/4n2KB/p1p6/7P1/P7p/4SkB2/9/L3G3L b 3G3S3N2L10P 229",
+    // line 59, ply 27
+    "4K2Gl/1+P3S3/+S8/2p1pp1pp/s3k4/2P2P2P/p2G3N1/2+p1S4/1N3G3 b 2R2BG2N3L4P3p 255",
+    // line 98, ply 0
+    "l1+R+P1l2l/3K1P1S1/pgS1p1+N2/5p+B1p/2+B3Rp1/PP1nNn3/4Pk+pPP/2+p6/4G1G1L b G2S4P 219",
+    // line 197, ply 11
+    "1K7/9/3+R3g1/p3pp3/1g3spP1/P2pP4/1+p3P1S1/3P5/LNR1Sk2+l b 2B2GS3NL4Pl3p 159",
+    // line 271, ply 25
+    "K7l/1S+b4g1/5N1pp/pP2bn3/P8/2PP5/3S1p2P/3+r4L/L+r4k2 w L3g2s2n9p 218",
+    // line 364, ply 6
+    "7nl/K3b2p1/3p4p/9/P2Pp4/1p5g1/+r4+b1kP/6p2/2P1+r4 w 3g4s3n3l8p 256",
+    // line 377, ply 9
+    "ln6+L/1r5sK/p1pp5/6p2/1pP6/4s2P1/PPS2+p1+r1/2g2k3/LN7 w 2b3gs2nl8p 192",
+    // line 409, ply 9
+    "4Bp2K/2s1p1+Rp1/1ps1g3P/2p2n3/PP1p1G3/4kP3/1G4p+R1/3+bP1PP1/1L1SN3L b GS2NL3Plp 249",
+    // line 464, ply 39
+    "l7+R/3K4+R/p3S4/9/2P6/PP7/3GP3+p/4s1+B1s/+b7k b 3GS4N3L12P 217",
+    // line 568, ply 7
+    "K1g3gnl/1+Pb4p1/8p/1SpPp1p2/GLb5P/P3P1P2/1r+n1+n1k2/7P1/L7L w 4Prg3sn2p 240",
+    // line 599, ply 9
+    "3+L4l/2g6/KP4+P2/1Np5p/G1P2p1p1/3S4P/3P3S1/2+p1+b+p1g1/1+rL3k2 w N4Prbg2s2nl3p 216",
+];
+
+/// The mating-net level's search of nets of mate in 1 agrees with the brute force above
+/// on the `aiiru_bench` starts (where there are none) and on the game positions above,
+/// and finds each of those positions' net of mate in 3; a side that may declare is in no
+/// net, and a search with no nodes left answers "unknown".
+#[test]
+fn the_net_search_agrees_with_brute_force() {
+    let starts = AIIRU_BENCH
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(200)
+        .map(|l| l.split('\t').next().unwrap());
+    let mut nets = 0;
+    for sfen in starts.chain(NET_POSITIONS) {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let want = net_of_mate_in_one(&pos);
+        let mut search = MateSearch::new(0);
+        let mut left = u64::MAX;
+        let got = guard::allows_net(&mut pos.clone(), 1, &mut search, &mut left, &|_| false);
+        assert_eq!(got, Some(want), "{sfen}");
+        nets += want as u32;
+    }
+    assert!(nets >= 6, "{nets} nets of mate in 1");
+    for sfen in NET_POSITIONS {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut left = 10_000_000;
+        let mut search = MateSearch::new(0);
+        let got = guard::allows_net(&mut pos.clone(), 3, &mut search, &mut left, &|_| false);
+        assert_eq!(got, Some(true), "{sfen}");
+        // A side that may declare is caught in no net.
+        let mut left = 10_000_000;
+        let got = guard::allows_net(&mut pos.clone(), 3, &mut search, &mut left, &|_| true);
+        assert_eq!(got, Some(false), "{sfen}");
+        // With no nodes to spend the answer is unknown, never a net.
+        let mut left = 0;
+        let got = guard::allows_net(&mut pos.clone(), 3, &mut search, &mut left, &|_| false);
+        assert_eq!(got, None, "{sfen}");
+    }
+}
+
+/// The mating-net test of the chosen move: in a game of the engine (line 377, ply 8)
+/// Black's king walked into a net (2c1b) at 5,000 nodes; the move does allow a net, and
+/// with the test the engine plays another move, one that allows none. (The position is
+/// lost whatever Black plays, to mates in 3 by checks, which the net test does not look
+/// for: the test is of the mechanism.)
+#[test]
+fn the_net_test_refuses_a_move_into_a_mating_net() {
+    let pos = Position::from_sfen(
+        "ln6+L/1r5s1/p1pp3K1/6p2/1pP6/4s2P1/PPS2+p1+r1/2g2k3/LN7 b 2b3gs2nl8p 191",
+    )
+    .unwrap();
+    let walked = Move::from_usi("2c1b").unwrap();
+    let net_after = |m: Move| {
+        let mut p = after(&pos, m);
+        let mut left = 10_000_000;
+        guard::allows_net(&mut p, 3, &mut MateSearch::new(0), &mut left, &|_| false)
+    };
+    assert_eq!(net_after(walked), Some(true));
+    let play = |net_plies: u32| {
+        let mut s = Searcher::new(
+            4,
+            Config {
+                rule: EnteringKingRule::CSARule24,
+                mode: Mode::Decl24,
+                guard: GuardLimits {
+                    net_plies,
+                    ..GuardLimits::default()
+                },
+                ..Config::default()
+            },
+        );
+        s.search(
+            &pos,
+            &[],
+            &Limits::nodes(5_000),
+            &Control::new(false),
+            &mut |_| {},
+        )
+        .decision
+    };
+    assert_eq!(
+        play(0),
+        Decision::Move(walked),
+        "the engine's move without the test"
+    );
+    let Decision::Move(m) = play(3) else {
+        panic!("a move expected")
+    };
+    assert_ne!(m, walked);
+    assert_eq!(net_after(m), Some(false), "{}", m.to_usi());
+}

@@ -154,3 +154,48 @@ fn bad_input_exits_2_naming_the_token() {
         "king",
     );
 }
+
+/// `--escapes`: every legal move sorted by whether the opponent then mates by checks. In
+/// a position of an engine game 22 of the 23 moves lose to a mate by checks in at most 3
+/// plies (one to a mate in 1); the 23rd, 3g4h, escapes those but not a longer mate: it
+/// escapes with `--escape-plies 3` and is mated at the default length. From the start
+/// every move escapes.
+#[test]
+fn escapes_sort_every_legal_move() {
+    let sfen = "l4p+L2/4K4/p2p2+P1s/2p1+B4/3S2Np1/PP3P2p/3P2kN1/2+p2L3/L1S1R1sG1 w RB3G2N6P 184";
+    let v = json(&["--sfen", sfen, "--escapes", "--escape-plies", "3"]);
+    let e = &v["escapes"];
+    let escape: Vec<&str> = e["escape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let mated = e["mated"].as_object().unwrap();
+    assert_eq!(escape, ["3g4h"], "{e}");
+    assert_eq!(mated.len(), 22, "{e}");
+    assert_eq!(e["unknown"].as_array().unwrap().len(), 0);
+    assert_eq!(mated.values().filter(|n| n.as_u64() == Some(1)).count(), 1);
+    assert!(mated.values().all(|n| n.as_u64().unwrap() <= 3));
+    let mut all = escape.clone();
+    all.extend(mated.keys().map(String::as_str));
+    all.sort();
+    let legal: Vec<&str> = v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(all, legal);
+    let deep = json(&["--sfen", sfen, "--escapes"]);
+    assert_eq!(deep["escapes"]["escape"].as_array().unwrap().len(), 0);
+    assert!(deep["escapes"]["mated"]["3g4h"].as_u64().unwrap() > 3);
+    let start = json(&["--escapes"]);
+    assert_eq!(start["escapes"]["escape"].as_array().unwrap().len(), 30);
+    // Too few nodes to settle anything: no move is called an escape.
+    let starved = json(&["--sfen", sfen, "--escapes", "--escape-nodes", "1"]);
+    assert_eq!(starved["escapes"]["escape"].as_array().unwrap().len(), 0);
+    let text = run(&["--sfen", sfen, "--escapes", "--escape-plies", "3"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("1 escape, 22 mated, 0 unknown"), "{text}");
+}

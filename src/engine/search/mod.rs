@@ -112,6 +112,9 @@ pub struct Config {
     /// always has it): a short mate by checks is played at once, and root moves that
     /// allow a short mate are refused, within a tenth of the move's time.
     pub root_guard: bool,
+    /// How far the root guard looks (the `GuardPlies`, `GuardEveryMovePlies`,
+    /// `GuardBudget`, `GuardDfpnNodes` and `GuardDfpnPlies` options).
+    pub guard: super::guard::GuardLimits,
     /// Quiescence choices under trial (see [`Tweaks`]).
     pub tweaks: Tweaks,
 }
@@ -303,6 +306,7 @@ impl Default for Config {
             king_piece: None,
             prunings: Prunings::default(),
             root_guard: true,
+            guard: super::guard::GuardLimits::default(),
             tweaks: Tweaks::default(),
         }
     }

@@ -17,6 +17,10 @@ use crate::engine::time::{Limits, TimePlan, plan, start_iteration};
 use crate::engine::tt::TranspositionTable;
 use crate::shogi::{Color, Move, Position};
 
+/// How many chosen moves the mating-net test may refuse in one search
+/// ([`crate::engine::guard::GuardLimits::net_plies`]).
+const NET_RETRIES: u32 = 3;
+
 /// The searcher: owns the transposition table and the ordering heuristics, which survive
 /// from one search to the next.
 #[derive(Debug)]
@@ -287,8 +291,27 @@ impl Searcher {
             }
         };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let (best_move, best_score, mut best_pv, completed) =
+        let (mut best_move, mut best_score, mut best_pv, mut completed) =
             self.iterate(&mut pos, &mut root_moves, max_depth, control, on_info);
+        // The tests of the move chosen (a mate by checks found by df-pn, a mating net):
+        // a move refused is dropped and the rest searched again (at most `NET_RETRIES`
+        // times), with half the node allowance again; with no time left the next move of
+        // the last iteration's order is taken.
+        let mut retries = 0;
+        while (self.config.guard.net_plies > 0 || self.config.guard.verify_budget > 0)
+            && root_moves.len() > 1
+            && retries < NET_RETRIES
+            && self.refuted(&mut pos, best_move)
+        {
+            retries += 1;
+            root_moves.retain(|&m| m != best_move);
+            if let Some(n) = limits.nodes {
+                self.node_limit = self.nodes.saturating_add((n / 2).max(1));
+            }
+            self.aborted = false;
+            (best_move, best_score, best_pv, completed) =
+                self.iterate(&mut pos, &mut root_moves, max_depth, control, on_info);
+        }
         if best_pv.first() != Some(&best_move) {
             best_pv = vec![best_move];
         }
@@ -336,6 +359,32 @@ impl Searcher {
         }
     }
 
+    /// Whether the opponent, after `m`, is proven to mate by checks (df-pn within the
+    /// guard's `verify_budget`) or to build a mating net ([`guard::allows_net`] within
+    /// its `net_budget`). The tests' nodes count as nodes.
+    fn refuted(&mut self, pos: &mut Position, m: Move) -> bool {
+        let limits = self.config.guard;
+        let rule = self.config.rule;
+        let undo = pos.play_unchecked(m);
+        let mut refuted = false;
+        if limits.verify_budget > 0 {
+            let mut dfpn = crate::engine::mate::Dfpn::new(limits.verify_budget, limits.dfpn_plies);
+            refuted = matches!(dfpn.prove(pos), crate::engine::mate::Proof::Mate(_));
+            self.nodes += dfpn.nodes();
+        }
+        if !refuted && limits.net_plies > 0 {
+            let mut left = limits.net_budget;
+            let mut search = guard::MateSearch::new(left);
+            let net = guard::allows_net(pos, limits.net_plies, &mut search, &mut left, &|p| {
+                can_declare_win(p, rule)
+            });
+            self.nodes += limits.net_budget - left;
+            refuted = net == Some(true);
+        }
+        pos.undo(m, undo);
+        refuted
+    }
+
     /// The mate guard, in both modes: take a short mate (`Err((move, plies))`), never
     /// allow one when it can be avoided (`Ok(the moves kept)`). The guard's time counts
     /// against the move's hard limit like the search's; in the full search it may take
@@ -351,7 +400,7 @@ impl Searcher {
             Mode::Search => self.plan.hard.map(|h| h / 10),
         };
         let out_of_time = || control.stop.load(Ordering::Relaxed) || Self::past(hard, control);
-        match guard::guard_root_until(pos, &moves, guard::GuardLimits::default(), &out_of_time) {
+        match guard::guard_root_until(pos, &moves, self.config.guard, &out_of_time) {
             guard::RootGuard::Mate(m, plies) => Err((m, plies)),
             guard::RootGuard::Moves(safe, _) => Ok(safe),
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::engine::eval::eval24::{Weights, WeightsError};
 use crate::engine::eval::linear::{LinearWeights, WeightsError as LinearWeightsError};
+use crate::engine::guard::GuardLimits;
 use crate::engine::search::{Config, Mode, Prunings, Threats, Tweaks, UnknownMode};
 use crate::shogi::EnteringKingRule;
 
@@ -189,6 +190,9 @@ pub struct Options {
     pub tweaks: Tweaks,
     /// `RootGuard`: the full search's mate guard at the root.
     pub root_guard: bool,
+    /// `GuardPlies`, `GuardEveryMovePlies`, `GuardBudget`, `GuardDfpnNodes`,
+    /// `GuardDfpnPlies`: how far the root guard looks.
+    pub guard: GuardLimits,
 }
 
 impl Default for Options {
@@ -212,6 +216,7 @@ impl Default for Options {
             prunings: Prunings::default(),
             tweaks: Tweaks::default(),
             root_guard: true,
+            guard: GuardLimits::default(),
         }
     }
 }
@@ -231,6 +236,7 @@ impl Options {
             king_piece: self.king_piece.clone(),
             prunings: self.prunings,
             root_guard: self.root_guard,
+            guard: self.guard,
             tweaks: self.tweaks,
         }
     }
@@ -304,6 +310,38 @@ impl Options {
                 Tweaks::default().check_extension24
             ),
             "option name RootGuard type check default true".into(),
+            format!(
+                "option name GuardPlies type spin default {} min 1 max {MAX_GUARD_PLIES}",
+                GuardLimits::default().max_plies
+            ),
+            format!(
+                "option name GuardEveryMovePlies type spin default {} min 1 max {MAX_GUARD_PLIES}",
+                GuardLimits::default().every_move_plies
+            ),
+            format!(
+                "option name GuardBudget type spin default {} min 1 max {MAX_GUARD_BUDGET}",
+                GuardLimits::default().budget
+            ),
+            format!(
+                "option name GuardDfpnNodes type spin default {} min 0 max {MAX_GUARD_BUDGET}",
+                GuardLimits::default().dfpn_budget
+            ),
+            format!(
+                "option name GuardNetPlies type spin default {} min 0 max {MAX_GUARD_PLIES}",
+                GuardLimits::default().net_plies
+            ),
+            format!(
+                "option name GuardNetNodes type spin default {} min 0 max {MAX_GUARD_BUDGET}",
+                GuardLimits::default().net_budget
+            ),
+            format!(
+                "option name GuardVerifyNodes type spin default {} min 0 max {MAX_GUARD_BUDGET}",
+                GuardLimits::default().verify_budget
+            ),
+            format!(
+                "option name GuardDfpnPlies type spin default {} min 1 max {MAX_DFPN_PLIES}",
+                GuardLimits::default().dfpn_plies
+            ),
         ]
         .into_iter()
         .chain(prunings)
@@ -466,10 +504,54 @@ impl Options {
             }
             "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
             "rootguard" => self.root_guard = check_value(name, value)?,
+            "guardplies" => {
+                self.guard.max_plies = odd_plies(int_value(name, value)?, MAX_GUARD_PLIES)
+            }
+            "guardeverymoveplies" => {
+                self.guard.every_move_plies = odd_plies(int_value(name, value)?, MAX_GUARD_PLIES)
+            }
+            "guardbudget" => {
+                self.guard.budget = int_value(name, value)?.clamp(1, MAX_GUARD_BUDGET as i64) as u64
+            }
+            "guarddfpnnodes" => {
+                self.guard.dfpn_budget =
+                    int_value(name, value)?.clamp(0, MAX_GUARD_BUDGET as i64) as u64
+            }
+            "guardnetplies" => {
+                let v = int_value(name, value)?;
+                self.guard.net_plies = if v <= 0 {
+                    0
+                } else {
+                    odd_plies(v, MAX_GUARD_PLIES)
+                }
+            }
+            "guardnetnodes" => {
+                self.guard.net_budget =
+                    int_value(name, value)?.clamp(0, MAX_GUARD_BUDGET as i64) as u64
+            }
+            "guardverifynodes" => {
+                self.guard.verify_budget =
+                    int_value(name, value)?.clamp(0, MAX_GUARD_BUDGET as i64) as u64
+            }
+            "guarddfpnplies" => {
+                self.guard.dfpn_plies = odd_plies(int_value(name, value)?, MAX_DFPN_PLIES)
+            }
             _ => return Ok(false),
         }
         Ok(true)
     }
+}
+
+/// The longest mate the root guard's levels may look for, in plies.
+const MAX_GUARD_PLIES: u32 = 15;
+/// The longest mate its df-pn level may look for.
+const MAX_DFPN_PLIES: u32 = 63;
+/// The most nodes one of its proofs may take.
+const MAX_GUARD_BUDGET: u64 = 100_000_000;
+
+/// A mate length in plies from an option's value: odd, between 1 and `max`.
+fn odd_plies(v: i64, max: u32) -> u32 {
+    (v.clamp(1, max as i64) as u32) | 1
 }
 
 /// The integer value `v` of option `name`.
@@ -555,6 +637,46 @@ mod tests {
         ] {
             let name = format!("option name {line} type");
             assert!(o.usi_lines().iter().any(|l| l.starts_with(&name)), "{line}");
+        }
+    }
+
+    /// The root guard's limits are options: each value reaches the search's
+    /// configuration, mate lengths are kept odd and in range, and a bad number is refused.
+    #[test]
+    fn guard_options_reach_the_configuration() {
+        let mut o = Options::default();
+        assert_eq!(o.config().guard, GuardLimits::default());
+        o.set("GuardPlies", "9").unwrap();
+        o.set("GuardEveryMovePlies", "6").unwrap();
+        o.set("GuardBudget", "5000").unwrap();
+        o.set("GuardDfpnNodes", "20000").unwrap();
+        o.set("GuardDfpnPlies", "99").unwrap();
+        let g = o.config().guard;
+        assert_eq!(g.max_plies, 9);
+        assert_eq!(g.every_move_plies, 7, "an even length is made odd");
+        assert_eq!(g.budget, 5000);
+        assert_eq!(g.dfpn_budget, 20000);
+        assert_eq!(
+            g.dfpn_plies, MAX_DFPN_PLIES,
+            "a length past the maximum is cut"
+        );
+        o.set("GuardBudget", "0").unwrap();
+        assert_eq!(o.config().guard.budget, 1, "a proof has at least one node");
+        assert!(o.set("GuardPlies", "seven").is_err());
+        assert_eq!(
+            o.config().guard.max_plies,
+            9,
+            "a refused value keeps the old one"
+        );
+        for name in [
+            "GuardPlies",
+            "GuardEveryMovePlies",
+            "GuardBudget",
+            "GuardDfpnNodes",
+            "GuardDfpnPlies",
+        ] {
+            let line = format!("option name {name} type spin default");
+            assert!(o.usi_lines().iter().any(|l| l.starts_with(&line)), "{name}");
         }
     }
 
