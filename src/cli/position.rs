@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
+use floodgate_scan::engine::guard::allows_deep_net;
 use floodgate_scan::engine::mate::{Dfpn, Proof};
 use floodgate_scan::shogi::{
     Color, DeclarationEvaluation, DeclarationOutcome, EnteringKingRule, Move, PieceKind, Position,
@@ -36,6 +37,15 @@ pub struct PositionArgs {
     /// Longest mate looked for after each move, in plies (with --escapes).
     #[arg(long, value_name = "PLIES", default_value_t = 25)]
     pub escape_plies: u32,
+    /// A move with no mate by checks after it is also tried for a mating net (a move of
+    /// the opponent after which every reply is mated by checks), each df-pn proof of it
+    /// within this many positions, all of them within a hundred times as many (with
+    /// --escapes; 0: no such test).
+    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    pub escape_net_nodes: u64,
+    /// Longest mate by checks after each reply in the mating-net test, in plies.
+    #[arg(long, value_name = "PLIES", default_value_t = 15)]
+    pub escape_net_plies: u32,
 }
 
 /// The legal moves sorted by what the opponent can do after them (`--escapes`).
@@ -47,20 +57,34 @@ struct Escapes {
     mated: Vec<(String, u32)>,
     /// Not settled within the nodes.
     unknown: Vec<String>,
+    /// No mate by checks (or not settled), but a mating net proven.
+    net: Vec<String>,
 }
 
 impl Escapes {
-    fn of(pos: &Position, nodes: u64, plies: u32) -> Escapes {
+    fn of(pos: &Position, nodes: u64, plies: u32, net: (u64, u32)) -> Escapes {
+        let (net_nodes, net_plies) = net;
         let mut out = Escapes::default();
         let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
         moves.sort_by_key(|m| m.to_usi());
         for m in moves {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            match Dfpn::new(nodes, plies).prove(&mut after) {
-                Proof::Mate(n) => out.mated.push((m.to_usi(), n)),
-                Proof::NoMate => out.escape.push(m.to_usi()),
-                Proof::Unknown => out.unknown.push(m.to_usi()),
+            let proof = Dfpn::new(nodes, plies).prove(&mut after);
+            if let Proof::Mate(n) = proof {
+                out.mated.push((m.to_usi(), n));
+                continue;
+            }
+            let mut left = net_nodes.saturating_mul(100);
+            if net_nodes > 0
+                && allows_deep_net(&mut after, net_plies, net_nodes, &mut left, &|_| false)
+                    == Some(true)
+            {
+                out.net.push(m.to_usi());
+            } else if proof == Proof::NoMate {
+                out.escape.push(m.to_usi());
+            } else {
+                out.unknown.push(m.to_usi());
             }
         }
         out
@@ -72,19 +96,29 @@ impl Escapes {
             .iter()
             .map(|(m, n)| (m.clone(), json!(n)))
             .collect();
-        json!({ "escape": self.escape, "mated": mated, "unknown": self.unknown })
+        json!({
+            "escape": self.escape,
+            "mated": mated,
+            "unknown": self.unknown,
+            "net": self.net,
+        })
     }
 
     fn to_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "after each move, a mate by checks of the opponent: {} escape, {} mated, {} unknown",
+            "after each move, a mate by checks of the opponent: {} escape, {} mated, {} unknown, {} net",
             self.escape.len(),
             self.mated.len(),
-            self.unknown.len()
+            self.unknown.len(),
+            self.net.len()
         );
-        for (name, list) in [("escape", &self.escape), ("unknown", &self.unknown)] {
+        for (name, list) in [
+            ("escape", &self.escape),
+            ("unknown", &self.unknown),
+            ("net", &self.net),
+        ] {
             if !list.is_empty() {
                 let _ = writeln!(out, "  {name}: {}", list.join(" "));
             }
@@ -104,9 +138,14 @@ impl Escapes {
 pub fn run(a: PositionArgs) -> anyhow::Result<ExitCode> {
     let pos = build(a.sfen.as_deref(), &a.moves)?;
     let view = View::of(&pos);
-    let escapes = a
-        .escapes
-        .then(|| Escapes::of(&pos, a.escape_nodes.max(1), a.escape_plies.clamp(1, 255)));
+    let escapes = a.escapes.then(|| {
+        Escapes::of(
+            &pos,
+            a.escape_nodes.max(1),
+            a.escape_plies.clamp(1, 255),
+            (a.escape_net_nodes, a.escape_net_plies.clamp(1, 255)),
+        )
+    });
     if a.json {
         let mut v = view.to_json();
         if let Some(e) = &escapes {

@@ -71,6 +71,10 @@ pub struct GuardLimits {
     pub net_plies: u32,
     /// Attack nodes one mating-net test may spend.
     pub net_budget: u64,
+    /// The deep mating-net test of the search's chosen move (0, the default: none):
+    /// positions each df-pn proof of [`allows_deep_net`] may expand (mates up to
+    /// `dfpn_plies` plies; all the test's proofs together at most a hundred times this).
+    pub deep_net_budget: u64,
     /// The df-pn test of the search's chosen move (0, the default: none): positions a
     /// df-pn search of the opponent's mates by checks up to `dfpn_plies` plies may expand
     /// after the move; a move proven to allow a mate is refused.
@@ -88,6 +92,7 @@ impl Default for GuardLimits {
             net_plies: 0,
             net_budget: DEFAULT_NET_BUDGET,
             verify_budget: 0,
+            deep_net_budget: 0,
         }
     }
 }
@@ -285,4 +290,65 @@ fn is_net(
         }
     }
     Some(true)
+}
+
+/// Whether the side to move in `pos` (the attacker; the other side has just moved) has a
+/// move after which the defender cannot declare (`declares`) and every legal reply of the
+/// defender, checks included, leaves a mate by checks that a df-pn search proves within
+/// `budget` positions and `plies` plies (the threat filter first, where the defender is
+/// not in check: the attacker would mate if the defender passed). The attacker's moves
+/// tried: every evasion when it is in check (the defender's last move was a check),
+/// otherwise its quiet moves (its checks are left to a mate search of the position). `Some(true)`: a net; `Some(false)`: none found;
+/// `None`: the `left` positions ran out first. `pos` is left as it was.
+pub fn allows_deep_net(
+    pos: &mut Position,
+    plies: u32,
+    budget: u64,
+    left: &mut u64,
+    declares: &dyn Fn(&Position) -> bool,
+) -> Option<bool> {
+    let evading = pos.is_in_check();
+    let mut dfpn = Dfpn::new(budget, plies);
+    let mut mates = |pos: &mut Position, left: &mut u64| -> Option<bool> {
+        if *left == 0 {
+            return None;
+        }
+        let proof = dfpn.prove(pos);
+        *left = left.saturating_sub(dfpn.nodes());
+        Some(matches!(proof, Proof::Mate(_)))
+    };
+    for q in pos.legal_moves().iter().copied() {
+        if !evading && pos.gives_check(q) {
+            continue;
+        }
+        let undo = pos.play_unchecked(q);
+        let net = (|| {
+            if declares(pos) {
+                return Some(false);
+            }
+            if !pos.is_in_check() {
+                let null = pos.do_null_move();
+                let threat = mates(pos, left);
+                pos.undo_null_move(null);
+                if threat != Some(true) {
+                    return threat;
+                }
+            }
+            for r in pos.legal_moves().iter().copied() {
+                let undo = pos.play_unchecked(r);
+                let mated = mates(pos, left);
+                pos.undo(r, undo);
+                if mated != Some(true) {
+                    return mated;
+                }
+            }
+            Some(true)
+        })();
+        pos.undo(q, undo);
+        match net {
+            Some(false) => {}
+            other => return other,
+        }
+    }
+    Some(false)
 }

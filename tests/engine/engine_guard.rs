@@ -409,3 +409,50 @@ fn the_net_test_refuses_a_move_into_a_mating_net() {
     assert_ne!(m, walked);
     assert_eq!(net_after(m), Some(false), "{}", m.to_usi());
 }
+
+/// Positions of the 24-point engine's self-play just after the loser's check (lines 130,
+/// 390, 555 and 41 of `aiiru_bench`): the winner evades, and then every move of the
+/// loser is mated by checks.
+const DEEP_NETS: [&str; 4] = [
+    "3p4l/2pK1nS2/5p2p/p3pLpp1/3P1N3/1P2B3P/5g1G1/+B3S1klS/4G4 b 2RGS2NL5P2p 257",
+    "Kg2b4/3g5/4p1+R+S1/p2p1pp1p/1p1n5/P3SR+B1P/2P1P4/2+n2SP2/LN1+s1k2L b 2GN2L4P2p 179",
+    "+S8/1n7/K1+P2s1S1/gp7/p1S3p+R1/P2P1P3/NP2PG+B2/2G6/L5k1+b b RG2N3L6P3p 149",
+    "l4+Lg2/5K3/p2p2+P1s/2p1+B4/3S2Np1/PP3P2p/3P2kN1/2+p2L3/L1S1R1sG1 b RB2G2N7P 183",
+];
+
+/// The deep mating-net test finds each of those nets, and its net is real: one move of
+/// the side to move after which a brute-force check of every reply finds the df-pn
+/// mate. A side that may declare is in no net; with no nodes left the answer is
+/// unknown; the start position holds none.
+#[test]
+fn the_deep_net_test_finds_the_nets_of_engine_games() {
+    for sfen in DEEP_NETS {
+        let pos = Position::from_sfen(sfen).unwrap();
+        assert!(pos.is_in_check(), "{sfen}");
+        let mut left = 100_000;
+        let net = guard::allows_deep_net(&mut pos.clone(), 15, 1_000, &mut left, &|_| false);
+        assert_eq!(net, Some(true), "{sfen}");
+        // The net, found by brute force: an evasion after which every reply is mated.
+        let real = pos.legal_moves().iter().any(|&q| {
+            let p = after(&pos, q);
+            let replies = p.legal_moves();
+            !replies.is_empty()
+                && replies.iter().all(|&r| {
+                    matches!(
+                        Dfpn::new(100_000, 15).prove(&mut after(&p, r)),
+                        Proof::Mate(_)
+                    )
+                })
+        });
+        assert!(real, "{sfen}");
+        let mut left = 100_000;
+        let declaring = guard::allows_deep_net(&mut pos.clone(), 15, 1_000, &mut left, &|_| true);
+        assert_eq!(declaring, Some(false), "{sfen}");
+        let mut left = 0;
+        let starved = guard::allows_deep_net(&mut pos.clone(), 15, 1_000, &mut left, &|_| false);
+        assert_eq!(starved, None, "{sfen}");
+    }
+    let mut left = 100_000;
+    let start = guard::allows_deep_net(&mut Position::startpos(), 15, 1_000, &mut left, &|_| false);
+    assert_eq!(start, Some(false));
+}

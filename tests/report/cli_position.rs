@@ -197,5 +197,8 @@ fn escapes_sort_every_legal_move() {
     assert_eq!(starved["escapes"]["escape"].as_array().unwrap().len(), 0);
     let text = run(&["--sfen", sfen, "--escapes", "--escape-plies", "3"]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("1 escape, 22 mated, 0 unknown"), "{text}");
+    assert!(
+        text.contains("1 escape, 22 mated, 0 unknown, 0 net"),
+        "{text}"
+    );
 }

@@ -21,6 +21,9 @@ use crate::shogi::{Color, Move, Position};
 /// ([`crate::engine::guard::GuardLimits::net_plies`]).
 const NET_RETRIES: u32 = 3;
 
+/// The deep mating-net test may spend this many times its per-proof budget.
+const DEEP_NET_PROOFS: u64 = 100;
+
 /// The searcher: owns the transposition table and the ordering heuristics, which survive
 /// from one search to the next.
 #[derive(Debug)]
@@ -298,7 +301,8 @@ impl Searcher {
         // times), with half the node allowance again; with no time left the next move of
         // the last iteration's order is taken.
         let mut retries = 0;
-        while (self.config.guard.net_plies > 0 || self.config.guard.verify_budget > 0)
+        let guard = self.config.guard;
+        while (guard.net_plies > 0 || guard.verify_budget > 0 || guard.deep_net_budget > 0)
             && root_moves.len() > 1
             && retries < NET_RETRIES
             && self.refuted(&mut pos, best_move)
@@ -371,6 +375,19 @@ impl Searcher {
             let mut dfpn = crate::engine::mate::Dfpn::new(limits.verify_budget, limits.dfpn_plies);
             refuted = matches!(dfpn.prove(pos), crate::engine::mate::Proof::Mate(_));
             self.nodes += dfpn.nodes();
+        }
+        if !refuted && limits.deep_net_budget > 0 {
+            let total = limits.deep_net_budget.saturating_mul(DEEP_NET_PROOFS);
+            let mut left = total;
+            let net = guard::allows_deep_net(
+                pos,
+                limits.dfpn_plies,
+                limits.deep_net_budget,
+                &mut left,
+                &|p| can_declare_win(p, rule),
+            );
+            self.nodes += total - left;
+            refuted = net == Some(true);
         }
         if !refuted && limits.net_plies > 0 {
             let mut left = limits.net_budget;

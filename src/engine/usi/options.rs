@@ -335,6 +335,10 @@ impl Options {
                 GuardLimits::default().net_budget
             ),
             format!(
+                "option name GuardDeepNetNodes type spin default {} min 0 max {MAX_GUARD_BUDGET}",
+                GuardLimits::default().deep_net_budget
+            ),
+            format!(
                 "option name GuardVerifyNodes type spin default {} min 0 max {MAX_GUARD_BUDGET}",
                 GuardLimits::default().verify_budget
             ),
@@ -527,6 +531,10 @@ impl Options {
             }
             "guardnetnodes" => {
                 self.guard.net_budget =
+                    int_value(name, value)?.clamp(0, MAX_GUARD_BUDGET as i64) as u64
+            }
+            "guarddeepnetnodes" => {
+                self.guard.deep_net_budget =
                     int_value(name, value)?.clamp(0, MAX_GUARD_BUDGET as i64) as u64
             }
             "guardverifynodes" => {
