@@ -27,8 +27,8 @@ pub struct PositionArgs {
     #[arg(long)]
     pub json: bool,
     /// For every legal move, whether the opponent then mates by checks (a df-pn search):
-    /// the moves that escape, those proven to allow a mate (with its length as found)
-    /// and those the search could not settle within its nodes.
+    /// the moves that escape, those proven to allow a mate (with its length as found),
+    /// those that allow a mating net, and those not settled within the nodes.
     #[arg(long)]
     pub escapes: bool,
     /// Positions the df-pn search may expand after each move (with --escapes).

@@ -17,8 +17,9 @@ use crate::engine::time::{Limits, TimePlan, plan, start_iteration};
 use crate::engine::tt::TranspositionTable;
 use crate::shogi::{Color, Move, Position};
 
-/// How many chosen moves the mating-net test may refuse in one search
-/// ([`crate::engine::guard::GuardLimits::net_plies`]).
+/// How many chosen moves the tests of the chosen move may refuse in one search
+/// ([`crate::engine::guard::GuardLimits`]: `verify_budget`, `deep_net_budget`,
+/// `net_plies`).
 const NET_RETRIES: u32 = 3;
 
 /// The deep mating-net test may spend this many times its per-proof budget.
@@ -296,7 +297,7 @@ impl Searcher {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let (mut best_move, mut best_score, mut best_pv, mut completed) =
             self.iterate(&mut pos, &mut root_moves, max_depth, control, on_info);
-        // The tests of the move chosen (a mate by checks found by df-pn, a mating net):
+        // The tests of the move chosen (a mate by checks found by df-pn, mating nets):
         // a move refused is dropped and the rest searched again (at most `NET_RETRIES`
         // times), with half the node allowance again; with no time left the next move of
         // the last iteration's order is taken.
@@ -364,8 +365,9 @@ impl Searcher {
     }
 
     /// Whether the opponent, after `m`, is proven to mate by checks (df-pn within the
-    /// guard's `verify_budget`) or to build a mating net ([`guard::allows_net`] within
-    /// its `net_budget`). The tests' nodes count as nodes.
+    /// guard's `verify_budget`) or to build a mating net ([`guard::allows_deep_net`]
+    /// within `deep_net_budget` a proof, [`guard::allows_net`] within `net_budget`). The
+    /// tests' nodes count as nodes.
     fn refuted(&mut self, pos: &mut Position, m: Move) -> bool {
         let limits = self.config.guard;
         let rule = self.config.rule;
