@@ -63,6 +63,12 @@ pub struct KingFitArgs {
     /// Scale K of the teacher's sigmoid (default: calibrated on the data).
     #[arg(long)]
     pub scale: Option<f64>,
+    /// Scale of the model's sigmoid (default: the default evaluation's, calibrated on the
+    /// data). Give the teacher's `--scale` here too to fit the teacher's score in its own
+    /// units (the two scales differ where the results are noisy, and a correction fitted
+    /// across two scales must also rescale the evaluation it corrects).
+    #[arg(long)]
+    pub model_scale: Option<f64>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
@@ -716,8 +722,14 @@ fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingF
             k
         }
     };
-    let model_scale = king_fit::calibrate(samples, |s| Some(s.base as f64)).unwrap_or(scale);
-    println!("default evaluation's scale = {model_scale} (calibrated against the results)");
+    let model_scale = match a.model_scale {
+        Some(k) => k,
+        None => {
+            let k = king_fit::calibrate(samples, |s| Some(s.base as f64)).unwrap_or(scale);
+            println!("default evaluation's scale = {k} (calibrated against the results)");
+            k
+        }
+    };
     KingFitSettings {
         lambda: a.lambda,
         scale,

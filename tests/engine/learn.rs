@@ -520,6 +520,45 @@ fn king_fit_writes_weights_the_search_loads() {
     );
 }
 
+/// `learn king-fit --scale K --model-scale K`: both sigmoids take the scale asked (none is
+/// calibrated), and the weights file's comment records them; without `--model-scale` the
+/// default evaluation's scale is calibrated on the data and said so.
+#[test]
+fn king_fit_takes_the_models_scale() {
+    use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+    use std::process::Command;
+    let s = settings(4);
+    let path = temp("king-fit-scale");
+    gen_file(&s, &path, 1);
+    let fit = |extra: &[&str], out: &Path| {
+        let run = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .args(["learn", "king-fit"])
+            .arg(&path)
+            .args(["--epochs", "1", "--batch", "16", "--validation", "50", "-o"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&run.stdout).to_string();
+        assert!(
+            run.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let w = KingPieceWeights::from_bytes(&std::fs::read(out).unwrap()).unwrap();
+        (text, w.comment)
+    };
+    let (text, comment) = fit(
+        &["--scale", "700", "--model-scale", "700"],
+        &path.with_file_name("kp-700.bin"),
+    );
+    assert!(!text.contains("calibrated"), "{text}");
+    assert!(comment.contains("K 700, model K 700,"), "{comment}");
+    let (text, comment) = fit(&["--scale", "700"], &path.with_file_name("kp-cal.bin"));
+    assert!(text.contains("default evaluation's scale = "), "{text}");
+    assert!(!comment.contains("model K 700,"), "{comment}");
+}
+
 /// `outside` units: the built-in engine against an outside USI engine (here the program
 /// itself through `floodgate-scan usi`, 200 nodes a move), colours alternating, the
 /// teacher labelling both sides' positions; the source is recorded and the header names
