@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The full search against the outside anchors at equal measured time, the learned
-# evaluation (the default) and the hand-made one (`LinearWeights=none`) in the same run
+# evaluation (the default) and the hand-made one (`LinearWeights=none`,
+# `KingPieceWeights=none`) in the same run
 # (reports/learn.md, reports/engine.md).
 #
 #   scripts/match-anchors.sh                       # both evaluations vs GPS Shogi LimitDepth 4
@@ -9,6 +10,7 @@
 #   ANCHOR=yo YANEURAOU=anchors/YaneuraOu-material scripts/match-anchors.sh
 #                                                  # vs YaneuraOu MaterialLv1 (scripts/build-anchors.sh)
 #   EVALS=learned scripts/match-anchors.sh         # the learned evaluation only
+#   EVALS="learned nokp" scripts/match-anchors.sh  # ... and without the king-piece term
 #   FIRST=9 scripts/match-anchors.sh               # the first 9 start positions only (18 games)
 #
 # Start positions: the real openings of fixtures/openings/real12.txt cut after 8 and after
@@ -52,7 +54,8 @@ uptime
 for e in $EVALS; do
     case "$e" in
         learned) opt=() ;;
-        hand) opt=(--a-opt LinearWeights=none) ;;
+        hand) opt=(--a-opt LinearWeights=none --a-opt KingPieceWeights=none) ;;
+        nokp) opt=(--a-opt KingPieceWeights=none) ;;
         *) opt=(--a-opt "LinearWeights=$e") ;;
     esac
     name="$(basename "$e" .txt)"

@@ -54,6 +54,11 @@ pub struct ReplayArgs {
     /// `LinearWeights24` option; default none).
     #[arg(long, value_name = "WEIGHTS")]
     pub linear_weights: Option<String>,
+    /// The king-relative piece evaluation of the built-in engine's full search (the
+    /// `KingPieceWeights` option: `builtin`, the default, `none`, or a file from `learn
+    /// king-fit`); the 24-point mode does not use it.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub king_piece_weights: Option<String>,
     /// An outside USI engine for both sides instead of the built-in one (its command line,
     /// split at spaces; one process a side).
     #[arg(long, value_name = "COMMAND", conflicts_with_all = ["black_usi", "white_usi"])]
@@ -283,11 +288,15 @@ fn parse_shard(s: &str) -> anyhow::Result<(usize, usize)> {
     Ok((k, n))
 }
 
-/// `NAME=VALUE` pairs.
 /// The default configuration with `--linear-weights` applied as the USI option of
 /// `mode` (`LinearWeights` or `LinearWeights24`), so that a file is checked as the engine
 /// checks it.
-fn linear_config(mode: Mode, value: Option<&str>) -> anyhow::Result<Config> {
+/// `--king-piece-weights` as the option `KingPieceWeights`.
+fn linear_config(
+    mode: Mode,
+    value: Option<&str>,
+    king_piece: Option<&str>,
+) -> anyhow::Result<Config> {
     let mut o = floodgate_scan::engine::usi::Options::default();
     if let Some(v) = value {
         let name = match mode {
@@ -297,14 +306,20 @@ fn linear_config(mode: Mode, value: Option<&str>) -> anyhow::Result<Config> {
         o.set(name, v)
             .map_err(|e| anyhow::anyhow!("--linear-weights: {e}"))?;
     }
+    if let Some(v) = king_piece {
+        o.set("KingPieceWeights", v)
+            .map_err(|e| anyhow::anyhow!("--king-piece-weights: {e}"))?;
+    }
     let c = o.config();
     Ok(Config {
         linear: c.linear,
         linear24: c.linear24,
+        king_piece: c.king_piece,
         ..Config::default()
     })
 }
 
+/// `NAME=VALUE` pairs.
 fn parse_options(opts: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     opts.iter()
         .map(|o| {
@@ -432,7 +447,11 @@ fn replay_builtin(
         max_moves_to_draw: 0,
         mode: a.mode,
         weights: load_weights(a.weights.as_deref())?,
-        ..linear_config(a.mode, a.linear_weights.as_deref())?
+        ..linear_config(
+            a.mode,
+            a.linear_weights.as_deref(),
+            a.king_piece_weights.as_deref(),
+        )?
     };
     let name = format!("floodgate-scan {}", mode_name(a.mode));
     let labels = RowLabels {

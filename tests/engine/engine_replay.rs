@@ -180,17 +180,28 @@ fn replay_counts_declared_draws_and_skips_positions_past_move_500() {
 }
 
 /// Total nodes of `bench` at its default depth: changes only when search behaviour or
-/// the compiled-in correction (`weights/correction.txt`) changes (then record the new
-/// value here and in `reports/engine.md`).
-const BENCH_SIGNATURE: u64 = 482_770;
+/// the compiled-in evaluation (`weights/correction.txt`, `weights/king-piece.bin`)
+/// changes (then record the new value here and in `reports/engine.md`).
+const BENCH_SIGNATURE: u64 = 523_175;
 
-/// The same with the hand-made evaluation alone (`LinearWeights=none`).
+/// The same without the king-piece term (`KingPieceWeights=none`): the compiled-in
+/// correction of the hand-made evaluation alone.
+const BENCH_SIGNATURE_CORRECTION: u64 = 482_770;
+
+/// The same with the hand-made evaluation alone (`LinearWeights=none`,
+/// `KingPieceWeights=none`).
 const BENCH_SIGNATURE_HAND: u64 = 694_098;
 
-/// The same with the committed learned weights (`weights/linear.txt`): changes only when
-/// the search or those weights change (the learned evaluation's speed-ups, its cache
-/// among them, return the same values and leave it as it is).
+/// The same with the committed learned weights (`weights/linear.txt`, no king-piece
+/// term): changes only when the search or those weights change (the learned evaluation's
+/// speed-ups, its cache among them, return the same values and leave it as it is).
 const BENCH_SIGNATURE_LEARNED: u64 = 568_305;
+
+/// `bench` without the king-piece term, with `LinearWeights=value`.
+fn linear_only(value: &str) -> u64 {
+    let option = format!("LinearWeights={value}");
+    bench_signature(&["--option", "KingPieceWeights=none", "--option", &option])
+}
 
 #[test]
 fn bench_prints_the_recorded_signature() {
@@ -199,29 +210,35 @@ fn bench_prints_the_recorded_signature() {
 
 #[test]
 fn bench_with_the_hand_made_evaluation_prints_its_recorded_signature() {
-    assert_eq!(
-        bench_signature(&["--option", "LinearWeights=none"]),
-        BENCH_SIGNATURE_HAND
-    );
+    assert_eq!(linear_only("none"), BENCH_SIGNATURE_HAND);
 }
 
-/// The compiled-in correction is the file `weights/correction.txt`: loading that file
-/// searches exactly as the default does.
+/// The compiled-in correction is the file `weights/correction.txt` and the compiled-in
+/// king-piece weights the file `weights/king-piece.bin`: loading those files searches
+/// exactly as the default does, and each evaluation on its own as recorded.
 #[test]
-fn the_default_evaluation_is_the_committed_correction() {
-    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/correction.txt");
-    let option = format!("LinearWeights={weights}");
-    assert_eq!(bench_signature(&["--option", &option]), BENCH_SIGNATURE);
+fn the_default_evaluation_is_the_committed_weights() {
+    let correction = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/correction.txt");
+    let king_piece = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/king-piece.bin");
+    assert_eq!(linear_only(correction), BENCH_SIGNATURE_CORRECTION);
+    assert_eq!(
+        bench_signature(&["--option", "KingPieceWeights=none"]),
+        BENCH_SIGNATURE_CORRECTION
+    );
+    let both = [
+        "--option".to_string(),
+        format!("LinearWeights={correction}"),
+        "--option".to_string(),
+        format!("KingPieceWeights={king_piece}"),
+    ];
+    let both: Vec<&str> = both.iter().map(String::as_str).collect();
+    assert_eq!(bench_signature(&both), BENCH_SIGNATURE);
 }
 
 #[test]
 fn bench_with_the_learned_weights_prints_its_recorded_signature() {
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/linear.txt");
-    let option = format!("LinearWeights={weights}");
-    assert_eq!(
-        bench_signature(&["--option", &option]),
-        BENCH_SIGNATURE_LEARNED
-    );
+    assert_eq!(linear_only(weights), BENCH_SIGNATURE_LEARNED);
 }
 
 #[test]
@@ -236,9 +253,8 @@ fn a_zero_correction_of_the_hand_made_evaluation_searches_as_the_hand_made_one()
         floodgate_scan::engine::eval::linear::LinearWeights::zero_residual().to_text("zero"),
     )
     .unwrap();
-    let option = format!("LinearWeights={}", weights.display());
     assert_eq!(
-        bench_signature(&["--option", &option]),
+        linear_only(&weights.display().to_string()),
         BENCH_SIGNATURE_HAND
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -283,7 +299,8 @@ fn bench_signature(args: &[&str]) -> u64 {
 }
 
 /// `replay`'s table for the same moves: byte for byte the committed one (the built-in
-/// engine in both modes, and the built-in engine refereed as an outside USI engine).
+/// engine in both modes, the full search also without its king-piece term, and the
+/// built-in engine refereed as an outside USI engine).
 #[test]
 fn replay_tables_are_byte_for_byte_the_recorded_ones() {
     let dir = std::env::temp_dir().join(format!("fs-engine-replay-gold-{}", std::process::id()));
@@ -291,7 +308,7 @@ fn replay_tables_are_byte_for_byte_the_recorded_ones() {
     let root = env!("CARGO_MANIFEST_DIR");
     let positions = format!("{root}/fixtures/positions/aiiru_bench.tsv");
     let usi = format!("{} usi", env!("CARGO_BIN_EXE_floodgate-scan"));
-    let runs: [(&str, Vec<&str>); 3] = [
+    let runs: [(&str, Vec<&str>); 4] = [
         (
             "search27",
             vec![
@@ -303,6 +320,21 @@ fn replay_tables_are_byte_for_byte_the_recorded_ones() {
                 "search",
                 "--rule",
                 "CSARule27",
+            ],
+        ),
+        (
+            "search27-nokp",
+            vec![
+                "--limit",
+                "10",
+                "--max-plies",
+                "60",
+                "--mode",
+                "search",
+                "--rule",
+                "CSARule27",
+                "--king-piece-weights",
+                "none",
             ],
         ),
         (

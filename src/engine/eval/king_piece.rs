@@ -232,6 +232,10 @@ pub enum KingPieceError {
     Header(String),
 }
 
+/// The weights compiled in as the full search's default (`weights/king-piece.bin`; how it
+/// was made: `reports/learn.md`, "One scale for the teacher and the model").
+pub const BUILTIN_BYTES: &[u8] = include_bytes!("../../../weights/king-piece.bin");
+
 /// First bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"FSKPW01\n";
 
@@ -331,6 +335,19 @@ impl KingPieceWeights {
             progress: Progress { bias, coef },
             comment,
         })
+    }
+
+    /// The weights compiled in as the full search's default ([`BUILTIN_BYTES`]), read once.
+    pub fn builtin() -> Arc<KingPieceWeights> {
+        static BUILTIN: std::sync::OnceLock<Arc<KingPieceWeights>> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                Arc::new(
+                    KingPieceWeights::from_bytes(BUILTIN_BYTES)
+                        .expect("the compiled-in king-piece weights are valid"),
+                )
+            })
+            .clone()
     }
 
     /// Read a weights file, naming it in the error.

@@ -179,7 +179,8 @@ pub struct Options {
     /// The correction read from `linear24_path`.
     pub linear24: Option<Arc<LinearWeights>>,
     /// `KingPieceWeights`: a file of the king-relative piece evaluation (`learn
-    /// king-fit`), added to the evaluation of the full search; empty (the default) = none.
+    /// king-fit`), added to the evaluation of the full search; `<builtin>` (the default) =
+    /// the compiled-in weights; empty or `none` = none.
     pub king_piece_path: String,
     /// The weights read from `king_piece_path`.
     pub king_piece: Option<Arc<crate::engine::eval::king_piece::KingPieceWeights>>,
@@ -211,8 +212,8 @@ impl Default for Options {
             linear: Some(crate::engine::eval::linear::builtin()),
             linear24_path: String::new(),
             linear24: None,
-            king_piece_path: String::new(),
-            king_piece: None,
+            king_piece_path: BUILTIN_LINEAR.to_string(),
+            king_piece: Some(crate::engine::eval::king_piece::KingPieceWeights::builtin()),
             prunings: Prunings::default(),
             tweaks: Tweaks::default(),
             root_guard: true,
@@ -268,7 +269,7 @@ impl Options {
             "option name Weights type string default <empty>".into(),
             format!("option name LinearWeights type string default {BUILTIN_LINEAR}"),
             "option name LinearWeights24 type string default <empty>".into(),
-            "option name KingPieceWeights type string default <empty>".into(),
+            format!("option name KingPieceWeights type string default {BUILTIN_LINEAR}"),
             format!(
                 "option name QuiescenceTT type check default {}",
                 Config::default().quiescence_tt
@@ -460,11 +461,15 @@ impl Options {
         Ok(())
     }
 
-    /// `KingPieceWeights`: a king-relative piece evaluation file, or none.
+    /// `KingPieceWeights`: a king-relative piece evaluation file, the compiled-in one, or
+    /// none.
     fn set_king_piece(&mut self, path: &str) -> Result<(), OptionError> {
         if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
             self.king_piece_path.clear();
             self.king_piece = None;
+        } else if path == BUILTIN_LINEAR || path.eq_ignore_ascii_case("builtin") {
+            self.king_piece_path = BUILTIN_LINEAR.to_string();
+            self.king_piece = Some(crate::engine::eval::king_piece::KingPieceWeights::builtin());
         } else {
             use crate::engine::eval::king_piece::KingPieceWeights;
             let bytes = std::fs::read(path).map_err(|error| OptionError::KingPieceUnreadable {
@@ -722,6 +727,43 @@ mod tests {
         assert!(o.config().linear.is_some(), "the loaded weights are kept");
         o.set("LinearWeights", "<empty>").unwrap();
         assert!(o.config().linear.is_none());
+    }
+
+    /// `KingPieceWeights`: the compiled-in weights (`weights/king-piece.bin`) by default,
+    /// `none` turns them off, `<builtin>` back on, a file is loaded, and a file that is
+    /// missing or no weights file is refused with the weights kept.
+    #[test]
+    fn king_piece_weights_option() {
+        use crate::engine::eval::king_piece::KingPieceWeights;
+        let mut o = Options::default();
+        let builtin = o
+            .config()
+            .king_piece
+            .expect("the compiled-in weights by default");
+        let bytes = std::fs::read("weights/king-piece.bin").unwrap();
+        assert_eq!(*builtin, KingPieceWeights::from_bytes(&bytes).unwrap());
+        assert!(builtin.w.iter().any(|&w| w != 0), "fitted weights");
+        assert!(
+            o.usi_lines().contains(
+                &"option name KingPieceWeights type string default <builtin>".to_string()
+            )
+        );
+        o.set("KingPieceWeights", "none").unwrap();
+        assert!(o.config().king_piece.is_none());
+        o.set("KingPieceWeights", "<builtin>").unwrap();
+        assert_eq!(o.config().king_piece.as_deref(), Some(&*builtin));
+        o.set("KingPieceWeights", "").unwrap();
+        assert!(o.config().king_piece.is_none());
+        o.set("KingPieceWeights", "weights/king-piece.bin").unwrap();
+        assert_eq!(o.config().king_piece.as_deref(), Some(&*builtin));
+        let e = o.set("KingPieceWeights", "no/such/file.bin").unwrap_err();
+        assert!(matches!(e, OptionError::KingPieceUnreadable { .. }), "{e}");
+        let e = o.set("KingPieceWeights", "Cargo.toml").unwrap_err();
+        assert!(matches!(e, OptionError::KingPieceInvalid { .. }), "{e}");
+        assert!(
+            o.config().king_piece.is_some(),
+            "the loaded weights are kept"
+        );
     }
 
     /// `LinearWeights24` takes a correction of the 24-point evaluation only, and
