@@ -308,34 +308,21 @@ fn replay_tables_are_byte_for_byte_the_recorded_ones() {
     let root = env!("CARGO_MANIFEST_DIR");
     let positions = format!("{root}/fixtures/positions/aiiru_bench.tsv");
     let usi = format!("{} usi", env!("CARGO_BIN_EXE_floodgate-scan"));
+    let search27 = vec![
+        "--limit",
+        "10",
+        "--max-plies",
+        "60",
+        "--mode",
+        "search",
+        "--rule",
+        "CSARule27",
+    ];
     let runs: [(&str, Vec<&str>); 4] = [
-        (
-            "search27",
-            vec![
-                "--limit",
-                "10",
-                "--max-plies",
-                "60",
-                "--mode",
-                "search",
-                "--rule",
-                "CSARule27",
-            ],
-        ),
+        ("search27", search27.clone()),
         (
             "search27-nokp",
-            vec![
-                "--limit",
-                "10",
-                "--max-plies",
-                "60",
-                "--mode",
-                "search",
-                "--rule",
-                "CSARule27",
-                "--king-piece-weights",
-                "none",
-            ],
+            [search27, vec!["--king-piece-weights", "none"]].concat(),
         ),
         (
             "decl24",
