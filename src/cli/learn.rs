@@ -97,6 +97,11 @@ pub struct KingFitArgs {
     /// aiiru, aiiru_replay, decl24_replay, outside; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
+    /// Correct the hand-made evaluation with this linear correction (a `learn fit
+    /// --residual` file) instead of the compiled-in one: the term is then used with
+    /// `LinearWeights=FILE`.
+    #[arg(long)]
+    pub base_weights: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -657,7 +662,18 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         "progress = {:.1} + {:.2} in hand + {:.2} in the enemy camps + {:.2} promoted + {:.2} kings out of camp (of 256)",
         progress.bias, progress.coef[0], progress.coef[1], progress.coef[2], progress.coef[3]
     );
-    let (samples, bad) = king_fit::samples_of(&records, KingBase::Default, a.seed, a.validation);
+    let base = match &a.base_weights {
+        None => KingBase::Default,
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read --base-weights {}", p.display()))?;
+            KingBase::Linear(std::sync::Arc::new(
+                LinearWeights::parse(&text)
+                    .with_context(|| format!("--base-weights {}", p.display()))?,
+            ))
+        }
+    };
+    let (samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
     let set = king_fit_settings(&a, &samples);
@@ -687,7 +703,15 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         set.model_scale,
     ));
     let comment = format!(
-        "learn king-fit: correction of the default evaluation; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        a.base_weights
+            .as_ref()
+            .map_or("the default evaluation".to_string(), |p| format!(
+                "the hand-made evaluation with the linear correction {}",
+                p.file_name().map_or(p.display().to_string(), |n| n
+                    .to_string_lossy()
+                    .into_owned())
+            )),
         records.len(),
         per,
         file_names(&a.data),

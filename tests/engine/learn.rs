@@ -732,3 +732,83 @@ fn the_teachers_handshake_limit_is_the_one_asked() {
     gen_file(&s, &path, 1);
     assert!(!record::read_file(&path).unwrap().1.records.is_empty());
 }
+
+/// `learn king-fit --base-weights FILE`: the term is fitted on top of the hand-made
+/// evaluation with that linear correction (a `learn fit --residual` file) instead of the
+/// compiled-in one: the base's own agreement changes, the weights file's comment names
+/// the correction, and a file that is not a correction is refused naming it.
+#[test]
+fn king_fit_corrects_the_linear_correction_asked() {
+    use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+    use std::process::Command;
+    let s = settings(4);
+    let path = temp("king-fit-base");
+    gen_file(&s, &path, 1);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .arg("learn")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let p = path.display().to_string();
+    let lin = path.with_file_name("lin-base.txt").display().to_string();
+    let (ok, text, err) = run(&[
+        "fit",
+        &p,
+        "--residual",
+        "--epochs",
+        "3",
+        "--batch",
+        "16",
+        "--lr",
+        "20",
+        "-o",
+        &lin,
+    ]);
+    assert!(ok, "{text}{err}");
+    let alone = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("default evaluation alone:"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    let common = ["--epochs", "1", "--batch", "16", "--validation", "50"];
+    let kp_default = path.with_file_name("kp-default.bin").display().to_string();
+    let kp_base = path.with_file_name("kp-base.bin").display().to_string();
+    let (ok, text_default, err) =
+        run(&[&["king-fit", &p], &common[..], &["-o", &kp_default]].concat());
+    assert!(ok, "{text_default}{err}");
+    let (ok, text_base, err) = run(&[
+        &["king-fit", &p],
+        &common[..],
+        &["-o", &kp_base, "--base-weights", &lin],
+    ]
+    .concat());
+    assert!(ok, "{text_base}{err}");
+    assert_ne!(alone(&text_default), alone(&text_base));
+    let comment = |f: &str| {
+        KingPieceWeights::from_bytes(&std::fs::read(f).unwrap())
+            .unwrap()
+            .comment
+    };
+    assert!(comment(&kp_default).contains("correction of the default evaluation;"));
+    assert!(
+        comment(&kp_base).contains("with the linear correction lin-base.txt;"),
+        "{}",
+        comment(&kp_base)
+    );
+    let (ok, _, err) = run(&[
+        &["king-fit", &p],
+        &common[..],
+        &["-o", &kp_base, "--base-weights", &p],
+    ]
+    .concat());
+    assert!(!ok);
+    assert!(err.contains("--base-weights") && err.contains(&p), "{err}");
+}

@@ -33,11 +33,14 @@ use crate::shogi::Position;
 use crate::shogi::sets::{KINDS, Pieces, col_of, row_of};
 
 /// What the king-piece sum corrects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum KingBase {
     /// The search's default evaluation (the hand-made one with the compiled-in linear
     /// correction): the fitted file is used with it (`KingPieceWeights`).
     Default,
+    /// The hand-made evaluation with another linear correction (`LinearWeights`): for a
+    /// king-piece term fitted on top of a refitted correction.
+    Linear(std::sync::Arc<crate::engine::eval::linear::LinearWeights>),
     /// Nothing: the model stands alone (used by the tests on synthetic models).
     Zero,
 }
@@ -65,7 +68,7 @@ impl KingSample {
     /// The sample of a position with its labels.
     pub fn new(
         pos: &Position,
-        base: KingBase,
+        base: &KingBase,
         teacher: Option<f32>,
         result: f32,
         validation: bool,
@@ -77,6 +80,7 @@ impl KingSample {
                 &leaf,
                 &crate::engine::eval::linear::builtin(),
             ) as f32,
+            KingBase::Linear(w) => crate::engine::eval::linear::evaluate_total(&leaf, w) as f32,
             KingBase::Zero => 0.0,
         };
         KingSample {
@@ -91,7 +95,7 @@ impl KingSample {
     }
 
     /// The sample of a label record (`None` if its position does not decode).
-    pub fn of_record(r: &Record, base: KingBase, validation: bool) -> Option<KingSample> {
+    pub fn of_record(r: &Record, base: &KingBase, validation: bool) -> Option<KingSample> {
         let pos = r.position().ok()?;
         Some(KingSample::new(
             &pos,
@@ -550,7 +554,7 @@ pub fn calibrate(
 /// skipped (their count returned).
 pub fn samples_of(
     records: &[Record],
-    base: KingBase,
+    base: &KingBase,
     seed: u64,
     val_percent: u32,
 ) -> (Vec<KingSample>, usize) {
@@ -672,7 +676,7 @@ mod tests {
             let t = king_piece::evaluate(&leaf, &truth) * if flipped { -1 } else { 1 };
             samples.push(KingSample::new(
                 p,
-                KingBase::Zero,
+                &KingBase::Zero,
                 Some(t as f32),
                 0.5,
                 i % 10 == 0,
