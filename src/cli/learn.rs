@@ -97,6 +97,10 @@ pub struct KingFitArgs {
     /// aiiru, aiiru_replay, decl24_replay, outside; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
+    /// Leave out the pair table (pairs of pieces in each king's zone): the file then holds
+    /// the king-relative tables alone, in the first format.
+    #[arg(long)]
+    pub no_pairs: bool,
     /// Correct the hand-made evaluation with this linear correction (a `learn fit
     /// --residual` file) instead of the compiled-in one: the term is then used with
     /// `LinearWeights=FILE`.
@@ -703,7 +707,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         set.model_scale,
     ));
     let comment = format!(
-        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         a.base_weights
             .as_ref()
             .map_or("the default evaluation".to_string(), |p| format!(
@@ -726,11 +730,19 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         a.l2_factor,
         a.validation,
         a.seed,
+        if a.no_pairs {
+            "no pair table"
+        } else {
+            "with the pair table"
+        },
         last.map_or(f64::NAN, |e| e.validation_loss),
         last.map_or(f64::NAN, |e| e.r),
         e0.r
     );
-    write_out(&a.out, &king_fit::fold(&w, progress, comment).to_bytes())?;
+    write_out(
+        &a.out,
+        &king_fit::fold(&w, progress, comment, set.pairs).to_bytes(),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -765,6 +777,7 @@ fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingF
         l2_full: a.l2_full,
         l2_factor: a.l2_factor,
         seed: a.seed,
+        pairs: !a.no_pairs,
     }
 }
 

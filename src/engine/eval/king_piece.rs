@@ -27,6 +27,17 @@
 //! those two halves are summed anew. [`Accumulator::full`] sums everything from the
 //! position and is the definition the update is tested against.
 //!
+//! # Pairs near each king
+//!
+//! A second table ([`KingPieceWeights::pairs`], files of the second format) values every
+//! pair of pieces standing in a king's **zone** (the 24 squares within two steps of it), by
+//! the two pieces' kinds as the side sees them and the offset from one to the other
+//! (rows and columns -4..=4), in each table (our king's zone, theirs) and stage:
+//! [`N_PAIR_WEIGHTS`] weights, a factorized form of a piece-pair-king term (a castle's
+//! shape, an attack's shape against it) that tens of thousands of positions can fill. The
+//! pairs are few (a zone holds a handful of pieces) and summed at each evaluation
+//! ([`pair_sums`]); [`pair_terms`] lists them, the definition the fit shares.
+//!
 //! # Learning
 //!
 //! The fit ([`crate::lab::learn::king_fit`]) learns the tables in a factorized form (an
@@ -52,6 +63,13 @@ pub const STAGES: usize = 3;
 pub const ROLES: usize = 2;
 /// Weights in all.
 pub const N_WEIGHTS: usize = ROLES * 81 * ITEMS * STAGES;
+/// A piece's kind as a side sees it: ours (0..14) or theirs (14..28).
+pub const PAIR_KINDS: usize = 2 * KINDS;
+/// Offsets from one piece of a king's zone to another: 9 x 9 (rows and columns -4..=4).
+pub const PAIR_OFFSETS: usize = 81;
+/// Entries of the pair table: table (our king's zone, theirs) x kind x kind x offset,
+/// three stages each.
+pub const N_PAIR_WEIGHTS: usize = ROLES * PAIR_KINDS * PAIR_KINDS * PAIR_OFFSETS * STAGES;
 /// Fixed-point scale of the weights: a weight `w` is worth `w / WEIGHT_SCALE` centipawns.
 pub const WEIGHT_SCALE: i32 = 16;
 /// Progress at the end of the game.
@@ -191,6 +209,9 @@ pub fn blend(p: i32) -> [i32; STAGES] {
 pub struct KingPieceWeights {
     /// The table entries, [`N_WEIGHTS`] of them.
     pub w: Vec<i16>,
+    /// The pair table ([`pair_terms`]): [`N_PAIR_WEIGHTS`] entries, indexed
+    /// `pair * STAGES + stage`; empty in a file of the first format (no pair term).
+    pub pairs: Vec<i16>,
     /// The progress estimate.
     pub progress: Progress,
     /// Free text carried in the file (the fit's data and settings).
@@ -201,6 +222,7 @@ impl std::fmt::Debug for KingPieceWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KingPieceWeights")
             .field("weights", &self.w.len())
+            .field("pairs", &self.pairs.len())
             .field("progress", &self.progress)
             .field("comment", &self.comment)
             .finish()
@@ -236,8 +258,10 @@ pub enum KingPieceError {
 /// was made: `reports/learn.md`, "One scale for the teacher and the model").
 pub const BUILTIN_BYTES: &[u8] = include_bytes!("../../../weights/king-piece.bin");
 
-/// First bytes of a weights file.
+/// First bytes of a weights file of the first format (the king-relative tables only).
 pub const MAGIC: &[u8; 8] = b"FSKPW01\n";
+/// First bytes of a weights file of the second format (with the pair table).
+pub const MAGIC_PAIRS: &[u8; 8] = b"FSKPW02\n";
 
 /// FNV-1a, 64 bits, over `bytes`.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -254,6 +278,7 @@ impl KingPieceWeights {
     pub fn zero() -> KingPieceWeights {
         KingPieceWeights {
             w: vec![0; N_WEIGHTS],
+            pairs: Vec::new(),
             progress: Progress::DEFAULT,
             comment: String::new(),
         }
@@ -266,20 +291,26 @@ impl KingPieceWeights {
         &self.w[i..i + STAGES]
     }
 
-    /// The file: [`MAGIC`], a header (the comment's length as 4 little-endian bytes, the
-    /// comment in UTF-8, the progress bias and coefficients as little-endian `f32`), the
-    /// [`N_WEIGHTS`] weights as little-endian `i16`, and an FNV-1a check sum (8 bytes) of
-    /// everything before it.
+    /// The file: [`MAGIC`] ([`MAGIC_PAIRS`] with a pair table), a header (the comment's
+    /// length as 4 little-endian bytes, the comment in UTF-8, the progress bias and
+    /// coefficients as little-endian `f32`), the [`N_WEIGHTS`] weights as little-endian
+    /// `i16`, then the [`N_PAIR_WEIGHTS`] pair weights in the second format, and an FNV-1a
+    /// check sum (8 bytes) of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(N_WEIGHTS * 2 + 64 + self.comment.len());
-        out.extend_from_slice(MAGIC);
+        let mut out =
+            Vec::with_capacity((N_WEIGHTS + self.pairs.len()) * 2 + 64 + self.comment.len());
+        out.extend_from_slice(if self.pairs.is_empty() {
+            MAGIC
+        } else {
+            MAGIC_PAIRS
+        });
         out.extend_from_slice(&(self.comment.len() as u32).to_le_bytes());
         out.extend_from_slice(self.comment.as_bytes());
         out.extend_from_slice(&self.progress.bias.to_le_bytes());
         for c in self.progress.coef {
             out.extend_from_slice(&c.to_le_bytes());
         }
-        for v in &self.w {
+        for v in self.w.iter().chain(&self.pairs) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -289,9 +320,11 @@ impl KingPieceWeights {
 
     /// Read a file written by [`KingPieceWeights::to_bytes`].
     pub fn from_bytes(b: &[u8]) -> Result<KingPieceWeights, KingPieceError> {
-        if b.len() < MAGIC.len() || &b[..MAGIC.len()] != MAGIC {
-            return Err(KingPieceError::Magic);
-        }
+        let n_pairs = match b.get(..MAGIC.len()) {
+            Some(m) if m == MAGIC => 0,
+            Some(m) if m == MAGIC_PAIRS => N_PAIR_WEIGHTS,
+            _ => return Err(KingPieceError::Magic),
+        };
         let mut at = MAGIC.len();
         let need = |at: usize, n: usize| -> Result<(), KingPieceError> {
             if b.len() < at + n {
@@ -308,7 +341,7 @@ impl KingPieceWeights {
             .map_err(|e| KingPieceError::Header(format!("the comment is not UTF-8: {e}")))?
             .to_string();
         at += clen;
-        let total = at + 4 * (1 + PROGRESS_TERMS) + 2 * N_WEIGHTS + 8;
+        let total = at + 4 * (1 + PROGRESS_TERMS) + 2 * (N_WEIGHTS + n_pairs) + 8;
         need(0, total)?;
         if b.len() > total {
             return Err(KingPieceError::Long(b.len(), total));
@@ -326,12 +359,17 @@ impl KingPieceWeights {
             *c = f32_at(at);
             at += 4;
         }
-        let w = b[at..at + 2 * N_WEIGHTS]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let read = |from: usize, n: usize| -> Vec<i16> {
+            b[from..from + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let w = read(at, N_WEIGHTS);
+        let pairs = read(at + 2 * N_WEIGHTS, n_pairs);
         Ok(KingPieceWeights {
             w,
+            pairs,
             progress: Progress { bias, coef },
             comment,
         })
@@ -361,12 +399,92 @@ impl KingPieceWeights {
     }
 }
 
+/// The pair terms side `c` sees in table `role` (0: the zone of its own king, 1: of the
+/// other's): for every pair of pieces in that king's zone, the index of its entry (before
+/// the stage) in [`KingPieceWeights::pairs`] / [`STAGES`]. The zone is walked in turned
+/// coordinates, row by row; a pair is ordered by the kinds as `c` sees them, then by that
+/// walk, and the offset runs from its first piece to its second.
+#[inline]
+pub fn pair_terms<P: Pieces>(b: &P, c: usize, role: usize, mut f: impl FnMut(usize)) {
+    let owner = if role == 0 { c } else { 1 - c };
+    let Some(k) = b.king_of(owner) else {
+        return;
+    };
+    let kt = turn(c, k);
+    let (kr, kc) = (row_of(kt) as i32, col_of(kt) as i32);
+    // (kind as c sees it, turned row, turned column) of each piece in the zone.
+    let mut zone = [(0u8, 0i8, 0i8); 24];
+    let mut n = 0;
+    for dr in -2..=2i32 {
+        let r = kr + dr;
+        if !(0..9).contains(&r) {
+            continue;
+        }
+        for dc in -2..=2i32 {
+            let cl = kc + dc;
+            if (dr, dc) == (0, 0) || !(0..9).contains(&cl) {
+                continue;
+            }
+            let tsq = ((8 - cl) * 9 + r) as usize;
+            let code = b.piece_code_at(turn(c, tsq));
+            if code == EMPTY {
+                continue;
+            }
+            let theirs = ((code >> 4) as usize != c) as usize;
+            zone[n] = (
+                (theirs * KINDS + (code & 0x0f) as usize) as u8,
+                r as i8,
+                cl as i8,
+            );
+            n += 1;
+        }
+    }
+    let base = role * PAIR_KINDS;
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, z) = if zone[j].0 < zone[i].0 {
+                (zone[j], zone[i])
+            } else {
+                (zone[i], zone[j])
+            };
+            let d = ((z.1 - a.1 + 4) as usize) * 9 + (z.2 - a.2 + 4) as usize;
+            f(((base + a.0 as usize) * PAIR_KINDS + z.0 as usize) * PAIR_OFFSETS + d);
+        }
+    }
+}
+
+/// The pair table's sums per stage for the side to move of `b` (its pairs less the
+/// other side's), in weight units; zero without a pair table.
+#[inline]
+pub fn pair_sums<P: Pieces>(b: &P, w: &KingPieceWeights) -> [i32; STAGES] {
+    let mut s = [0i32; STAGES];
+    if w.pairs.is_empty() {
+        return s;
+    }
+    let us = b.to_move();
+    for c in 0..2 {
+        let sign = if c == us { 1 } else { -1 };
+        for role in 0..ROLES {
+            pair_terms(b, c, role, |i| {
+                let e = &w.pairs[i * STAGES..i * STAGES + STAGES];
+                for (x, v) in s.iter_mut().zip(e) {
+                    *x += sign * *v as i32;
+                }
+            });
+        }
+    }
+    s
+}
+
 /// Per side, per table, per stage: the sums of the entries of the items the side sees.
 /// `acc[c][role][stage]`; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Accumulator {
     /// The sums.
     pub acc: [[[i32; STAGES]; ROLES]; 2],
+    /// The pair table's sums, `pairs[c][role][stage]`: the pairs side `c` sees in the
+    /// zone of its own king (role 0) and of the other's (role 1).
+    pub pairs: [[[i32; STAGES]; ROLES]; 2],
 }
 
 /// One changed item, in true (unturned) terms: a board piece or the `n`-th hand piece.
@@ -506,12 +624,28 @@ impl Accumulator {
         s
     }
 
+    /// The pair table's sum of side `c` in table `role`, from scratch.
+    #[inline]
+    fn zone<P: Pieces>(b: &P, c: usize, role: usize, w: &KingPieceWeights) -> [i32; STAGES] {
+        let mut s = [0i32; STAGES];
+        if w.pairs.is_empty() {
+            return s;
+        }
+        pair_terms(b, c, role, |i| {
+            for (x, v) in s.iter_mut().zip(&w.pairs[i * STAGES..i * STAGES + STAGES]) {
+                *x += *v as i32;
+            }
+        });
+        s
+    }
+
     /// Every sum from scratch: the definition.
     pub fn full<P: Pieces>(b: &P, w: &KingPieceWeights) -> Accumulator {
         let mut a = Accumulator::default();
         for c in 0..2 {
             for role in 0..ROLES {
                 a.acc[c][role] = Self::half(b, c, role, w);
+                a.pairs[c][role] = Self::zone(b, c, role, w);
             }
         }
         a
@@ -522,6 +656,32 @@ impl Accumulator {
     #[inline]
     pub fn update<P: Pieces>(&self, d: &Delta, after: &P, w: &KingPieceWeights) -> Accumulator {
         let mut a = *self;
+        if !w.pairs.is_empty() {
+            // A king's zone changes when that king moves or a board square within two
+            // steps of it gains or loses a piece: only those zones are summed anew.
+            let touched = |k: usize| {
+                d.removed
+                    .iter()
+                    .chain(&d.added)
+                    .flatten()
+                    .any(|it| match *it {
+                        Item::Board { sq, .. } => {
+                            row_of(sq).abs_diff(row_of(k)) <= 2
+                                && col_of(sq).abs_diff(col_of(k)) <= 2
+                        }
+                        Item::Hand { .. } => false,
+                    })
+            };
+            for owner in 0..2 {
+                let Some(k) = after.king_of(owner) else {
+                    continue;
+                };
+                if d.king_moved == Some(owner) || touched(k) {
+                    a.pairs[owner][0] = Self::zone(after, owner, 0, w);
+                    a.pairs[1 - owner][1] = Self::zone(after, 1 - owner, 1, w);
+                }
+            }
+        }
         for c in 0..2 {
             for role in 0..ROLES {
                 let owner = if role == 0 { c } else { 1 - c };
@@ -555,9 +715,12 @@ impl Accumulator {
         let bl = blend(w.progress.of(b));
         let mut v: i64 = 0;
         for (s, f) in bl.iter().enumerate() {
-            let mine = self.acc[us][0][s] + self.acc[us][1][s];
-            let theirs = self.acc[1 - us][0][s] + self.acc[1 - us][1][s];
-            v += (*f as i64) * (mine - theirs) as i64;
+            let (mine, theirs) = (&self.acc[us], &self.acc[1 - us]);
+            let (pm, pt) = (&self.pairs[us], &self.pairs[1 - us]);
+            let d = mine[0][s] + mine[1][s] - theirs[0][s] - theirs[1][s] + pm[0][s] + pm[1][s]
+                - pt[0][s]
+                - pt[1][s];
+            v += (*f as i64) * d as i64;
         }
         (v / (PROGRESS_MAX as i64 * WEIGHT_SCALE as i64)) as i32
     }
@@ -579,6 +742,9 @@ mod tests {
         for v in w.w.iter_mut() {
             *v = rng.below(2001) as i16 - 1000;
         }
+        w.pairs = (0..N_PAIR_WEIGHTS)
+            .map(|_| rng.below(2001) as i16 - 1000)
+            .collect();
         w
     }
 
@@ -623,7 +789,22 @@ mod tests {
         w.comment = "fit: test".into();
         w.progress.bias = -3.5;
         let bytes = w.to_bytes();
+        assert!(bytes.starts_with(MAGIC_PAIRS));
         assert_eq!(KingPieceWeights::from_bytes(&bytes).unwrap(), w);
+        // Without a pair table: the first format, read back without one.
+        let mut first = w.clone();
+        first.pairs.clear();
+        let b1 = first.to_bytes();
+        assert!(b1.starts_with(MAGIC));
+        assert_eq!(b1.len() + 2 * N_PAIR_WEIGHTS, bytes.len());
+        assert_eq!(KingPieceWeights::from_bytes(&b1).unwrap(), first);
+        // A first-format header over a second-format body is refused, not misread.
+        let mut mixed = bytes.clone();
+        mixed[..8].copy_from_slice(MAGIC);
+        assert!(matches!(
+            KingPieceWeights::from_bytes(&mixed),
+            Err(KingPieceError::Long(..))
+        ));
         let mut bad = bytes.clone();
         bad[1000] ^= 0x10;
         assert!(matches!(
@@ -674,9 +855,12 @@ mod tests {
     fn a_position_and_its_twin_score_alike() {
         let w = random_weights(17);
         let mut p = Position::startpos();
-        for m in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+        for m in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "5a4b", "5i4h"] {
             p.play(Move::from_usi(m).unwrap()).unwrap();
             assert_eq!(evaluate(&p, &w), evaluate(&p.flipped(), &w), "after {m}");
+            assert_eq!(pair_sums(&p, &w), pair_sums(&p.flipped(), &w), "after {m}");
         }
+        // The last position is not symmetric: its pairs do not cancel.
+        assert_ne!(pair_sums(&p, &w), [0; STAGES]);
     }
 }

@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use super::fit::{is_validation, quiet_leaf};
 use super::record::{self, POSITION_BYTES, Record, Source};
 use crate::engine::eval::king_piece::{
-    self, BOARD_ITEMS, ITEMS, KingPieceWeights, N_WEIGHTS, PROGRESS_MAX, PROGRESS_TERMS, Progress,
-    ROLES, STAGES, WEIGHT_SCALE, blend, items, progress_counts,
+    self, BOARD_ITEMS, ITEMS, KingPieceWeights, N_PAIR_WEIGHTS, N_WEIGHTS, PROGRESS_MAX,
+    PROGRESS_TERMS, Progress, ROLES, STAGES, WEIGHT_SCALE, blend, items, pair_terms,
+    progress_counts,
 };
 use crate::shogi::Position;
 use crate::shogi::sets::{KINDS, Pieces, col_of, row_of};
@@ -116,17 +117,23 @@ const P_FULL: usize = 0;
 const P_ITEM: usize = P_FULL + N_WEIGHTS;
 const REL: usize = 17 * 17;
 const P_REL: usize = P_ITEM + ITEMS * STAGES;
+/// The pair table ([`king_piece::pair_terms`]), learned as it is written.
+const P_PAIR: usize = P_REL + ROLES * 2 * KINDS * REL * STAGES;
 /// Parameters in all.
-pub const N_PARAMS: usize = P_REL + ROLES * 2 * KINDS * REL * STAGES;
+pub const N_PARAMS: usize = P_PAIR + N_PAIR_WEIGHTS;
+/// The `role` of a pair term.
+const PAIR_ROLE: u8 = ROLES as u8;
 
 /// One term of a sample's value: table `role`, king square `king` (turned), `item`,
-/// counted `sign` (+1 for the leaf's side to move, -1 for the other).
+/// counted `sign` (+1 for the leaf's side to move, -1 for the other); or, with `role`
+/// [`PAIR_ROLE`], the pair table's entry `pair`.
 #[derive(Debug, Clone, Copy)]
 struct Term {
     role: u8,
     king: u8,
     sign: i8,
     item: u16,
+    pair: u32,
 }
 
 /// The terms of a position and its stage blend (fractions summing to 1).
@@ -148,8 +155,18 @@ fn terms(pos: &Position, progress: &Progress) -> (Vec<Term>, [f32; STAGES]) {
                     king: k as u8,
                     sign,
                     item: item as u16,
+                    pair: 0,
                 });
             }
+            pair_terms(pos, c, role, |i| {
+                out.push(Term {
+                    role: PAIR_ROLE,
+                    king: 0,
+                    sign,
+                    item: 0,
+                    pair: i as u32,
+                })
+            });
         }
     }
     let b = blend(progress.of(pos));
@@ -160,6 +177,9 @@ fn terms(pos: &Position, progress: &Progress) -> (Vec<Term>, [f32; STAGES]) {
 /// The parameters of a term (before the stage): full entry, item factor, offset factor.
 #[inline]
 fn params(t: &Term) -> [Option<usize>; 3] {
+    if t.role == PAIR_ROLE {
+        return [Some(P_PAIR + t.pair as usize * STAGES), None, None];
+    }
     let (role, king, item) = (t.role as usize, t.king as usize, t.item as usize);
     let full = P_FULL + ((role * 81 + king) * ITEMS + item) * STAGES;
     let own = P_ITEM + item * STAGES;
@@ -222,6 +242,8 @@ pub struct KingFitSettings {
     pub l2_factor: f64,
     /// Seed of the shuffles.
     pub seed: u64,
+    /// Learn the pair table too (else it stays zero and the file has none).
+    pub pairs: bool,
 }
 
 /// One epoch's figures.
@@ -400,7 +422,10 @@ pub fn fit(
                 .par_iter()
                 .map(|&i| {
                     let s = &samples[i];
-                    let (v, ts, bl) = value_of(s, &adam.w, progress);
+                    let (v, mut ts, bl) = value_of(s, &adam.w, progress);
+                    if !set.pairs {
+                        ts.retain(|t| t.role != PAIR_ROLE);
+                    }
                     let q = sigmoid(v / set.model_scale);
                     let dv = (q - target(s, set)) / set.model_scale;
                     (dv as f32, ts, bl, s.turn)
@@ -494,11 +519,18 @@ impl SparseAdam {
     }
 }
 
-/// The tables of fitted parameters, folded and quantized.
-pub fn fold(w: &[f32], progress: Progress, comment: String) -> KingPieceWeights {
+/// The tables of fitted parameters, folded and quantized (the pair table with `pairs`).
+pub fn fold(w: &[f32], progress: Progress, comment: String, pairs: bool) -> KingPieceWeights {
     let mut out = KingPieceWeights::zero();
     out.progress = progress;
     out.comment = comment;
+    let quantize = |x: f32| (x * WEIGHT_SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
+    if pairs {
+        out.pairs = w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS]
+            .iter()
+            .map(|&x| quantize(x))
+            .collect();
+    }
     for role in 0..ROLES {
         for king in 0..81 {
             for item in 0..ITEMS {
@@ -507,12 +539,12 @@ pub fn fold(w: &[f32], progress: Progress, comment: String) -> KingPieceWeights 
                     king: king as u8,
                     sign: 1,
                     item: item as u16,
+                    pair: 0,
                 };
                 let base = ((role * 81 + king) * ITEMS + item) * STAGES;
                 for st in 0..STAGES {
                     let sum: f32 = params(&t).into_iter().flatten().map(|p| w[p + st]).sum();
-                    out.w[base + st] =
-                        (sum * WEIGHT_SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
+                    out.w[base + st] = quantize(sum);
                 }
             }
         }
@@ -617,6 +649,7 @@ mod tests {
             l2_full: 0.0,
             l2_factor: 0.0,
             seed: 7,
+            pairs: false,
         }
     }
 
@@ -692,7 +725,7 @@ mod tests {
             "{epochs:?}"
         );
         // The folded file evaluates as the parameters do, and close to the truth.
-        let folded = fold(&w, progress, String::new());
+        let folded = fold(&w, progress, String::new(), true);
         let mut pairs = Vec::new();
         for p in positions(300, 99) {
             let got = Accumulator::full(&p, &folded).value(&p, &folded);
@@ -701,6 +734,96 @@ mod tests {
         }
         let (r, mae) = agreement(&pairs).unwrap();
         assert!(r > 0.95 && mae < 200.0, "r {r} mae {mae}");
+    }
+
+    /// The model's value of `p` (its side to move) with parameters `w`, before folding.
+    fn model_value(p: &Position, w: &[f32], progress: &Progress) -> f64 {
+        let (ts, bl) = terms(p, progress);
+        let mut v = 0f64;
+        for t in &ts {
+            for q in params(t).into_iter().flatten() {
+                for st in 0..STAGES {
+                    v += (t.sign as f32 * bl[st] * w[q + st]) as f64;
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn the_folded_file_evaluates_as_the_parameters_pairs_included() {
+        // Random parameters, the pair table's among them: the engine's value of the
+        // folded file (king-relative sums and pair sums) is the fit's, to the rounding.
+        let mut rng = crate::rng::XorShift64Star::new(5);
+        let w: Vec<f32> = (0..N_PARAMS)
+            .map(|_| (rng.below(2001) as f32 - 1000.0) / 100.0)
+            .collect();
+        let progress = Progress::DEFAULT;
+        let folded = fold(&w, progress, String::new(), true);
+        let no_pairs = fold(&w, progress, String::new(), false);
+        assert_eq!(folded.pairs.len(), N_PAIR_WEIGHTS);
+        assert!(no_pairs.pairs.is_empty());
+        let mut differ = 0;
+        for p in positions(300, 11) {
+            let want = model_value(&p, &w, &progress);
+            let got = king_piece::evaluate(&p, &folded) as f64;
+            assert!(
+                (got - want).abs() <= 3.0,
+                "{got} against {want}: {}",
+                p.to_sfen()
+            );
+            if (king_piece::evaluate(&p, &no_pairs) as f64 - want).abs() > 3.0 {
+                differ += 1;
+            }
+        }
+        // The pairs count: without them the value is another.
+        assert!(differ > 250, "{differ}");
+    }
+
+    #[test]
+    fn the_fit_learns_a_pair_model() {
+        // The truth: a pair of our gold and our silver in our king's zone is worth 300
+        // side by side (the same row) and -300 otherwise, every stage; nothing else. An
+        // interaction no table of single pieces holds: learned with the pair table, not
+        // without it.
+        let mut truth = KingPieceWeights::zero();
+        truth.pairs = vec![0; N_PAIR_WEIGHTS];
+        let (gold, silver) = (crate::shogi::sets::GOLD, crate::shogi::sets::SILVER);
+        for d in 0..king_piece::PAIR_OFFSETS {
+            let (a, b) = (gold.min(silver), gold.max(silver));
+            let i = (a * king_piece::PAIR_KINDS + b) * king_piece::PAIR_OFFSETS + d;
+            let v = if d / 9 == 4 { 300 } else { -300 };
+            for st in 0..STAGES {
+                truth.pairs[i * STAGES + st] = (v * WEIGHT_SCALE) as i16;
+            }
+        }
+        let progress = Progress::DEFAULT;
+        let mut samples = Vec::new();
+        for (i, p) in positions(4000, 21).iter().enumerate() {
+            let (leaf, flipped) = quiet_leaf(p);
+            let t = king_piece::evaluate(&leaf, &truth) * if flipped { -1 } else { 1 };
+            samples.push(KingSample::new(
+                p,
+                &KingBase::Zero,
+                Some(t as f32),
+                0.5,
+                i % 10 == 0,
+            ));
+        }
+        let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
+        assert!(spread > 1000, "{spread}");
+        let fitted = |pairs: bool| {
+            let set = KingFitSettings {
+                pairs,
+                epochs: 8,
+                ..settings()
+            };
+            let (_, epochs) = fit(&samples, &progress, &set, &mut |_, _| {});
+            epochs.last().unwrap().r
+        };
+        let (with, without) = (fitted(true), fitted(false));
+        assert!(with > 0.9, "with the pair table: held-out r {with}");
+        assert!(with > without + 0.1, "with {with}, without {without}");
     }
 
     #[test]
