@@ -254,8 +254,9 @@ pub enum KingPieceError {
     Header(String),
 }
 
-/// The weights compiled in as the full search's default (`weights/king-piece.bin`; how it
-/// was made: `reports/learn.md`, "One scale for the teacher and the model").
+/// The weights compiled in as the full search's default (`weights/king-piece.bin`, with
+/// the pair table; how it was made: `reports/learn.md`, "Pairs of pieces in each king's
+/// zone").
 pub const BUILTIN_BYTES: &[u8] = include_bytes!("../../../weights/king-piece.bin");
 
 /// First bytes of a weights file of the first format (the king-relative tables only).
