@@ -672,6 +672,20 @@ mod tests {
         out
     }
 
+    /// `n` random positions scored by `truth` at their quiet leaves (no base, every
+    /// tenth held out).
+    fn synthetic_samples(truth: &KingPieceWeights, n: usize, seed: u64) -> Vec<KingSample> {
+        positions(n, seed)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (leaf, flipped) = quiet_leaf(p);
+                let t = king_piece::evaluate(&leaf, truth) * if flipped { -1 } else { 1 };
+                KingSample::new(p, &KingBase::Zero, Some(t as f32), 0.5, i % 10 == 0)
+            })
+            .collect()
+    }
+
     #[test]
     fn the_fit_recovers_a_synthetic_model_of_the_same_layout() {
         // The truth: an item value per piece kind and owner (factor), independent of
@@ -703,18 +717,7 @@ mod tests {
             }
         }
         let progress = Progress::DEFAULT;
-        let mut samples = Vec::new();
-        for (i, p) in positions(8000, 3).iter().enumerate() {
-            let (leaf, flipped) = quiet_leaf(p);
-            let t = king_piece::evaluate(&leaf, &truth) * if flipped { -1 } else { 1 };
-            samples.push(KingSample::new(
-                p,
-                &KingBase::Zero,
-                Some(t as f32),
-                0.5,
-                i % 10 == 0,
-            ));
-        }
+        let samples = synthetic_samples(&truth, 8000, 3);
         let mut seen = Vec::new();
         let (w, epochs) = fit(&samples, &progress, &settings(), &mut |_, e| seen.push(*e));
         assert_eq!(seen.len(), 20);
@@ -798,18 +801,7 @@ mod tests {
             }
         }
         let progress = Progress::DEFAULT;
-        let mut samples = Vec::new();
-        for (i, p) in positions(4000, 21).iter().enumerate() {
-            let (leaf, flipped) = quiet_leaf(p);
-            let t = king_piece::evaluate(&leaf, &truth) * if flipped { -1 } else { 1 };
-            samples.push(KingSample::new(
-                p,
-                &KingBase::Zero,
-                Some(t as f32),
-                0.5,
-                i % 10 == 0,
-            ));
-        }
+        let samples = synthetic_samples(&truth, 4000, 21);
         let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
         assert!(spread > 1000, "{spread}");
         let fitted = |pairs: bool| {
