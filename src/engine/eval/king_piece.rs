@@ -35,8 +35,9 @@
 //! (rows and columns -4..=4), in each table (our king's zone, theirs) and stage:
 //! [`N_PAIR_WEIGHTS`] weights, a factorized form of a piece-pair-king term (a castle's
 //! shape, an attack's shape against it) that tens of thousands of positions can fill. The
-//! pairs are few (a zone holds a handful of pieces) and summed at each evaluation
-//! ([`pair_sums`]); [`pair_terms`] lists them, the definition the fit shares.
+//! pairs are few (a zone holds a handful of pieces): the accumulator keeps each zone's sum
+//! and sums a zone anew only when a move touches it ([`pair_sums`] sums them from
+//! scratch); [`pair_terms`] lists them, the definition the fit shares.
 //!
 //! # Learning
 //!
@@ -455,23 +456,15 @@ pub fn pair_terms<P: Pieces>(b: &P, c: usize, role: usize, mut f: impl FnMut(usi
 }
 
 /// The pair table's sums per stage for the side to move of `b` (its pairs less the
-/// other side's), in weight units; zero without a pair table.
-#[inline]
+/// other side's), in weight units, from scratch; zero without a pair table.
 pub fn pair_sums<P: Pieces>(b: &P, w: &KingPieceWeights) -> [i32; STAGES] {
-    let mut s = [0i32; STAGES];
-    if w.pairs.is_empty() {
-        return s;
-    }
     let us = b.to_move();
+    let mut s = [0i32; STAGES];
     for c in 0..2 {
-        let sign = if c == us { 1 } else { -1 };
         for role in 0..ROLES {
-            pair_terms(b, c, role, |i| {
-                let e = &w.pairs[i * STAGES..i * STAGES + STAGES];
-                for (x, v) in s.iter_mut().zip(e) {
-                    *x += sign * *v as i32;
-                }
-            });
+            for (x, v) in s.iter_mut().zip(Accumulator::zone(b, c, role, w)) {
+                *x += if c == us { v } else { -v };
+            }
         }
     }
     s
