@@ -106,6 +106,15 @@ pub struct KingFitArgs {
     /// `LinearWeights=FILE`.
     #[arg(long)]
     pub base_weights: Option<PathBuf>,
+    /// Fit the linear correction together with the term: the hand-made evaluation is the
+    /// base, and the correction's weights (the compiled-in ones, or --base-weights) are
+    /// learned from where they stand; the new correction is written to --linear-out
+    /// (use both files: `LinearWeights=` and `KingPieceWeights=`).
+    #[arg(long, requires = "linear_out")]
+    pub joint: bool,
+    /// Where a joint fit writes its linear correction (text).
+    #[arg(long, requires = "joint")]
+    pub linear_out: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -601,11 +610,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<ExitCode> {
 /// checked against the kind of fit the flags ask for.
 fn fit_start(a: &FitArgs) -> anyhow::Result<LinearWeights> {
     let start = match &a.weights {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read weights {}", p.display()))?;
-            LinearWeights::parse(&text).with_context(|| format!("weights {}", p.display()))?
-        }
+        Some(p) => read_linear_weights(p, "weights")?,
         None if a.decl24 => LinearWeights::zero_residual().with_decl24(true),
         None if a.residual => LinearWeights::zero_residual(),
         None => LinearWeights::material(),
@@ -619,6 +624,13 @@ fn fit_start(a: &FitArgs) -> anyhow::Result<LinearWeights> {
         bail!("--residual: the starting weights are not a correction of the hand-made evaluation");
     }
     Ok(start)
+}
+
+/// A linear weights file, the error naming the flag (`what`) and the file.
+fn read_linear_weights(p: &Path, what: &str) -> anyhow::Result<LinearWeights> {
+    let text = std::fs::read_to_string(p)
+        .with_context(|| format!("cannot read {what} {}", p.display()))?;
+    LinearWeights::parse(&text).with_context(|| format!("{what} {}", p.display()))
 }
 
 /// The model's own scale: `--model-scale`, the teacher's for a whole model, or that of
@@ -666,30 +678,39 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         "progress = {:.1} + {:.2} in hand + {:.2} in the enemy camps + {:.2} promoted + {:.2} kings out of camp (of 256)",
         progress.bias, progress.coef[0], progress.coef[1], progress.coef[2], progress.coef[3]
     );
-    let base = match &a.base_weights {
-        None => KingBase::Default,
+    let linear = match &a.base_weights {
+        None => None,
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read --base-weights {}", p.display()))?;
-            KingBase::Linear(std::sync::Arc::new(
-                LinearWeights::parse(&text)
-                    .with_context(|| format!("--base-weights {}", p.display()))?,
-            ))
+            let w = read_linear_weights(p, "--base-weights")?;
+            if w.decl24 || (a.joint && !w.residual) {
+                bail!(
+                    "--base-weights {}: not a correction of the hand-made evaluation",
+                    p.display()
+                );
+            }
+            Some(std::sync::Arc::new(w))
+        }
+    };
+    let base = match (linear, a.joint) {
+        (None, false) => KingBase::Default,
+        (Some(w), false) => KingBase::Linear(w),
+        (w, true) => {
+            KingBase::Joint(w.unwrap_or_else(floodgate_scan::engine::eval::linear::builtin))
         }
     };
     let (samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
-    let set = king_fit_settings(&a, &samples);
-    let zero = vec![0f32; king_fit::N_PARAMS];
-    let e0 = king_fit::evaluate_fit(&samples, &zero, &progress, &set);
+    let start = king_fit::start_params(&base);
+    let set = king_fit_settings(&a, &samples, &start, &progress);
+    let e0 = king_fit::evaluate_fit(&samples, &start, &progress, &set);
     println!(
         "default evaluation alone: train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}",
         e0.train_loss, e0.validation_loss, e0.r, e0.mae
     );
     let mut last = None;
     let t = Instant::now();
-    let (w, _) = king_fit::fit(&samples, &progress, &set, &mut |epoch, e| {
+    let (w, _) = king_fit::fit(&samples, &progress, &set, start, &mut |epoch, e| {
         println!(
             "epoch {epoch:>3}  train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}  ({:.0} s)",
             e.train_loss,
@@ -700,12 +721,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         );
         last = Some(*e);
     });
-    print_calibration(&king_fit::calibration(
-        &samples,
-        &w,
-        &progress,
-        set.model_scale,
-    ));
+    print_calibration(&king_fit::calibration(&samples, &w, &progress, &set));
     let comment = format!(
         "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         a.base_weights
@@ -730,15 +746,23 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         a.l2_factor,
         a.validation,
         a.seed,
-        if a.no_pairs {
-            "no pair table"
-        } else {
-            "with the pair table"
+        match (a.no_pairs, a.joint) {
+            (true, false) => "no pair table",
+            (false, false) => "with the pair table",
+            (true, true) => "no pair table, fitted jointly with the linear correction",
+            (false, true) => "with the pair table, fitted jointly with the linear correction",
         },
         last.map_or(f64::NAN, |e| e.validation_loss),
         last.map_or(f64::NAN, |e| e.r),
         e0.r
     );
+    if let Some(out) = &a.linear_out {
+        let text = king_fit::linear_of(&w).to_text(&format!(
+            "the linear correction of a joint fit with the king-piece term {}\n{comment}",
+            super::play::file_name(&a.out)
+        ));
+        write_out(out, text.as_bytes())?;
+    }
     write_out(
         &a.out,
         &king_fit::fold(&w, progress, comment, set.pairs).to_bytes(),
@@ -748,7 +772,12 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
 
 /// The king-piece fit's settings: the flags, with the teacher's and the default
 /// evaluation's scales calibrated against the results where not given.
-fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingFitSettings {
+fn king_fit_settings(
+    a: &KingFitArgs,
+    samples: &[king_fit::KingSample],
+    start: &[f32],
+    progress: &floodgate_scan::engine::eval::king_piece::Progress,
+) -> KingFitSettings {
     let scale = match a.scale {
         Some(k) => k,
         None => {
@@ -761,7 +790,10 @@ fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingF
     let model_scale = match a.model_scale {
         Some(k) => k,
         None => {
-            let k = king_fit::calibrate(samples, |s| Some(s.base as f64)).unwrap_or(scale);
+            let k = king_fit::calibrate(samples, |s| {
+                Some(king_fit::sample_value(s, start, progress, a.joint))
+            })
+            .unwrap_or(scale);
             println!("default evaluation's scale = {k} (calibrated against the results)");
             k
         }
@@ -778,6 +810,7 @@ fn king_fit_settings(a: &KingFitArgs, samples: &[king_fit::KingSample]) -> KingF
         l2_factor: a.l2_factor,
         seed: a.seed,
         pairs: !a.no_pairs,
+        joint: a.joint,
     }
 }
 

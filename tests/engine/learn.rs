@@ -812,3 +812,67 @@ fn king_fit_corrects_the_linear_correction_asked() {
     assert!(!ok);
     assert!(err.contains("--base-weights") && err.contains(&p), "{err}");
 }
+
+/// `learn king-fit --joint --linear-out FILE`: the linear correction is fitted with the
+/// term and written as a correction of the hand-made evaluation, moved from the
+/// compiled-in one; `--joint` without a place for the correction is refused.
+#[test]
+fn king_fit_joint_writes_the_correction_with_the_term() {
+    use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+    use floodgate_scan::engine::eval::linear::{LinearWeights, builtin};
+    use std::process::Command;
+    let s = settings(4);
+    let path = temp("king-fit-joint");
+    gen_file(&s, &path, 1);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .arg("learn")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let p = path.display().to_string();
+    let kp = path.with_file_name("kp-joint.bin").display().to_string();
+    let lin = path.with_file_name("lin-joint.txt").display().to_string();
+    let common = [
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+        "--lr",
+        "5",
+        "--validation",
+        "50",
+    ];
+    let (ok, text, err) = run(&[
+        &["king-fit", &p, "--joint", "--linear-out", &lin, "-o", &kp],
+        &common[..],
+    ]
+    .concat());
+    assert!(ok, "{text}{err}");
+    assert!(text.contains(&format!("wrote {lin}")), "{text}");
+    let w = LinearWeights::parse(&std::fs::read_to_string(&lin).unwrap()).unwrap();
+    assert!(w.residual && !w.decl24);
+    let moved = w
+        .values
+        .iter()
+        .zip(&builtin().values)
+        .filter(|(a, b)| (*a - *b).abs() > 0.5)
+        .count();
+    assert!(moved > 100, "{moved} weights moved");
+    let c = KingPieceWeights::from_bytes(&std::fs::read(&kp).unwrap())
+        .unwrap()
+        .comment;
+    assert!(
+        c.contains("fitted jointly with the linear correction"),
+        "{c}"
+    );
+    let (ok, _, err) = run(&[&["king-fit", &p, "--joint", "-o", &kp], &common[..]].concat());
+    assert!(!ok);
+    assert!(err.contains("--linear-out"), "{err}");
+}

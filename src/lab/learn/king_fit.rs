@@ -30,6 +30,9 @@ use crate::engine::eval::king_piece::{
     PROGRESS_TERMS, Progress, ROLES, STAGES, WEIGHT_SCALE, blend, items, pair_terms,
     progress_counts,
 };
+use crate::engine::eval::linear::{
+    self as lin, LinearWeights, N_FEATURES as LIN_FEATURES, STAGES as LIN_STAGES,
+};
 use crate::shogi::Position;
 use crate::shogi::sets::{KINDS, Pieces, col_of, row_of};
 
@@ -42,6 +45,11 @@ pub enum KingBase {
     /// The hand-made evaluation with another linear correction (`LinearWeights`): for a
     /// king-piece term fitted on top of a refitted correction.
     Linear(std::sync::Arc<crate::engine::eval::linear::LinearWeights>),
+    /// The hand-made evaluation, with a linear correction fitted together with the
+    /// term (`learn king-fit --joint`): the correction's weights are parameters of the
+    /// fit, starting from these ([`start_params`]), and written as a new correction
+    /// ([`linear_of`]).
+    Joint(std::sync::Arc<crate::engine::eval::linear::LinearWeights>),
     /// Nothing: the model stands alone (used by the tests on synthetic models).
     Zero,
 }
@@ -82,6 +90,7 @@ impl KingSample {
                 &crate::engine::eval::linear::builtin(),
             ) as f32,
             KingBase::Linear(w) => crate::engine::eval::linear::evaluate_total(&leaf, w) as f32,
+            KingBase::Joint(_) => crate::engine::eval::evaluate(&leaf) as f32,
             KingBase::Zero => 0.0,
         };
         KingSample {
@@ -119,14 +128,20 @@ const REL: usize = 17 * 17;
 const P_REL: usize = P_ITEM + ITEMS * STAGES;
 /// The pair table ([`king_piece::pair_terms`]), learned as it is written.
 const P_PAIR: usize = P_REL + ROLES * 2 * KINDS * REL * STAGES;
+/// The linear correction's weights in a joint fit ([`KingBase::Joint`]): its opening
+/// weights, then its endgame weights, as [`LinearWeights::values`] holds them.
+const P_LIN: usize = P_PAIR + N_PAIR_WEIGHTS;
 /// Parameters in all.
-pub const N_PARAMS: usize = P_PAIR + N_PAIR_WEIGHTS;
+pub const N_PARAMS: usize = P_LIN + LIN_STAGES * LIN_FEATURES;
 /// The `role` of a pair term.
 const PAIR_ROLE: u8 = ROLES as u8;
+/// The `role` of a term of the linear correction (joint fit).
+const LIN_ROLE: u8 = ROLES as u8 + 1;
 
 /// One term of a sample's value: table `role`, king square `king` (turned), `item`,
 /// counted `sign` (+1 for the leaf's side to move, -1 for the other); or, with `role`
-/// [`PAIR_ROLE`], the pair table's entry `pair`.
+/// [`PAIR_ROLE`], the pair table's entry `pair`; or, with `role` [`LIN_ROLE`], the linear
+/// correction's feature `pair`.
 #[derive(Debug, Clone, Copy)]
 struct Term {
     role: u8,
@@ -136,10 +151,19 @@ struct Term {
     pair: u32,
 }
 
-/// The terms of a position and its stage blend (fractions summing to 1).
-fn terms(pos: &Position, progress: &Progress) -> (Vec<Term>, [f32; STAGES]) {
+/// The stage blends of a position (fractions summing to 1): the king-piece term's three
+/// stages, and the linear correction's two.
+#[derive(Debug, Clone, Copy)]
+struct Blend {
+    kp: [f32; STAGES],
+    lin: [f32; LIN_STAGES],
+}
+
+/// The terms of a position and its stage blends; with `joint`, the linear correction's
+/// features too.
+fn terms(pos: &Position, progress: &Progress, joint: bool) -> (Vec<Term>, Blend) {
     let us = pos.to_move();
-    let mut out = Vec::with_capacity(200);
+    let mut out = Vec::with_capacity(if joint { 500 } else { 200 });
     for c in 0..2 {
         let sign: i8 = if c == us { 1 } else { -1 };
         let its = items(pos, c);
@@ -170,8 +194,53 @@ fn terms(pos: &Position, progress: &Progress) -> (Vec<Term>, [f32; STAGES]) {
         }
     }
     let b = blend(progress.of(pos));
-    let f = b.map(|x| x as f32 / PROGRESS_MAX as f32);
-    (out, f)
+    let kp = b.map(|x| x as f32 / PROGRESS_MAX as f32);
+    let mut lin = [1.0, 0.0];
+    if joint {
+        let (features, p) = lin::features_reference(pos);
+        let e = p as f32 / lin::PROGRESS_MAX as f32;
+        lin = [1.0 - e, e];
+        out.extend(features.into_iter().map(|(f, s)| Term {
+            role: LIN_ROLE,
+            king: 0,
+            sign: s as i8,
+            item: 0,
+            pair: f as u32,
+        }));
+    }
+    (out, Blend { kp, lin })
+}
+
+/// Each parameter of term `t` with the share of it the value takes.
+#[inline]
+fn weighted_params(t: &Term, bl: &Blend, mut f: impl FnMut(usize, f32)) {
+    if t.role == LIN_ROLE {
+        for (st, b) in bl.lin.iter().enumerate() {
+            f(P_LIN + st * LIN_FEATURES + t.pair as usize, *b);
+        }
+        return;
+    }
+    for p in params(t).into_iter().flatten() {
+        for (st, b) in bl.kp.iter().enumerate() {
+            f(p + st, *b);
+        }
+    }
+}
+
+/// The parameters a fit starts from: zero, but for a joint fit's linear correction, which
+/// starts from the weights given.
+pub fn start_params(base: &KingBase) -> Vec<f32> {
+    let mut w = vec![0f32; N_PARAMS];
+    if let KingBase::Joint(l) = base {
+        w[P_LIN..].copy_from_slice(&l.values);
+    }
+    w
+}
+
+/// The linear correction of a joint fit's parameters (a correction of the hand-made
+/// evaluation, for `LinearWeights`).
+pub fn linear_of(w: &[f32]) -> LinearWeights {
+    LinearWeights::from_values(w[P_LIN..].to_vec()).with_residual(true)
 }
 
 /// The parameters of a term (before the stage): full entry, item factor, offset factor.
@@ -194,19 +263,27 @@ fn params(t: &Term) -> [Option<usize>; 3] {
     [Some(full), (role == 0).then_some(own), rel]
 }
 
-/// The model's value of a sample (root's side to move, centipawns) with parameters `w`.
-fn value_of(s: &KingSample, w: &[f32], progress: &Progress) -> (f64, Vec<Term>, [f32; STAGES]) {
+/// The model's value of a sample (root's side to move, centipawns) with parameters `w`;
+/// with `joint`, the linear correction's features count too.
+fn value_of(
+    s: &KingSample,
+    w: &[f32],
+    progress: &Progress,
+    joint: bool,
+) -> (f64, Vec<Term>, Blend) {
     let leaf = s.leaf();
-    let (ts, bl) = terms(&leaf, progress);
+    let (ts, bl) = terms(&leaf, progress, joint);
     let mut v = 0f64;
     for t in &ts {
-        for p in params(t).into_iter().flatten() {
-            for st in 0..STAGES {
-                v += (t.sign as f32 * bl[st] * w[p + st]) as f64;
-            }
-        }
+        weighted_params(t, &bl, |p, b| v += (t.sign as f32 * b * w[p]) as f64);
     }
     (s.base as f64 + v * s.turn as f64, ts, bl)
+}
+
+/// The model's value of a sample (root's side to move, centipawns) with parameters `w`
+/// (`joint`: with the linear correction's parameters).
+pub fn sample_value(s: &KingSample, w: &[f32], progress: &Progress, joint: bool) -> f64 {
+    value_of(s, w, progress, joint).0
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -244,6 +321,9 @@ pub struct KingFitSettings {
     pub seed: u64,
     /// Learn the pair table too (else it stays zero and the file has none).
     pub pairs: bool,
+    /// Learn the linear correction's weights with the term ([`KingBase::Joint`]; the
+    /// samples' base is then the hand-made evaluation).
+    pub joint: bool,
 }
 
 /// One epoch's figures.
@@ -306,7 +386,7 @@ pub fn evaluate_fit(
     let per: Vec<Row> = samples
         .par_iter()
         .map(|s| {
-            let (v, _, _) = value_of(s, w, progress);
+            let (v, _, _) = value_of(s, w, progress, set.joint);
             let loss = cross_entropy(target(s, set), sigmoid(v / set.model_scale));
             let pair = (s.validation && s.has_teacher && s.teacher.abs() < AGREEMENT_CAP)
                 .then_some((v, s.teacher as f64));
@@ -390,16 +470,17 @@ pub fn progress_points(records: &[Record]) -> Vec<([i32; PROGRESS_TERMS], f64)> 
         .collect()
 }
 
-/// Fit: returns the parameters of the best validation epoch (by validation loss, or the
-/// last epoch without a validation split) and every epoch's figures; `on_epoch` is
-/// called after each.
+/// Fit from parameters `start` ([`start_params`]): returns the parameters of the best
+/// validation epoch (by validation loss, or the last epoch without a validation split)
+/// and every epoch's figures; `on_epoch` is called after each.
 pub fn fit(
     samples: &[KingSample],
     progress: &Progress,
     set: &KingFitSettings,
+    start: Vec<f32>,
     on_epoch: &mut dyn FnMut(u32, &KingEpoch),
 ) -> (Vec<f32>, Vec<KingEpoch>) {
-    let mut adam = SparseAdam::new();
+    let mut adam = SparseAdam::new(start);
     let mut order: Vec<usize> = (0..samples.len())
         .filter(|&i| !samples[i].validation)
         .collect();
@@ -418,11 +499,11 @@ pub fn fit(
             1.0
         };
         for chunk in order.chunks(set.batch.max(1)) {
-            let per: Vec<(f32, Vec<Term>, [f32; STAGES], i8)> = chunk
+            let per: Vec<(f32, Vec<Term>, Blend, i8)> = chunk
                 .par_iter()
                 .map(|&i| {
                     let s = &samples[i];
-                    let (v, mut ts, bl) = value_of(s, &adam.w, progress);
+                    let (v, mut ts, bl) = value_of(s, &adam.w, progress, set.joint);
                     if !set.pairs {
                         ts.retain(|t| t.role != PAIR_ROLE);
                     }
@@ -464,9 +545,10 @@ struct SparseAdam {
 }
 
 impl SparseAdam {
-    fn new() -> SparseAdam {
+    fn new(start: Vec<f32>) -> SparseAdam {
+        assert_eq!(start.len(), N_PARAMS);
         SparseAdam {
-            w: vec![0f32; N_PARAMS],
+            w: start,
             m: vec![0f32; N_PARAMS],
             v2: vec![0f32; N_PARAMS],
             grad: vec![0f32; N_PARAMS],
@@ -478,24 +560,23 @@ impl SparseAdam {
 
     /// Add one sample's gradient `g` (already signed by the side to move) through its
     /// terms, each stage weighted by its blend.
-    fn accumulate(&mut self, terms: &[Term], blend: &[f32; STAGES], g: f32) {
+    fn accumulate(&mut self, terms: &[Term], blend: &Blend, g: f32) {
         for t in terms {
             let gs = g * t.sign as f32;
-            for p in params(t).into_iter().flatten() {
-                for (st, b) in blend.iter().enumerate() {
-                    let k = p + st;
-                    if !self.mark[k] {
-                        self.mark[k] = true;
-                        self.touched.push(k as u32);
-                    }
-                    self.grad[k] += gs * b;
+            weighted_params(t, blend, |k, b| {
+                if !self.mark[k] {
+                    self.mark[k] = true;
+                    self.touched.push(k as u32);
                 }
-            }
+                self.grad[k] += gs * b;
+            });
         }
     }
 
     /// One Adam step at rate `lr` on the touched parameters (full entries at their own
-    /// rate and L2, the factors at theirs), then forget the batch.
+    /// rate and L2, the factors at theirs, the linear correction's at the factors' rate
+    /// without L2: it starts from a fitted correction, not from zero), then forget the
+    /// batch.
     fn apply(&mut self, set: &KingFitSettings, lr: f32) {
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         self.step += 1;
@@ -505,6 +586,8 @@ impl SparseAdam {
             let k = k as usize;
             let (l2, rate) = if k < P_ITEM {
                 (set.l2_full as f32, set.full_rate as f32)
+            } else if k >= P_LIN {
+                (0.0, 1.0)
             } else {
                 (set.l2_factor as f32, 1.0)
             };
@@ -604,15 +687,15 @@ pub fn calibration(
     samples: &[KingSample],
     w: &[f32],
     progress: &Progress,
-    model_scale: f64,
+    set: &KingFitSettings,
 ) -> Vec<(usize, f64, f64)> {
     let mut bins = vec![(0usize, 0f64, 0f64); 10];
     let per: Vec<(f64, f64)> = samples
         .par_iter()
         .filter(|s| s.validation)
         .map(|s| {
-            let (v, _, _) = value_of(s, w, progress);
-            (sigmoid(v / model_scale), s.result as f64)
+            let (v, _, _) = value_of(s, w, progress, set.joint);
+            (sigmoid(v / set.model_scale), s.result as f64)
         })
         .collect();
     for (q, r) in per {
@@ -650,6 +733,7 @@ mod tests {
             l2_factor: 0.0,
             seed: 7,
             pairs: false,
+            joint: false,
         }
     }
 
@@ -719,7 +803,13 @@ mod tests {
         let progress = Progress::DEFAULT;
         let samples = synthetic_samples(&truth, 8000, 3);
         let mut seen = Vec::new();
-        let (w, epochs) = fit(&samples, &progress, &settings(), &mut |_, e| seen.push(*e));
+        let (w, epochs) = fit(
+            &samples,
+            &progress,
+            &settings(),
+            start_params(&KingBase::Zero),
+            &mut |_, e| seen.push(*e),
+        );
         assert_eq!(seen.len(), 20);
         let last = epochs.last().unwrap();
         assert!(last.r > 0.95, "held-out r {}", last.r);
@@ -741,14 +831,10 @@ mod tests {
 
     /// The model's value of `p` (its side to move) with parameters `w`, before folding.
     fn model_value(p: &Position, w: &[f32], progress: &Progress) -> f64 {
-        let (ts, bl) = terms(p, progress);
+        let (ts, bl) = terms(p, progress, false);
         let mut v = 0f64;
         for t in &ts {
-            for q in params(t).into_iter().flatten() {
-                for st in 0..STAGES {
-                    v += (t.sign as f32 * bl[st] * w[q + st]) as f64;
-                }
-            }
+            weighted_params(t, &bl, |q, b| v += (t.sign as f32 * b * w[q]) as f64);
         }
         v
     }
@@ -810,12 +896,108 @@ mod tests {
                 epochs: 8,
                 ..settings()
             };
-            let (_, epochs) = fit(&samples, &progress, &set, &mut |_, _| {});
+            let (_, epochs) = fit(
+                &samples,
+                &progress,
+                &set,
+                vec![0.0; N_PARAMS],
+                &mut |_, _| {},
+            );
             epochs.last().unwrap().r
         };
         let (with, without) = (fitted(true), fitted(false));
         assert!(with > 0.9, "with the pair table: held-out r {with}");
         assert!(with > without + 0.1, "with {with}, without {without}");
+    }
+
+    /// Samples of `n` random positions scored by the hand-made evaluation with the
+    /// compiled-in correction at their quiet leaves, on base `base`.
+    fn default_scored_samples(base: &KingBase, n: usize, seed: u64) -> Vec<KingSample> {
+        let truth = crate::engine::eval::linear::builtin();
+        positions(n, seed)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (leaf, flipped) = quiet_leaf(p);
+                let t = lin::evaluate_total(&leaf, &truth) * if flipped { -1 } else { 1 };
+                KingSample::new(p, base, Some(t as f32), 0.5, i % 10 == 0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_joint_fit_starts_from_the_default_evaluation() {
+        // The hand-made evaluation as the base and the compiled-in correction as the
+        // starting parameters value every position as the default evaluation does.
+        let progress = Progress::DEFAULT;
+        let builtin = crate::engine::eval::linear::builtin();
+        let joint = KingBase::Joint(builtin.clone());
+        let start = start_params(&joint);
+        let mut worst = 0f64;
+        let mut moved = 0;
+        for p in positions(200, 17) {
+            let a = KingSample::new(&p, &joint, None, 0.5, false);
+            let b = KingSample::new(&p, &KingBase::Default, None, 0.5, false);
+            let (va, _, _) = value_of(&a, &start, &progress, true);
+            let (vb, _, _) = value_of(&b, &vec![0.0; N_PARAMS], &progress, false);
+            worst = worst.max((va - vb).abs());
+            if (a.base - b.base).abs() > 5.0 {
+                moved += 1;
+            }
+        }
+        assert!(worst <= 3.0, "worst difference {worst}");
+        // The base alone is another value: the correction is in the parameters.
+        assert!(moved > 150, "{moved}");
+        // And the written correction is the starting one.
+        assert_eq!(linear_of(&start).values, builtin.values);
+    }
+
+    #[test]
+    fn a_joint_fit_learns_the_linear_correction() {
+        // The teacher is the hand-made evaluation with the compiled-in correction; the
+        // joint fit starts from no correction at all and learns it, with the term.
+        let progress = Progress::DEFAULT;
+        let zero = std::sync::Arc::new(LinearWeights::zero_residual());
+        let base = KingBase::Joint(zero);
+        let samples = default_scored_samples(&base, 3000, 23);
+        let set = KingFitSettings {
+            joint: true,
+            epochs: 8,
+            lr: 4.0,
+            ..settings()
+        };
+        let start = start_params(&base);
+        let e0 = evaluate_fit(&samples, &start, &progress, &set);
+        let (w, epochs) = fit(&samples, &progress, &set, start.clone(), &mut |_, _| {});
+        let last = epochs.last().unwrap();
+        assert!(
+            last.r > 0.95 && last.r > e0.r + 0.02,
+            "held-out r {} from {}",
+            last.r,
+            e0.r
+        );
+        // Without the linear features (the term alone on the same base) it fits less.
+        let alone = KingFitSettings {
+            joint: false,
+            ..set.clone()
+        };
+        let (_, epochs_alone) = fit(&samples, &progress, &alone, start, &mut |_, _| {});
+        assert!(
+            last.validation_loss < epochs_alone.last().unwrap().validation_loss,
+            "joint {last:?}, term alone {:?}",
+            epochs_alone.last()
+        );
+        // The written correction evaluates as the fit's linear parameters.
+        let written = linear_of(&w);
+        for p in positions(100, 29) {
+            let (ts, bl) = terms(&p, &progress, true);
+            let mut want = 0f64;
+            for t in ts.iter().filter(|t| t.role == LIN_ROLE) {
+                weighted_params(t, &bl, |q, b| want += (t.sign as f32 * b * w[q]) as f64);
+            }
+            let got = lin::evaluate(&p, &written) as f64;
+            assert!((got - want).abs() <= 3.0, "{got} against {want}");
+        }
     }
 
     #[test]
