@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
 use floodgate_scan::engine::eval::linear::LinearWeights;
 use floodgate_scan::lab::learn::fit::{self, FitSettings};
 use floodgate_scan::lab::learn::generate::{
@@ -115,6 +116,11 @@ pub struct KingFitArgs {
     /// Where a joint fit writes its linear correction (text).
     #[arg(long, requires = "joint")]
     pub linear_out: Option<PathBuf>,
+    /// Start from these king-piece weights (`builtin` for the compiled-in ones) instead of
+    /// zero, and keep their progress estimate: a fit on new labels goes on from what an
+    /// earlier fit learned (the agreement at the start is printed).
+    #[arg(long)]
+    pub start: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -673,10 +679,23 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let per = source_counts(&records);
     println!("{} positions ({per})", records.len());
     let t = Instant::now();
-    let progress = king_fit::fit_progress(&king_fit::progress_points(&records));
+    let from = match a.start.as_deref() {
+        None => None,
+        Some("builtin") => Some(KingPieceWeights::builtin()),
+        Some(p) => Some(KingPieceWeights::load(Path::new(p)).context("--start")?),
+    };
+    let progress = match &from {
+        Some(k) => k.progress,
+        None => king_fit::fit_progress(&king_fit::progress_points(&records)),
+    };
     println!(
-        "progress = {:.1} + {:.2} in hand + {:.2} in the enemy camps + {:.2} promoted + {:.2} kings out of camp (of 256)",
-        progress.bias, progress.coef[0], progress.coef[1], progress.coef[2], progress.coef[3]
+        "progress = {:.1} + {:.2} in hand + {:.2} in the enemy camps + {:.2} promoted + {:.2} kings out of camp (of 256){}",
+        progress.bias,
+        progress.coef[0],
+        progress.coef[1],
+        progress.coef[2],
+        progress.coef[3],
+        if from.is_some() { ", from --start" } else { "" }
     );
     let linear = match &a.base_weights {
         None => None,
@@ -701,13 +720,25 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let (samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
-    let start = king_fit::start_params(&base);
+    let start = king_fit::start_params(&base, None);
     let set = king_fit_settings(&a, &samples, &start, &progress);
     let e0 = king_fit::evaluate_fit(&samples, &start, &progress, &set);
     println!(
         "default evaluation alone: train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}",
         e0.train_loss, e0.validation_loss, e0.r, e0.mae
     );
+    let start = match &from {
+        None => start,
+        Some(k) => {
+            let start = king_fit::start_params(&base, Some(&**k));
+            let e = king_fit::evaluate_fit(&samples, &start, &progress, &set);
+            println!(
+                "with the --start weights: train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}",
+                e.train_loss, e.validation_loss, e.r, e.mae
+            );
+            start
+        }
+    };
     let mut last = None;
     let t = Instant::now();
     let (w, _) = king_fit::fit(&samples, &progress, &set, start, &mut |epoch, e| {
@@ -723,7 +754,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     });
     print_calibration(&king_fit::calibration(&samples, &w, &progress, &set));
     let comment = format!(
-        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}{}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         a.base_weights
             .as_ref()
             .map_or("the default evaluation".to_string(), |p| format!(
@@ -752,6 +783,10 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
             (true, true) => "no pair table, fitted jointly with the linear correction",
             (false, true) => "with the pair table, fitted jointly with the linear correction",
         },
+        a.start.as_ref().map_or(String::new(), |f| format!(
+            ", started from {}",
+            super::play::file_name(Path::new(f))
+        )),
         last.map_or(f64::NAN, |e| e.validation_loss),
         last.map_or(f64::NAN, |e| e.r),
         e0.r

@@ -876,3 +876,63 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
     assert!(!ok);
     assert!(err.contains("--linear-out"), "{err}");
 }
+
+/// `learn king-fit --start builtin`: the fit goes on from the compiled-in term, whose
+/// agreement is printed beside the default evaluation's without it, and the file's
+/// comment says where it started; a start file that cannot be read is refused naming it.
+#[test]
+fn king_fit_starts_from_the_weights_asked() {
+    use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+    use std::process::Command;
+    let s = settings(4);
+    let path = temp("king-fit-start");
+    gen_file(&s, &path, 1);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+            .arg("learn")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let p = path.display().to_string();
+    let kp = path.with_file_name("kp-start.bin").display().to_string();
+    let common = ["--epochs", "1", "--batch", "16", "--validation", "50"];
+    let (ok, text, err) = run(&[
+        &["king-fit", &p, "--start", "builtin", "-o", &kp],
+        &common[..],
+    ]
+    .concat());
+    assert!(ok, "{text}{err}");
+    let figure = |head: &str| {
+        let l = text
+            .lines()
+            .find(|l| l.starts_with(head))
+            .unwrap_or_else(|| panic!("{text}"));
+        l.split("teacher r ").nth(1).unwrap().to_string()
+    };
+    assert_ne!(
+        figure("default evaluation alone:"),
+        figure("with the --start weights:")
+    );
+    assert!(text.contains("from --start"), "{text}");
+    let c = KingPieceWeights::from_bytes(&std::fs::read(&kp).unwrap())
+        .unwrap()
+        .comment;
+    assert!(c.contains("started from builtin"), "{c}");
+    let missing = path
+        .with_file_name("no-such-start.bin")
+        .display()
+        .to_string();
+    let (ok, _, err) = run(&[
+        &["king-fit", &p, "--start", &missing, "-o", &kp],
+        &common[..],
+    ]
+    .concat());
+    assert!(!ok);
+    assert!(err.contains(&missing), "{err}");
+}

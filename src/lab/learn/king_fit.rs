@@ -227,12 +227,22 @@ fn weighted_params(t: &Term, bl: &Blend, mut f: impl FnMut(usize, f32)) {
     }
 }
 
-/// The parameters a fit starts from: zero, but for a joint fit's linear correction, which
-/// starts from the weights given.
-pub fn start_params(base: &KingBase) -> Vec<f32> {
+/// The parameters a fit starts from: zero, or the tables of `from` (a fitted file, its
+/// entries as the full entries, the factors zero: the same values); a joint fit's linear
+/// correction starts from the weights given.
+pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>) -> Vec<f32> {
     let mut w = vec![0f32; N_PARAMS];
     if let KingBase::Joint(l) = base {
         w[P_LIN..].copy_from_slice(&l.values);
+    }
+    if let Some(k) = from {
+        let unq = |x: i16| x as f32 / WEIGHT_SCALE as f32;
+        for (p, &x) in w[P_FULL..P_FULL + N_WEIGHTS].iter_mut().zip(&k.w) {
+            *p = unq(x);
+        }
+        for (p, &x) in w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS].iter_mut().zip(&k.pairs) {
+            *p = unq(x);
+        }
     }
     w
 }
@@ -807,7 +817,7 @@ mod tests {
             &samples,
             &progress,
             &settings(),
-            start_params(&KingBase::Zero),
+            start_params(&KingBase::Zero, None),
             &mut |_, e| seen.push(*e),
         );
         assert_eq!(seen.len(), 20);
@@ -932,7 +942,7 @@ mod tests {
         let progress = Progress::DEFAULT;
         let builtin = crate::engine::eval::linear::builtin();
         let joint = KingBase::Joint(builtin.clone());
-        let start = start_params(&joint);
+        let start = start_params(&joint, None);
         let mut worst = 0f64;
         let mut moved = 0;
         for p in positions(200, 17) {
@@ -966,7 +976,7 @@ mod tests {
             lr: 4.0,
             ..settings()
         };
-        let start = start_params(&base);
+        let start = start_params(&base, None);
         let e0 = evaluate_fit(&samples, &start, &progress, &set);
         let (w, epochs) = fit(&samples, &progress, &set, start.clone(), &mut |_, _| {});
         let last = epochs.last().unwrap();
@@ -998,6 +1008,28 @@ mod tests {
             let got = lin::evaluate(&p, &written) as f64;
             assert!((got - want).abs() <= 3.0, "{got} against {want}");
         }
+    }
+
+    #[test]
+    fn a_fit_started_from_a_file_folds_back_to_it() {
+        // A file's tables as the starting parameters fold back to the same file, pairs
+        // included; without pairs the pair table stays empty.
+        let mut rng = crate::rng::XorShift64Star::new(9);
+        let mut k = KingPieceWeights::zero();
+        for x in k.w.iter_mut() {
+            *x = rng.below(4001) as i16 - 2000;
+        }
+        k.pairs = (0..N_PAIR_WEIGHTS)
+            .map(|_| rng.below(4001) as i16 - 2000)
+            .collect();
+        let start = start_params(&KingBase::Zero, Some(&k));
+        let back = fold(&start, k.progress, String::new(), true);
+        assert!(back.w == k.w && back.pairs == k.pairs);
+        let mut no_pairs = k.clone();
+        no_pairs.pairs.clear();
+        let start = start_params(&KingBase::Zero, Some(&no_pairs));
+        assert!(start[P_PAIR..P_LIN].iter().all(|&x| x == 0.0));
+        assert_eq!(fold(&start, k.progress, String::new(), false).w, k.w);
     }
 
     #[test]
