@@ -675,6 +675,12 @@ fn write_out(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
+    if a.linear_out.as_ref() == Some(&a.out) {
+        bail!(
+            "--linear-out and -o are the same file ({}): a joint fit writes two",
+            a.out.display()
+        );
+    }
     let records = read_records(&a.data, &a.sources)?;
     let per = source_counts(&records);
     println!("{} positions ({per})", records.len());
@@ -720,7 +726,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let (samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
-    let start = king_fit::start_params(&base, None);
+    let start = king_fit::start_params(&base, None, true);
     let set = king_fit_settings(&a, &samples, &start, &progress);
     let e0 = king_fit::evaluate_fit(&samples, &start, &progress, &set);
     println!(
@@ -730,7 +736,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     let start = match &from {
         None => start,
         Some(k) => {
-            let start = king_fit::start_params(&base, Some(&**k));
+            let start = king_fit::start_params(&base, Some(&**k), !a.no_pairs);
             let e = king_fit::evaluate_fit(&samples, &start, &progress, &set);
             println!(
                 "with the --start weights: train loss {:.5}  validation loss {:.5}  teacher r {:.4}  |value - teacher| {:.0}",
@@ -755,14 +761,17 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
     print_calibration(&king_fit::calibration(&samples, &w, &progress, &set));
     let comment = format!(
         "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}{}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
-        a.base_weights
-            .as_ref()
-            .map_or("the default evaluation".to_string(), |p| format!(
+        match (&a.linear_out, &a.base_weights) {
+            (Some(l), _) => format!(
+                "the hand-made evaluation with the linear correction {} (use the two together)",
+                super::play::file_name(l)
+            ),
+            (None, None) => "the default evaluation".to_string(),
+            (None, Some(p)) => format!(
                 "the hand-made evaluation with the linear correction {}",
-                p.file_name().map_or(p.display().to_string(), |n| n
-                    .to_string_lossy()
-                    .into_owned())
-            )),
+                super::play::file_name(p)
+            ),
+        },
         records.len(),
         per,
         file_names(&a.data),

@@ -815,7 +815,8 @@ fn king_fit_corrects_the_linear_correction_asked() {
 
 /// `learn king-fit --joint --linear-out FILE`: the linear correction is fitted with the
 /// term and written as a correction of the hand-made evaluation, moved from the
-/// compiled-in one; `--joint` without a place for the correction is refused.
+/// compiled-in one (no games held out: the last epoch is written); `--joint` without a
+/// place for the correction, or with the same file for both, is refused.
 #[test]
 fn king_fit_joint_writes_the_correction_with_the_term() {
     use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
@@ -847,7 +848,7 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
         "--lr",
         "5",
         "--validation",
-        "50",
+        "0",
     ];
     let (ok, text, err) = run(&[
         &["king-fit", &p, "--joint", "--linear-out", &lin, "-o", &kp],
@@ -869,9 +870,17 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
         .unwrap()
         .comment;
     assert!(
-        c.contains("fitted jointly with the linear correction"),
+        c.contains("fitted jointly with the linear correction")
+            && c.contains("with the linear correction lin-joint.txt (use the two together)"),
         "{c}"
     );
+    let (ok, _, err) = run(&[
+        &["king-fit", &p, "--joint", "--linear-out", &kp, "-o", &kp],
+        &common[..],
+    ]
+    .concat());
+    assert!(!ok);
+    assert!(err.contains("same file") && err.contains(&kp), "{err}");
     let (ok, _, err) = run(&[&["king-fit", &p, "--joint", "-o", &kp], &common[..]].concat());
     assert!(!ok);
     assert!(err.contains("--linear-out"), "{err}");

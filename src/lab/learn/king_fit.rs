@@ -228,9 +228,10 @@ fn weighted_params(t: &Term, bl: &Blend, mut f: impl FnMut(usize, f32)) {
 }
 
 /// The parameters a fit starts from: zero, or the tables of `from` (a fitted file, its
-/// entries as the full entries, the factors zero: the same values); a joint fit's linear
-/// correction starts from the weights given.
-pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>) -> Vec<f32> {
+/// entries as the full entries, the factors zero: the same values; its pair table only
+/// with `pairs`, as a fit without pairs writes none); a joint fit's linear correction
+/// starts from the weights given.
+pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>, pairs: bool) -> Vec<f32> {
     let mut w = vec![0f32; N_PARAMS];
     if let KingBase::Joint(l) = base {
         w[P_LIN..].copy_from_slice(&l.values);
@@ -240,8 +241,10 @@ pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>) -> Vec<f32
         for (p, &x) in w[P_FULL..P_FULL + N_WEIGHTS].iter_mut().zip(&k.w) {
             *p = unq(x);
         }
-        for (p, &x) in w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS].iter_mut().zip(&k.pairs) {
-            *p = unq(x);
+        if pairs {
+            for (p, &x) in w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS].iter_mut().zip(&k.pairs) {
+                *p = unq(x);
+            }
         }
     }
     w
@@ -481,8 +484,8 @@ pub fn progress_points(records: &[Record]) -> Vec<([i32; PROGRESS_TERMS], f64)> 
 }
 
 /// Fit from parameters `start` ([`start_params`]): returns the parameters of the best
-/// validation epoch (by validation loss, or the last epoch without a validation split)
-/// and every epoch's figures; `on_epoch` is called after each.
+/// validation epoch (by validation loss, the start counting as epoch 0; or the last epoch
+/// without a validation split) and every epoch's figures; `on_epoch` is called after each.
 pub fn fit(
     samples: &[KingSample],
     progress: &Progress,
@@ -495,7 +498,11 @@ pub fn fit(
         .filter(|&i| !samples[i].validation)
         .collect();
     let mut rng = crate::rng::XorShift64Star::new(set.seed);
-    let mut best: Option<(f64, Vec<f32>)> = None;
+    // The start is a candidate too: a fit that only loses on the held-out games (from
+    // weights already fitted) gives them back unchanged.
+    let e = evaluate_fit(samples, &adam.w, progress, set);
+    let mut best: Option<(f64, Vec<f32>)> =
+        (!e.validation_loss.is_nan()).then(|| (e.validation_loss, adam.w.clone()));
     let mut epochs = Vec::new();
     for epoch in 1..=set.epochs {
         for i in (1..order.len()).rev() {
@@ -817,7 +824,7 @@ mod tests {
             &samples,
             &progress,
             &settings(),
-            start_params(&KingBase::Zero, None),
+            start_params(&KingBase::Zero, None, true),
             &mut |_, e| seen.push(*e),
         );
         assert_eq!(seen.len(), 20);
@@ -942,7 +949,7 @@ mod tests {
         let progress = Progress::DEFAULT;
         let builtin = crate::engine::eval::linear::builtin();
         let joint = KingBase::Joint(builtin.clone());
-        let start = start_params(&joint, None);
+        let start = start_params(&joint, None, true);
         let mut worst = 0f64;
         let mut moved = 0;
         for p in positions(200, 17) {
@@ -976,7 +983,7 @@ mod tests {
             lr: 4.0,
             ..settings()
         };
-        let start = start_params(&base, None);
+        let start = start_params(&base, None, true);
         let e0 = evaluate_fit(&samples, &start, &progress, &set);
         let (w, epochs) = fit(&samples, &progress, &set, start.clone(), &mut |_, _| {});
         let last = epochs.last().unwrap();
@@ -1022,14 +1029,45 @@ mod tests {
         k.pairs = (0..N_PAIR_WEIGHTS)
             .map(|_| rng.below(4001) as i16 - 2000)
             .collect();
-        let start = start_params(&KingBase::Zero, Some(&k));
+        let start = start_params(&KingBase::Zero, Some(&k), true);
         let back = fold(&start, k.progress, String::new(), true);
         assert!(back.w == k.w && back.pairs == k.pairs);
+        // A fit without pairs starts without them (and values positions as the file it
+        // writes), from a file with pairs or without.
         let mut no_pairs = k.clone();
         no_pairs.pairs.clear();
-        let start = start_params(&KingBase::Zero, Some(&no_pairs));
-        assert!(start[P_PAIR..P_LIN].iter().all(|&x| x == 0.0));
-        assert_eq!(fold(&start, k.progress, String::new(), false).w, k.w);
+        for (from, pairs) in [(&no_pairs, true), (&no_pairs, false), (&k, false)] {
+            let start = start_params(&KingBase::Zero, Some(from), pairs);
+            assert!(start[P_PAIR..P_LIN].iter().all(|&x| x == 0.0));
+            assert_eq!(fold(&start, k.progress, String::new(), false).w, k.w);
+        }
+    }
+
+    #[test]
+    fn a_fit_that_only_loses_gives_its_start_back() {
+        // Started from the truth itself, any step loses on the held-out positions (here
+        // a huge one): the start, epoch 0, is what the fit returns.
+        let mut truth = KingPieceWeights::zero();
+        for (i, x) in truth.w.iter_mut().enumerate() {
+            *x = ((i * 7919) % 401) as i16 - 200;
+        }
+        let samples = synthetic_samples(&truth, 600, 31);
+        let start = start_params(&KingBase::Zero, Some(&truth), false);
+        let set = KingFitSettings {
+            epochs: 1,
+            lr: 500.0,
+            ..settings()
+        };
+        let (w, epochs) = fit(
+            &samples,
+            &Progress::DEFAULT,
+            &set,
+            start.clone(),
+            &mut |_, _| {},
+        );
+        assert_eq!(epochs.len(), 1);
+        assert!(epochs[0].validation_loss.is_finite());
+        assert!(w == start, "the start was not given back");
     }
 
     #[test]
