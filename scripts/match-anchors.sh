@@ -63,7 +63,7 @@ for e in $EVALS; do
         gps)
             python3 "$REFEREE" "$OUT/openings18.txt" --a "$BIN usi" --b /usr/games/gpsusi \
                 --a-opt EnteringKingRule=CSARule27 "${opt[@]}" \
-                --b-opt Thread=1 --b-opt "LimitDepth=$GPS_DEPTH" \
+                --b-opt Thread=1 --b-opt BookDepth=0 --b-opt "LimitDepth=$GPS_DEPTH" \
                 --byoyomi "$A_BYOYOMI" --max-plies 256 --first "$FIRST" \
                 --json "$OUT/$name-gps$GPS_DEPTH.json" > "$OUT/$name-gps$GPS_DEPTH.log" 2>&1 &
             ;;

@@ -90,7 +90,10 @@ fn every_pruning_keeps_the_mates_of_the_bench_positions() {
     }
 }
 
-/// `fixtures/positions/tactics.tsv`: SFEN, the winning move, and how it was found.
+/// `fixtures/positions/tactics.tsv`: SFEN, the winning move, and how it was found. The
+/// budget is the mate test's: with the evaluation refitted on 2026-12-07 the search without
+/// reverse futility needed more than 200,000 nodes for the second position (it played the
+/// winning move from 300,000 on, as every configuration does).
 #[test]
 fn every_pruning_finds_the_winning_move_of_the_tactical_positions() {
     let text = read_fixture("positions/tactics.tsv");
@@ -105,7 +108,7 @@ fn every_pruning_finds_the_winning_move_of_the_tactical_positions() {
     assert!(cases.len() >= 6, "{}", cases.len());
     for (name, prunings) in configurations() {
         for &(sfen, want) in &cases {
-            let r = search(sfen, prunings, 200_000);
+            let r = search(sfen, prunings, 300_000);
             let Decision::Move(m) = r.decision else {
                 panic!("{name}: {sfen}: {:?}", r.decision)
             };

@@ -592,8 +592,8 @@ impl SparseAdam {
 
     /// One Adam step at rate `lr` on the touched parameters (full entries at their own
     /// rate and L2, the factors at theirs, the linear correction's at the factors' rate
-    /// without L2: it starts from a fitted correction, not from zero), then forget the
-    /// batch.
+    /// without L2: it starts from a fitted correction, not from zero; its tempo stays),
+    /// then forget the batch.
     fn apply(&mut self, set: &KingFitSettings, lr: f32) {
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         self.step += 1;
@@ -603,6 +603,12 @@ impl SparseAdam {
             let k = k as usize;
             let (l2, rate) = if k < P_ITEM {
                 (set.l2_full as f32, set.full_rate as f32)
+            } else if k == P_LIN + lin::OFF_TEMPO || k == P_LIN + LIN_FEATURES + lin::OFF_TEMPO {
+                // The correction's tempo stays where it starts: a side-to-move term that
+                // drifts skews every comparison of values a ply apart (stand pats, null
+                // moves, futility margins), and its size is checked on symmetric
+                // positions.
+                (0.0, 0.0)
             } else if k >= P_LIN {
                 (0.0, 1.0)
             } else {
@@ -1004,8 +1010,11 @@ mod tests {
             "joint {last:?}, term alone {:?}",
             epochs_alone.last()
         );
-        // The written correction evaluates as the fit's linear parameters.
+        // The written correction evaluates as the fit's linear parameters; its tempo is
+        // the start's.
         let written = linear_of(&w);
+        assert_eq!(written.values[lin::OFF_TEMPO], 0.0);
+        assert_eq!(written.values[LIN_FEATURES + lin::OFF_TEMPO], 0.0);
         for p in positions(100, 29) {
             let (ts, bl) = terms(&p, &progress, true);
             let mut want = 0f64;
