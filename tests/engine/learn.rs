@@ -733,6 +733,20 @@ fn the_teachers_handshake_limit_is_the_one_asked() {
     assert!(!record::read_file(&path).unwrap().1.records.is_empty());
 }
 
+/// `floodgate-scan learn ARGS`: whether it succeeded, its output and its errors.
+fn run_learn(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
+        .arg("learn")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 /// `learn king-fit --base-weights FILE`: the term is fitted on top of the hand-made
 /// evaluation with that linear correction (a `learn fit --residual` file) instead of the
 /// compiled-in one: the base's own agreement changes, the weights file's comment names
@@ -740,25 +754,12 @@ fn the_teachers_handshake_limit_is_the_one_asked() {
 #[test]
 fn king_fit_corrects_the_linear_correction_asked() {
     use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
-    use std::process::Command;
     let s = settings(4);
     let path = temp("king-fit-base");
     gen_file(&s, &path, 1);
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
-            .arg("learn")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
     let p = path.display().to_string();
     let lin = path.with_file_name("lin-base.txt").display().to_string();
-    let (ok, text, err) = run(&[
+    let (ok, text, err) = run_learn(&[
         "fit",
         &p,
         "--residual",
@@ -782,14 +783,16 @@ fn king_fit_corrects_the_linear_correction_asked() {
     let kp_default = path.with_file_name("kp-default.bin").display().to_string();
     let kp_base = path.with_file_name("kp-base.bin").display().to_string();
     let (ok, text_default, err) =
-        run(&[&["king-fit", &p], &common[..], &["-o", &kp_default]].concat());
+        run_learn(&[&["king-fit", &p], &common[..], &["-o", &kp_default]].concat());
     assert!(ok, "{text_default}{err}");
-    let (ok, text_base, err) = run(&[
-        &["king-fit", &p],
-        &common[..],
-        &["-o", &kp_base, "--base-weights", &lin],
-    ]
-    .concat());
+    let (ok, text_base, err) = run_learn(
+        &[
+            &["king-fit", &p],
+            &common[..],
+            &["-o", &kp_base, "--base-weights", &lin],
+        ]
+        .concat(),
+    );
     assert!(ok, "{text_base}{err}");
     assert_ne!(alone(&text_default), alone(&text_base));
     let comment = |f: &str| {
@@ -803,12 +806,14 @@ fn king_fit_corrects_the_linear_correction_asked() {
         "{}",
         comment(&kp_base)
     );
-    let (ok, _, err) = run(&[
-        &["king-fit", &p],
-        &common[..],
-        &["-o", &kp_base, "--base-weights", &p],
-    ]
-    .concat());
+    let (ok, _, err) = run_learn(
+        &[
+            &["king-fit", &p],
+            &common[..],
+            &["-o", &kp_base, "--base-weights", &p],
+        ]
+        .concat(),
+    );
     assert!(!ok);
     assert!(err.contains("--base-weights") && err.contains(&p), "{err}");
 }
@@ -821,22 +826,9 @@ fn king_fit_corrects_the_linear_correction_asked() {
 fn king_fit_joint_writes_the_correction_with_the_term() {
     use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
     use floodgate_scan::engine::eval::linear::{LinearWeights, builtin};
-    use std::process::Command;
     let s = settings(4);
     let path = temp("king-fit-joint");
     gen_file(&s, &path, 1);
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
-            .arg("learn")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
     let p = path.display().to_string();
     let kp = path.with_file_name("kp-joint.bin").display().to_string();
     let lin = path.with_file_name("lin-joint.txt").display().to_string();
@@ -850,11 +842,13 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
         "--validation",
         "0",
     ];
-    let (ok, text, err) = run(&[
-        &["king-fit", &p, "--joint", "--linear-out", &lin, "-o", &kp],
-        &common[..],
-    ]
-    .concat());
+    let (ok, text, err) = run_learn(
+        &[
+            &["king-fit", &p, "--joint", "--linear-out", &lin, "-o", &kp],
+            &common[..],
+        ]
+        .concat(),
+    );
     assert!(ok, "{text}{err}");
     assert!(text.contains(&format!("wrote {lin}")), "{text}");
     let w = LinearWeights::parse(&std::fs::read_to_string(&lin).unwrap()).unwrap();
@@ -874,14 +868,16 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
             && c.contains("with the linear correction lin-joint.txt (use the two together)"),
         "{c}"
     );
-    let (ok, _, err) = run(&[
-        &["king-fit", &p, "--joint", "--linear-out", &kp, "-o", &kp],
-        &common[..],
-    ]
-    .concat());
+    let (ok, _, err) = run_learn(
+        &[
+            &["king-fit", &p, "--joint", "--linear-out", &kp, "-o", &kp],
+            &common[..],
+        ]
+        .concat(),
+    );
     assert!(!ok);
     assert!(err.contains("same file") && err.contains(&kp), "{err}");
-    let (ok, _, err) = run(&[&["king-fit", &p, "--joint", "-o", &kp], &common[..]].concat());
+    let (ok, _, err) = run_learn(&[&["king-fit", &p, "--joint", "-o", &kp], &common[..]].concat());
     assert!(!ok);
     assert!(err.contains("--linear-out"), "{err}");
 }
@@ -892,30 +888,19 @@ fn king_fit_joint_writes_the_correction_with_the_term() {
 #[test]
 fn king_fit_starts_from_the_weights_asked() {
     use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
-    use std::process::Command;
     let s = settings(4);
     let path = temp("king-fit-start");
     gen_file(&s, &path, 1);
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_floodgate-scan"))
-            .arg("learn")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
     let p = path.display().to_string();
     let kp = path.with_file_name("kp-start.bin").display().to_string();
     let common = ["--epochs", "1", "--batch", "16", "--validation", "50"];
-    let (ok, text, err) = run(&[
-        &["king-fit", &p, "--start", "builtin", "-o", &kp],
-        &common[..],
-    ]
-    .concat());
+    let (ok, text, err) = run_learn(
+        &[
+            &["king-fit", &p, "--start", "builtin", "-o", &kp],
+            &common[..],
+        ]
+        .concat(),
+    );
     assert!(ok, "{text}{err}");
     let figure = |head: &str| {
         let l = text
@@ -937,11 +922,13 @@ fn king_fit_starts_from_the_weights_asked() {
         .with_file_name("no-such-start.bin")
         .display()
         .to_string();
-    let (ok, _, err) = run(&[
-        &["king-fit", &p, "--start", &missing, "-o", &kp],
-        &common[..],
-    ]
-    .concat());
+    let (ok, _, err) = run_learn(
+        &[
+            &["king-fit", &p, "--start", &missing, "-o", &kp],
+            &common[..],
+        ]
+        .concat(),
+    );
     assert!(!ok);
     assert!(err.contains(&missing), "{err}");
 }
