@@ -8,8 +8,8 @@ use floodgate_scan::engine::usi::Options;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Search depth of every position [default: 12 in the full search, 5 in the 24-point
-    /// mode].
+    /// Search depth of every position [default: 12 in the full search, 10 in the
+    /// 24-point mode].
     #[arg(long)]
     pub depth: Option<u32>,
     /// `search` or `decl24`.

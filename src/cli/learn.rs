@@ -98,6 +98,12 @@ pub struct KingFitArgs {
     /// aiiru, aiiru_replay, decl24_replay, outside; default all).
     #[arg(long, value_delimiter = ',')]
     pub sources: Vec<String>,
+    /// Train only on positions the teacher scored below this size (centipawns; mate
+    /// scores are above any): the decided positions leave the fit's steps to the balanced
+    /// ones. The held-out positions stay as they are, so the agreement compares with a fit
+    /// without it.
+    #[arg(long, value_name = "CP")]
+    pub train_below: Option<f32>,
     /// Leave out the pair table (pairs of pieces in each king's zone): the file then holds
     /// the king-relative tables alone, in the first format.
     #[arg(long)]
@@ -149,6 +155,11 @@ pub struct GenArgs {
     /// Plies after which a game is stopped as a draw.
     #[arg(long, default_value_t = 256)]
     pub max_plies: u32,
+    /// End a game when the teacher scores two labelled positions in a row at least this
+    /// many centipawns (or mate) for the same side: the other side resigns. The labels go
+    /// to positions still in play instead of lost ones. Part of the file's settings.
+    #[arg(long, value_name = "CP")]
+    pub adjudicate: Option<i32>,
     /// Label one position in this many, of both sides alike.
     #[arg(long, default_value_t = 3)]
     pub every: u32,
@@ -436,6 +447,7 @@ fn gen_settings(a: &GenArgs) -> anyhow::Result<GenSettings> {
         random_moves: a.random_moves,
         random_plies: a.random_plies,
         max_plies: a.max_plies,
+        adjudicate: a.adjudicate,
         every: a.every.max(1),
         mix,
         openings,
@@ -723,9 +735,18 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
             KingBase::Joint(w.unwrap_or_else(floodgate_scan::engine::eval::linear::builtin))
         }
     };
-    let (samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
+    let (mut samples, bad) = king_fit::samples_of(&records, &base, a.seed, a.validation);
     let n_val = samples.iter().filter(|s| s.validation).count();
     split_line("quiet leaves", samples.len(), n_val, bad, t)?;
+    if let Some(cap) = a.train_below {
+        let before = samples.len();
+        samples.retain(|s| s.validation || (s.has_teacher && s.teacher.abs() < cap));
+        println!(
+            "--train-below {cap}: {} training positions left out, {} kept",
+            before - samples.len(),
+            samples.len() - n_val
+        );
+    }
     let start = king_fit::start_params(&base, None, true);
     let set = king_fit_settings(&a, &samples, &start, &progress);
     let e0 = king_fit::evaluate_fit(&samples, &start, &progress, &set);
@@ -759,6 +780,15 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         last = Some(*e);
     });
     print_calibration(&king_fit::calibration(&samples, &w, &progress, &set));
+    for (lo, hi, n, r, mae) in king_fit::agreement_by_band(&samples, &w, &progress, &set) {
+        if r.is_nan() {
+            println!("held out, teacher |score| {lo:.0} to {hi:.0}: {n} positions");
+        } else {
+            println!(
+                "held out, teacher |score| {lo:.0} to {hi:.0}: {n} positions  teacher r {r:.4}  |value - teacher| {mae:.0}"
+            );
+        }
+    }
     let comment = format!(
         "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}{}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         match (&a.linear_out, &a.base_weights) {

@@ -11,9 +11,9 @@ use crate::shogi::{
 
 /// Default depth of `bench` in the full search.
 pub const DEFAULT_DEPTH: u32 = 12;
-/// Default depth of `bench` in the 24-point mode (a search without the full search's
-/// prunings).
-pub const DEFAULT_DEPTH_DECL24: u32 = 5;
+/// Default depth of `bench` in the 24-point mode (10 since it takes the full search's
+/// prunings, `Selective24`; the plain search took depth 5).
+pub const DEFAULT_DEPTH_DECL24: u32 = 10;
 
 /// The bench positions: the start position, positions reached by fixed openings, and
 /// entering-king positions of real games (first ply of mutual entering king).

@@ -4,7 +4,7 @@
 //! that escapes a mate in 3, and it plays a mate in 3 when one is on the board.
 use floodgate_scan::engine::guard::{self, GuardLimits, MateSearch, RootGuard};
 use floodgate_scan::engine::mate::{Dfpn, Proof};
-use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher};
+use floodgate_scan::engine::search::{Config, Control, Decision, MATE, Mode, Searcher, Tweaks};
 use floodgate_scan::engine::time::Limits;
 use floodgate_scan::shogi::{EnteringKingRule, Move, Position, solve_mate_in_one};
 
@@ -385,6 +385,12 @@ fn the_net_test_refuses_a_move_into_a_mating_net() {
                 guard: GuardLimits {
                     net_plies,
                     ..GuardLimits::default()
+                },
+                // The plain 24-point search of the game the position comes from (the
+                // selective one plays another move there).
+                tweaks: Tweaks {
+                    selective24: false,
+                    ..Tweaks::default()
                 },
                 ..Config::default()
             },

@@ -7,9 +7,10 @@
 use crate::core_support::{bench_sfens, pos, read_fixture, usi};
 use floodgate_scan::engine::mate::{Dfpn, Proof};
 use floodgate_scan::engine::search::{
-    Config, Control, Decision, MATE, MATE_BOUND, Prunings, SearchResult, Searcher,
+    Config, Control, Decision, MATE, MATE_BOUND, Mode, Prunings, SearchResult, Searcher, Tweaks,
 };
 use floodgate_scan::engine::time::Limits;
+use floodgate_scan::shogi::EnteringKingRule;
 
 /// Every configuration under test: the default (every pruning on), the default with the
 /// check extension, and the default with each switch off in turn: each pruning is tested
@@ -122,4 +123,55 @@ fn every_pruning_finds_the_winning_move_of_the_tactical_positions() {
             );
         }
     }
+}
+
+/// A search of the 24-point engine ([`Mode::Decl24`], 24-point rule), with or without the
+/// full search's prunings (`Selective24`).
+fn search24(sfen: &str, selective: bool, nodes: u64) -> SearchResult {
+    let config = Config {
+        mode: Mode::Decl24,
+        rule: EnteringKingRule::CSARule24,
+        root_guard: false,
+        tweaks: Tweaks {
+            selective24: selective,
+            ..Tweaks::default()
+        },
+        ..Config::default()
+    };
+    let mut s = Searcher::new(16, config);
+    s.search(
+        &pos(sfen),
+        &[],
+        &Limits::nodes(nodes),
+        &Control::new(false),
+        &mut |_| {},
+    )
+}
+
+/// The 24-point engine searches with the full search's prunings by default: deeper on
+/// the same nodes, and still finding the mates of the bench positions.
+#[test]
+fn the_selective_24_point_search_goes_deeper_and_keeps_the_mates() {
+    assert!(Tweaks::default().selective24);
+    for (sfen, plies) in mates() {
+        for selective in [true, false] {
+            let r = search24(&sfen, selective, 300_000);
+            assert!(
+                r.score >= MATE_BOUND && (MATE - r.score) as u32 <= plies + 4,
+                "selective {selective}: {sfen}: mate in {plies} plies, found score {} (depth {}, {} nodes)",
+                r.score,
+                r.depth,
+                r.nodes
+            );
+        }
+    }
+    let (mut deep, mut plain) = (0, 0);
+    for sfen in bench_sfens().iter().take(20) {
+        deep += search24(sfen, true, 20_000).depth;
+        plain += search24(sfen, false, 20_000).depth;
+    }
+    assert!(
+        deep > plain + 10,
+        "depths on 20 positions: selective {deep}, plain {plain}"
+    );
 }

@@ -45,6 +45,7 @@ fn settings(units: u32) -> GenSettings {
         random_moves: 2,
         random_plies: 8,
         max_plies: 40,
+        adjudicate: None,
         every: 1,
         mix: vec![
             UnitKind::SelfPlay,
@@ -931,4 +932,128 @@ fn king_fit_starts_from_the_weights_asked() {
     );
     assert!(!ok);
     assert!(err.contains(&missing), "{err}");
+}
+
+#[test]
+fn adjudicated_games_end_when_the_teacher_calls_them_twice() {
+    let mut s = settings(8);
+    s.mix = vec![UnitKind::SelfPlay, UnitKind::Aiiru];
+    s.max_plies = 60;
+    let full_path = temp("adjudicate-none");
+    gen_file(&s, &full_path, 1);
+    let (header, full) = record::read_file(&full_path).unwrap();
+    assert!(!header.contains("adjudicate"), "{header}");
+    let bound = 52;
+    s.adjudicate = Some(bound);
+    let path = temp("adjudicate");
+    gen_file(&s, &path, 1);
+    let (header, sum) = record::read_file(&path).unwrap();
+    assert_eq!(header, s.header());
+    assert!(
+        header.ends_with(&format!("adjudicate={bound}\n")),
+        "{header}"
+    );
+    let mut adjudicated = 0;
+    for unit in 0..8u32 {
+        let game: Vec<_> = sum.records.iter().filter(|r| r.unit == unit).collect();
+        let played: Vec<_> = full.records.iter().filter(|r| r.unit == unit).collect();
+        // The stand-in's leader at each label: Black, by the size of its board field.
+        let leader = |r: &record::Record| {
+            let pos = r.position().unwrap();
+            (i32::from(r.score).abs() >= bound).then(|| {
+                if r.score > 0 {
+                    pos.side_to_move()
+                } else {
+                    !pos.side_to_move()
+                }
+            })
+        };
+        let called = (1..played.len())
+            .find(|&i| leader(played[i]).is_some() && leader(played[i]) == leader(played[i - 1]));
+        let Some(i) = called else {
+            // Never called: the game is played out as without adjudication.
+            assert_eq!(game, played, "unit {unit}");
+            continue;
+        };
+        adjudicated += 1;
+        let winner = leader(played[i]).unwrap();
+        // Up to the call the game is the same; the loser resigns at its next move.
+        let loser_to_move = played[i].position().unwrap().side_to_move() != winner;
+        let len = if loser_to_move { i + 1 } else { i + 2 };
+        assert_eq!(game.len(), len.min(played.len()), "unit {unit}");
+        for (k, r) in game.iter().enumerate() {
+            if k <= i {
+                assert_eq!(r.position, played[k].position, "unit {unit} record {k}");
+            }
+            let us = r.position().unwrap().side_to_move();
+            let want = if us == winner {
+                record::Outcome::Win
+            } else {
+                record::Outcome::Loss
+            };
+            assert_eq!(r.outcome, want, "unit {unit} record {k}");
+        }
+    }
+    assert!(adjudicated >= 2, "{adjudicated} games adjudicated");
+    assert!(sum.records.len() < full.records.len());
+}
+
+/// `learn king-fit --train-below CP` trains on the positions the teacher scored below the
+/// bound only, and leaves the held-out ones as they are; the agreement is printed per
+/// band of the teacher's score.
+#[test]
+fn king_fit_trains_below_the_bound_asked() {
+    let s = settings(4);
+    let path = temp("king-fit-below");
+    gen_file(&s, &path, 1);
+    let (_, sum) = record::read_file(&path).unwrap();
+    let out = path.with_file_name("kp-below.bin");
+    let fit = |bound: &str| {
+        let (ok, text, err) = run_learn(&[
+            "king-fit",
+            path.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch",
+            "16",
+            "--validation",
+            "50",
+            "--train-below",
+            bound,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{text}{err}");
+        text
+    };
+    let number_before = |text: &str, tail: &str| -> usize {
+        let head = text.split(tail).next().unwrap();
+        head.rsplit(|c: char| !c.is_ascii_digit())
+            .find(|w| !w.is_empty())
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("{tail}: {text}"))
+    };
+    // The stand-in's scores are the lengths of the board fields: the bound is their
+    // median, so that some are below it and some not.
+    let mut sizes: Vec<i16> = sum.records.iter().map(|r| r.score.abs()).collect();
+    sizes.sort_unstable();
+    let bound = sizes[sizes.len() / 2];
+    assert!(sizes[0] < bound, "{sizes:?}");
+    let text = fit(&bound.to_string());
+    let training = number_before(&text, " training, ");
+    let validation = number_before(&text, " validation");
+    let left = number_before(&text, " training positions left out");
+    let kept = number_before(&text, " kept\n");
+    assert!(left > 0 && kept > 0, "{text}");
+    assert_eq!(left + kept, training, "{text}");
+    // Every held-out position is in the first band (the stand-in's scores are small).
+    assert!(
+        text.contains(&format!(
+            "held out, teacher |score| 0 to 300: {validation} positions"
+        )),
+        "{text}"
+    );
+    // A bound no position is under leaves nothing to train on: the start is kept.
+    let text = fit("1");
+    assert_eq!(number_before(&text, " kept\n"), 0, "{text}");
 }

@@ -449,7 +449,8 @@ impl Searcher {
             node.threatened = true;
             return Ok(raw);
         }
-        if !full || node.pv_node || ply == 0 || node.excluded.is_some() {
+        let selective = full || self.config.tweaks.selective24;
+        if !selective || node.pv_node || ply == 0 || node.excluded.is_some() {
             return Ok(raw);
         }
         let p = self.config.prunings;
@@ -623,7 +624,7 @@ impl Searcher {
             ..
         } = *node;
         let us = pos.side_to_move();
-        let full = self.config.mode == Mode::Search;
+        let full = self.config.mode == Mode::Search || self.config.tweaks.selective24;
         let p = self.config.prunings;
         let PlyScratch {
             picker: buffers,

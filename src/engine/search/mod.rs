@@ -227,6 +227,10 @@ pub struct Tweaks {
     /// quiescence ply looks for before its captures (1: mate in one, as with the threat
     /// tests; the `QuiescenceMatePlies24` option). Its attack nodes count as nodes.
     pub quiescence_mate_plies24: u32,
+    /// The 24-point mode searches with the full search's prunings and reductions (its
+    /// evaluation, quiescence, mate tests and check extension kept; the `Selective24`
+    /// option).
+    pub selective24: bool,
 }
 
 impl Default for Tweaks {
@@ -236,6 +240,7 @@ impl Default for Tweaks {
             quiescence_mate_plies: 64,
             check_extension24: true,
             quiescence_mate_plies24: 1,
+            selective24: true,
         }
     }
 }

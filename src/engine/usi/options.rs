@@ -310,6 +310,10 @@ impl Options {
                 "option name CheckExtension24 type check default {}",
                 Tweaks::default().check_extension24
             ),
+            format!(
+                "option name Selective24 type check default {}",
+                Tweaks::default().selective24
+            ),
             "option name RootGuard type check default true".into(),
             format!(
                 "option name GuardPlies type spin default {} min 1 max {MAX_GUARD_PLIES}",
@@ -512,6 +516,7 @@ impl Options {
                     (int_value(name, value)?.clamp(1, 9) as u32) | 1
             }
             "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
+            "selective24" => self.tweaks.selective24 = check_value(name, value)?,
             "rootguard" => self.root_guard = check_value(name, value)?,
             "guardplies" => {
                 self.guard.max_plies = odd_plies(int_value(name, value)?, MAX_GUARD_PLIES)
@@ -643,6 +648,7 @@ mod tests {
             "QuiescenceTT",
             "QuiescencePromotions",
             "CheckExtension24",
+            "Selective24",
             "ThreatPlies24",
             "QuiescenceMatePlies24",
             "LinearWeights24",

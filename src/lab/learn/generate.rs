@@ -118,6 +118,10 @@ pub struct GenSettings {
     pub random_plies: u32,
     /// Plies after which a game stops as a draw.
     pub max_plies: u32,
+    /// Adjudication: when the teacher scores two labelled positions of a game in a row at
+    /// least this many centipawns (or mate) for the same side, the other side resigns at
+    /// its next move. `None`: every game is played out (the files made before it).
+    pub adjudicate: Option<i32>,
     /// One position in this many is labelled.
     pub every: u32,
     /// The unit pattern.
@@ -176,6 +180,11 @@ impl GenSettings {
             None => String::new(),
             Some((name, _)) => format!("engine_linear_weights={name}\n"),
         };
+        // Files made without adjudication keep the header they had before it.
+        let adjudicate = match self.adjudicate {
+            None => String::new(),
+            Some(cp) => format!("adjudicate={cp}\n"),
+        };
         let openings: Vec<String> = self.openings.iter().map(|p| p.to_sfen()).collect();
         let aiiru: Vec<String> = self.aiiru.iter().map(|p| p.to_sfen()).collect();
         let mix: Vec<&str> = self.mix.iter().map(|k| k.name()).collect();
@@ -186,7 +195,7 @@ impl GenSettings {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         format!(
-            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\nrecorded=every_both_sides\n{}{}",
+            "format=FSLEARN1 record_bytes={}\nseed={}\nnodes={}\nrandom_moves={}\nrandom_plies={}\nmax_plies={}\nevery={}\nmix={}\nopenings={} fnv64={:016x}\naiiru={} fnv64={:016x}\nteacher={} {}\nteacher_options={}\nteacher_go={}\nhash_mb={}\nrecorded=every_both_sides\n{}{}{}",
             record::RECORD_BYTES,
             self.seed,
             self.nodes,
@@ -206,6 +215,7 @@ impl GenSettings {
             self.hash_mb,
             engine,
             opponent,
+            adjudicate,
         )
     }
 
@@ -284,6 +294,11 @@ struct Shared<'a> {
     teacher: &'a mut Teacher,
     /// The failure that ended the unit (a teacher that could not be started again).
     fatal: Option<UnitError>,
+    /// The side the teacher found winning at the last labelled position, by at least the
+    /// adjudication bound (`None`: not by so much, or no adjudication).
+    leader: Option<Color>,
+    /// The game is adjudicated to this side: the other resigns at its next move.
+    decided: Option<Color>,
 }
 
 /// Who moves for one side of a unit's game.
@@ -324,6 +339,12 @@ impl Player for Seat<'_, '_> {
     fn think(&mut self, game: &GameView<'_>) -> Result<Answer, EngineFailure> {
         let t0 = std::time::Instant::now();
         let mut sh = self.shared.borrow_mut();
+        if sh
+            .decided
+            .is_some_and(|w| w != game.position.side_to_move())
+        {
+            return Ok(Answer::plain(BestMove::Resign, t0.elapsed()));
+        }
         if sh.random_at.contains(&game.ply()) {
             let legal = game.position.legal_moves();
             let n = legal.as_slice().len() as u64;
@@ -356,6 +377,7 @@ struct Labeller<'s, 'a> {
     entering: bool,
     shared: &'s RefCell<Shared<'a>>,
     pending: Vec<Pending>,
+    adjudicate: Option<i32>,
 }
 
 impl Observer for Labeller<'_, '_> {
@@ -377,14 +399,25 @@ impl Observer for Labeller<'_, '_> {
             })
         } else {
             let mut sh = self.shared.borrow_mut();
-            match sh.teacher.label(&pos.to_sfen()) {
+            let label = match sh.teacher.label(&pos.to_sfen()) {
                 Ok(l) => l,
                 Err(e) => {
                     let failure = e.failure.clone();
                     sh.fatal.get_or_insert(e);
                     return Err(failure);
                 }
+            };
+            if let Some(bound) = self.adjudicate {
+                let us = pos.side_to_move();
+                let leader = label.as_ref().and_then(|l| {
+                    (l.mate || l.score.abs() >= bound).then(|| if l.score > 0 { us } else { !us })
+                });
+                if leader.is_some() && leader == sh.leader {
+                    sh.decided = leader;
+                }
+                sh.leader = leader;
             }
+            label
         };
         if let Some(label) = label {
             let source = match self.kind {
@@ -442,6 +475,8 @@ pub fn play_unit(
         random_at,
         teacher,
         fatal: None,
+        leader: None,
+        decided: None,
     });
     let opponent = opponent.map(RefCell::new);
     let seat = |mover| Seat {
@@ -461,6 +496,7 @@ pub fn play_unit(
         entering,
         shared: &shared,
         pending: Vec::new(),
+        adjudicate: s.adjudicate,
     };
     // Every winning declaration is made at once, whoever could make it.
     let settings = RefereeSettings {

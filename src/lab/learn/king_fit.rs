@@ -424,6 +424,40 @@ pub fn evaluate_fit(
     }
 }
 
+/// The bands of the teacher's |score| (centipawns) in which [`agreement_by_band`]
+/// measures the agreement apart: the balanced positions where the game is decided by
+/// judgement, the clear advantages, the won ones short of mate.
+pub const AGREEMENT_BANDS: [(f32, f32); 3] =
+    [(0.0, 300.0), (300.0, 1000.0), (1000.0, AGREEMENT_CAP)];
+
+/// The teacher agreement of parameters `w` on the held-out positions, apart for each
+/// band of [`AGREEMENT_BANDS`]: `(low, high, positions, r, mean absolute difference)`
+/// (r and the difference NaN where fewer than two positions or no spread).
+pub fn agreement_by_band(
+    samples: &[KingSample],
+    w: &[f32],
+    progress: &Progress,
+    set: &KingFitSettings,
+) -> Vec<(f32, f32, usize, f64, f64)> {
+    let pairs: Vec<(f64, f64)> = samples
+        .par_iter()
+        .filter(|s| s.validation && s.has_teacher && s.teacher.abs() < AGREEMENT_CAP)
+        .map(|s| (value_of(s, w, progress, set.joint).0, s.teacher as f64))
+        .collect();
+    AGREEMENT_BANDS
+        .iter()
+        .map(|&(lo, hi)| {
+            let band: Vec<(f64, f64)> = pairs
+                .iter()
+                .copied()
+                .filter(|&(_, t)| t.abs() >= lo as f64 && t.abs() < hi as f64)
+                .collect();
+            let (r, mae) = agreement(&band).unwrap_or((f64::NAN, f64::NAN));
+            (lo, hi, band.len(), r, mae)
+        })
+        .collect()
+}
+
 /// The progress estimate fitted by least squares to `phase` (0..=1, the share of the game
 /// played) over `positions`; the default where the system is singular.
 pub fn fit_progress(points: &[([i32; PROGRESS_TERMS], f64)]) -> Progress {
@@ -850,6 +884,55 @@ mod tests {
         }
         let (r, mae) = agreement(&pairs).unwrap();
         assert!(r > 0.95 && mae < 200.0, "r {r} mae {mae}");
+    }
+
+    #[test]
+    fn agreement_by_band_splits_the_held_out_positions_by_the_teachers_score() {
+        // The base evaluation as the model (zero parameters), scored against a teacher
+        // that agrees exactly in the balanced band and is noise elsewhere.
+        let progress = Progress::DEFAULT;
+        let mut samples: Vec<KingSample> = positions(600, 11)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| KingSample::new(p, &KingBase::Default, None, 0.5, i % 2 == 0))
+            .collect();
+        let mut rng = crate::rng::XorShift64Star::new(5);
+        for (i, s) in samples.iter_mut().enumerate() {
+            s.has_teacher = true;
+            s.teacher = if i % 3 == 0 {
+                (s.base as f64).clamp(-299.0, 299.0) as f32
+            } else {
+                let sign = if rng.next_u64().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                };
+                sign * (300.0 + (rng.next_u64() % 2_600) as f32)
+            };
+        }
+        let set = settings();
+        let w = start_params(&KingBase::Default, None, true);
+        let bands = agreement_by_band(&samples, &w, &progress, &set);
+        assert_eq!(bands.len(), AGREEMENT_BANDS.len());
+        let held: Vec<&KingSample> = samples.iter().filter(|s| s.validation).collect();
+        let total: usize = bands.iter().map(|b| b.2).sum();
+        assert_eq!(total, held.len(), "every held-out position in one band");
+        let balanced = held.iter().filter(|s| s.teacher.abs() < 300.0).count();
+        assert_eq!(bands[0].2, balanced);
+        // In the balanced band the teacher is the base (clamped): a near-perfect r where
+        // the base itself is balanced; the other bands are noise.
+        let exact: Vec<(f64, f64)> = held
+            .iter()
+            .filter(|s| s.teacher.abs() < 300.0)
+            .map(|s| (value_of(s, &w, &progress, set.joint).0, s.teacher as f64))
+            .collect();
+        let (r, mae) = agreement(&exact).unwrap();
+        assert_eq!((bands[0].3, bands[0].4), (r, mae));
+        assert!(bands[0].3 > 0.5, "{bands:?}");
+        assert!(
+            bands[1].3.abs() < 0.5 && bands[2].3.abs() < 0.5,
+            "{bands:?}"
+        );
     }
 
     /// The model's value of `p` (its side to move) with parameters `w`, before folding.
