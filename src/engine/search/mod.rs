@@ -121,7 +121,7 @@ pub struct Config {
 
 /// The full search's prunings and extensions, each a switch (and a USI option) so that a
 /// match can set one build against itself (`floodgate-scan sprt`) and a test can check
-/// each alone. The 24-point mode uses none of them.
+/// each alone. The 24-point mode uses them too unless `Selective24` is off (then none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Prunings {
     /// Razoring near the leaves (`Razoring`).
