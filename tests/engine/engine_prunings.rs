@@ -32,8 +32,12 @@ fn search(sfen: &str, prunings: Prunings, nodes: u64) -> SearchResult {
         root_guard: false,
         ..Config::default()
     };
-    let mut s = Searcher::new(16, config);
-    s.search(
+    search_with(sfen, config, nodes)
+}
+
+/// A search of `sfen` with `config` within `nodes`, from an empty 16 MB table.
+fn search_with(sfen: &str, config: Config, nodes: u64) -> SearchResult {
+    Searcher::new(16, config).search(
         &pos(sfen),
         &[],
         &Limits::nodes(nodes),
@@ -138,14 +142,7 @@ fn search24(sfen: &str, selective: bool, nodes: u64) -> SearchResult {
         },
         ..Config::default()
     };
-    let mut s = Searcher::new(16, config);
-    s.search(
-        &pos(sfen),
-        &[],
-        &Limits::nodes(nodes),
-        &Control::new(false),
-        &mut |_| {},
-    )
+    search_with(sfen, config, nodes)
 }
 
 /// The 24-point engine searches with the full search's prunings by default: deeper on
