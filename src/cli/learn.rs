@@ -790,7 +790,7 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let comment = format!(
-        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}{}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
+        "learn king-fit: correction of {}; {} positions ({}) from {}; lambda {}, K {}, model K {}, {} epochs, batch {}, lr {}, full rate {}, l2 full {}, l2 factor {}, validation {}%, seed {}, {}{}{}; last epoch: validation loss {:.5}, teacher r {:.4} (default alone {:.4}); the weights are the best validation epoch's",
         match (&a.linear_out, &a.base_weights) {
             (Some(l), _) => format!(
                 "the hand-made evaluation with the linear correction {} (use the two together)",
@@ -826,6 +826,8 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
             ", started from {}",
             super::play::file_name(Path::new(f))
         )),
+        a.train_below
+            .map_or(String::new(), |cp| format!(", trained below {cp}")),
         last.map_or(f64::NAN, |e| e.validation_loss),
         last.map_or(f64::NAN, |e| e.r),
         e0.r

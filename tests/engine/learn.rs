@@ -1053,6 +1053,16 @@ fn king_fit_trains_below_the_bound_asked() {
         )),
         "{text}"
     );
+    // The weights file's comment records the bound.
+    let w = floodgate_scan::engine::eval::king_piece::KingPieceWeights::from_bytes(
+        &std::fs::read(&out).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        w.comment.contains(&format!(", trained below {bound};")),
+        "{}",
+        w.comment
+    );
     // A bound no position is under leaves nothing to train on: the start is kept.
     let text = fit("1");
     assert_eq!(number_before(&text, " kept\n"), 0, "{text}");
