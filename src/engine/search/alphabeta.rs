@@ -624,7 +624,7 @@ impl Searcher {
             ..
         } = *node;
         let us = pos.side_to_move();
-        let full = self.config.mode == Mode::Search || self.config.tweaks.selective24;
+        let selective = self.config.mode == Mode::Search || self.config.tweaks.selective24;
         let p = self.config.prunings;
         let PlyScratch {
             picker: buffers,
@@ -647,7 +647,7 @@ impl Searcher {
         let mut best = node.floor;
         let mut best_move = None;
         let mut move_count = 0usize;
-        let prune = full && ply > 0 && !in_check && !threatened;
+        let prune = selective && ply > 0 && !in_check && !threatened;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
             if Some(m) == excluded {
                 continue;
@@ -708,7 +708,7 @@ impl Searcher {
             }
             // Extensions: the singular table move; checks that do not lose (an option).
             let mut extension = 0;
-            if full
+            if selective
                 && p.singular
                 && ply > 0
                 && Some(m) == node.tt_move
@@ -753,14 +753,14 @@ impl Searcher {
             }
             let mut s;
             let full_zero_window;
-            let reduce = if full {
+            let reduce = if selective {
                 p.lmr && depth >= 2 && move_count > 1
             } else {
                 depth >= 3 && move_count > 3 && quiet && !in_check && !threatened && !gives_check
             };
             if reduce {
                 let mut r = self.reduction(depth, move_count);
-                if full {
+                if selective {
                     if cut_node {
                         r += 2;
                     }
