@@ -15,7 +15,12 @@
 //! - our hand against the exposure of their king (its empty neighbours that no piece of
 //!   theirs but the king guards, 0-8): exposure x each kind held (63), exposure x pieces
 //!   held (0-7+) (72);
-//! - a tempo term for the side to move (1).
+//! - a tempo term for the side to move (1);
+//! - threats: each of our pieces but the king, by kind x our attackers of its square
+//!   (0-3+, its defenders) x theirs (0-3+), apart for the side to move where theirs is
+//!   not 0 (a piece of the side to move under attack must be saved at the cost of a
+//!   move; one of the other side is the quiescence search's to take) (448). Files
+//!   written before this group was added load with its weights at zero.
 //!
 //! The game-progress estimate `p` (0..=256) counts the pieces in hand, the pieces in the
 //! enemy camps, the promoted pieces and the kings away from their own camp (3 each), a
@@ -60,8 +65,12 @@ pub const OFF_EXPOSURE: usize = OFF_THEIR_KING_CTRL + 24 * 16;
 pub const OFF_EXPOSURE_TOTAL: usize = OFF_EXPOSURE + 9 * 7;
 /// The tempo term.
 pub const OFF_TEMPO: usize = OFF_EXPOSURE_TOTAL + 9 * 8;
+/// Threats on each piece.
+pub const OFF_THREAT: usize = OFF_TEMPO + 1;
 /// Features per stage.
-pub const N_FEATURES: usize = OFF_TEMPO + 1;
+pub const N_FEATURES: usize = OFF_THREAT + 2 * KINDS * 16;
+/// Features per stage of the files written before the threat group.
+const N_FEATURES_BEFORE_THREATS: usize = OFF_THREAT;
 /// Stages (opening, endgame).
 pub const STAGES: usize = 2;
 /// Progress at the endgame.
@@ -197,6 +206,14 @@ fn ctrl_index(du: usize, dt: usize, cu: usize, ct: usize) -> usize {
     OFF_CTRL + ((du * 9 + dt) * 4 + cu) * 4 + ct
 }
 
+/// The threat feature of a piece of kind `k` whose side has `ours` attackers on its
+/// square (0-3) and the other side `theirs` (0-3), `mover` if its side is to move.
+#[inline(always)]
+fn threat_index(k: usize, ours: usize, theirs: usize, mover: bool) -> usize {
+    let split = (mover && theirs > 0) as usize;
+    OFF_THREAT + ((split * KINDS + k) * 4 + ours) * 4 + theirs
+}
+
 /// The features of `pos`: `(index, sign)` pairs (an index may repeat), and the progress.
 pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
     let b = pos;
@@ -217,6 +234,13 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
             out.push((ctrl_index(du, dt, cu, ct), sign));
         }
         push_king_surroundings(&mut out, b, c, ku, kt, &counts, sign);
+        for sq in squares(b.color_set(c)) {
+            let k = b.kind_on(sq);
+            if k != KING {
+                let (ours, theirs) = (counts[c][sq].min(3), counts[1 - c][sq].min(3));
+                out.push((threat_index(k, ours, theirs, c == b.to_move()), sign));
+            }
+        }
         let exposure = (KING_ATTACKS[kt] & !occ & !guards[1 - c]).count_ones() as usize;
         push_exposure(&mut out, b, c, exposure, sign);
     }
@@ -557,6 +581,15 @@ impl LinearWeights {
             }
             values.push(v);
         }
+        if values.len() == STAGES * N_FEATURES_BEFORE_THREATS {
+            // A file of the layout before the threat group: its weights at zero.
+            let mut full = Vec::with_capacity(STAGES * N_FEATURES);
+            for stage in values.chunks(N_FEATURES_BEFORE_THREATS) {
+                full.extend_from_slice(stage);
+                full.resize(full.len() + N_FEATURES - N_FEATURES_BEFORE_THREATS, 0.0);
+            }
+            values = full;
+        }
         if values.len() != STAGES * N_FEATURES {
             return Err(WeightsError::Count {
                 found: values.len(),
@@ -838,6 +871,26 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
             }
         }
         sum += if b.to_move() == 0 { black } else { -black };
+        // Threats: per piece but the kings, its kind and both sides' attackers.
+        for c in 0..2 {
+            let mover = c == b.to_move();
+            let mut acc = 0i64;
+            for k in 0..KINDS {
+                if k == KING {
+                    continue;
+                }
+                for sq in squares(b.set(c, k)) {
+                    let (black_n, white_n) = ((code[sq] >> 2) as usize, (code[sq] & 3) as usize);
+                    let (ours, theirs) = if c == 0 {
+                        (black_n, white_n)
+                    } else {
+                        (white_n, black_n)
+                    };
+                    acc += q[threat_index(k, ours, theirs, mover)];
+                }
+            }
+            sum += if mover { acc } else { -acc };
+        }
     }
     for c in 0..2 {
         let mut acc = 0i64;
@@ -886,7 +939,8 @@ mod tests {
     #[test]
     fn the_layout_adds_up() {
         assert_eq!(OFF_HAND, 1134);
-        assert_eq!(N_FEATURES, 4812);
+        assert_eq!(OFF_THREAT, 4812);
+        assert_eq!(N_FEATURES, 4812 + 448);
         assert_eq!(HAND_BASE[6] + HAND_MAX[6] as usize, 38);
     }
 
@@ -896,6 +950,35 @@ mod tests {
         let p = Position::startpos();
         assert_eq!(evaluate_reference(&p, &w), 0);
         assert_eq!(evaluate(&p, &w), 0);
+    }
+
+    #[test]
+    fn a_file_from_before_the_threat_group_loads_with_it_at_zero() {
+        let old: Vec<f32> = (0..STAGES * N_FEATURES_BEFORE_THREATS)
+            .map(|i| (i % 97) as f32 - 48.0)
+            .collect();
+        let mut text = format!("{RESIDUAL_FORMAT_LINE}\n");
+        for v in &old {
+            text.push_str(&format!("{v}\n"));
+        }
+        let w = LinearWeights::parse(&text).unwrap();
+        assert!(w.residual);
+        for stage in 0..STAGES {
+            let got = &w.values[stage * N_FEATURES..(stage + 1) * N_FEATURES];
+            let want = &old[stage * OFF_THREAT..(stage + 1) * OFF_THREAT];
+            assert_eq!(&got[..OFF_THREAT], want, "stage {stage}");
+            assert!(got[OFF_THREAT..].iter().all(|&v| v == 0.0), "stage {stage}");
+        }
+        // One value short of either layout is an error.
+        let short: String = text
+            .lines()
+            .take(STAGES * OFF_THREAT)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(matches!(
+            LinearWeights::parse(&short),
+            Err(WeightsError::Count { .. })
+        ));
     }
 
     #[test]

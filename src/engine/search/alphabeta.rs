@@ -233,6 +233,12 @@ impl Searcher {
 
     /// The late-move reduction of the `n`-th move (from 1) at `depth`.
     #[inline]
+    /// Whether the move loop and the prunings before it are selective: always in the
+    /// full search, and in the 24-point one with `Selective24`.
+    fn selective(&self) -> bool {
+        self.config.mode == Mode::Search || self.config.tweaks.selective24
+    }
+
     pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
         self.lmr[(depth.max(0) as usize).min(63)][n.min(63)] as i32
     }
@@ -449,7 +455,7 @@ impl Searcher {
             node.threatened = true;
             return Ok(raw);
         }
-        let selective = full || self.config.tweaks.selective24;
+        let selective = self.selective();
         if !selective || node.pv_node || ply == 0 || node.excluded.is_some() {
             return Ok(raw);
         }
@@ -624,7 +630,7 @@ impl Searcher {
             ..
         } = *node;
         let us = pos.side_to_move();
-        let selective = self.config.mode == Mode::Search || self.config.tweaks.selective24;
+        let selective = self.selective();
         let p = self.config.prunings;
         let PlyScratch {
             picker: buffers,
