@@ -98,7 +98,7 @@ fn symmetric_positions_score_a_small_tempo() {
 /// `w` with the threat group's table for the side to move's attacked pieces set equal to
 /// the table of every other piece: threats valued alike for both sides.
 fn without_the_movers_threats(w: &LinearWeights) -> LinearWeights {
-    let half = (linear::N_FEATURES - linear::OFF_THREAT) / 2;
+    let half = (linear::OFF_MOBILITY - linear::OFF_THREAT) / 2;
     let mut v = w.values.clone();
     for stage in 0..linear::STAGES {
         let base = stage * linear::N_FEATURES + linear::OFF_THREAT;

@@ -19,8 +19,12 @@
 //! - threats: each of our pieces but the king, by kind x our attackers of its square
 //!   (0-3+, its defenders) x theirs (0-3+), apart for the side to move where theirs is
 //!   not 0 (a piece of the side to move under attack must be saved at the cost of a
-//!   move; one of the other side is the quiescence search's to take) (448). Files
-//!   written before this group was added load with its weights at zero.
+//!   move; one of the other side is the quiescence search's to take) (448);
+//! - mobility: each of our lances, bishops, rooks, horses and dragons by the number of
+//!   squares it attacks that none of our pieces stands on (0-20+) (5 x 21).
+//!
+//! Files written before a group was added load with its weights (and those of every
+//! later group) at zero.
 //!
 //! The game-progress estimate `p` (0..=256) counts the pieces in hand, the pieces in the
 //! enemy camps, the promoted pieces and the kings away from their own camp (3 each), a
@@ -67,10 +71,13 @@ pub const OFF_EXPOSURE_TOTAL: usize = OFF_EXPOSURE + 9 * 7;
 pub const OFF_TEMPO: usize = OFF_EXPOSURE_TOTAL + 9 * 8;
 /// Threats on each piece.
 pub const OFF_THREAT: usize = OFF_TEMPO + 1;
+/// Mobility of the long-range pieces.
+pub const OFF_MOBILITY: usize = OFF_THREAT + 2 * KINDS * 16;
 /// Features per stage.
-pub const N_FEATURES: usize = OFF_THREAT + 2 * KINDS * 16;
-/// Features per stage of the files written before the threat group.
-const N_FEATURES_BEFORE_THREATS: usize = OFF_THREAT;
+pub const N_FEATURES: usize = OFF_MOBILITY + 5 * 21;
+/// Features per stage of the layouts before this one, oldest first: before the threat
+/// group, before the mobility group.
+const EARLIER_LAYOUTS: [usize; 2] = [OFF_THREAT, OFF_MOBILITY];
 /// Stages (opening, endgame).
 pub const STAGES: usize = 2;
 /// Progress at the endgame.
@@ -214,6 +221,26 @@ fn threat_index(k: usize, ours: usize, theirs: usize, mover: bool) -> usize {
     OFF_THREAT + ((split * KINDS + k) * 4 + ours) * 4 + theirs
 }
 
+/// The mobility slot of kind `k` (0-4), if it is a long-range piece.
+#[inline(always)]
+fn mobility_slot(k: usize) -> Option<usize> {
+    match k {
+        LANCE => Some(0),
+        BISHOP => Some(1),
+        ROOK => Some(2),
+        HORSE => Some(3),
+        DRAGON => Some(4),
+        _ => None,
+    }
+}
+
+/// The mobility feature of a long-range piece in slot `slot` attacking `n` squares free
+/// of its own side's pieces.
+#[inline(always)]
+fn mobility_index(slot: usize, n: u32) -> usize {
+    OFF_MOBILITY + slot * 21 + n.min(20) as usize
+}
+
 /// The features of `pos`: `(index, sign)` pairs (an index may repeat), and the progress.
 pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
     let b = pos;
@@ -223,6 +250,7 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
     for c in 0..2 {
         let sign = if c == b.to_move() { 1 } else { -1 };
         push_material(&mut out, b, c, sign);
+        push_mobility(&mut out, b, c, occ, sign);
         let (Some(ku), Some(kt)) = (b.king_of(c), b.king_of(1 - c)) else {
             continue;
         };
@@ -286,6 +314,21 @@ fn push_material(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, sign: i32)
         let n = b.hand_count(c, k).min(HAND_MAX[k]);
         for i in 0..n as usize {
             out.push((OFF_HAND + HAND_BASE[k] + i, sign));
+        }
+    }
+}
+
+/// Side `c`'s mobility features: each long-range piece by the squares it attacks free of
+/// `c`'s pieces.
+fn push_mobility(out: &mut Vec<(usize, i32)>, b: &Position, c: usize, occ: SquareSet, sign: i32) {
+    let color = if c == 0 { Color::Black } else { Color::White };
+    for sq in squares(b.color_set(c)) {
+        let k = b.kind_on(sq);
+        if let Some(slot) = mobility_slot(k) {
+            let kind = PieceKind::from_index(k).expect("a board kind");
+            let att = attacks_from(kind, color, Square::ALL[sq], Bitboard(occ)).0;
+            let n = (att & !b.color_set(c)).count_ones();
+            out.push((mobility_index(slot, n), sign));
         }
     }
 }
@@ -581,12 +624,15 @@ impl LinearWeights {
             }
             values.push(v);
         }
-        if values.len() == STAGES * N_FEATURES_BEFORE_THREATS {
-            // A file of the layout before the threat group: its weights at zero.
+        if let Some(&old) = EARLIER_LAYOUTS
+            .iter()
+            .find(|&&n| values.len() == STAGES * n)
+        {
+            // A file of an earlier layout: the later groups' weights at zero.
             let mut full = Vec::with_capacity(STAGES * N_FEATURES);
-            for stage in values.chunks(N_FEATURES_BEFORE_THREATS) {
+            for stage in values.chunks(old) {
                 full.extend_from_slice(stage);
-                full.resize(full.len() + N_FEATURES - N_FEATURES_BEFORE_THREATS, 0.0);
+                full.resize(full.len() + N_FEATURES - old, 0.0);
             }
             values = full;
         }
@@ -920,6 +966,24 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
             }
             acc += q[OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize];
         }
+        let free = !b.color_set(c);
+        for sq in squares(b.set(c, LANCE)) {
+            acc += q[mobility_index(0, (lance_attacks(c, sq, occ) & free).count_ones())];
+        }
+        for sq in squares(b.set(c, BISHOP)) {
+            acc += q[mobility_index(1, (bishop_attacks(sq, occ) & free).count_ones())];
+        }
+        for sq in squares(b.set(c, ROOK)) {
+            acc += q[mobility_index(2, (rook_attacks(sq, occ) & free).count_ones())];
+        }
+        for sq in squares(b.set(c, HORSE)) {
+            let a = bishop_attacks(sq, occ) | CROSS_ATTACKS[sq];
+            acc += q[mobility_index(3, (a & free).count_ones())];
+        }
+        for sq in squares(b.set(c, DRAGON)) {
+            let a = rook_attacks(sq, occ) | DIAG_ATTACKS[sq];
+            acc += q[mobility_index(4, (a & free).count_ones())];
+        }
         if c == b.to_move() {
             sum += acc;
         } else {
@@ -940,7 +1004,8 @@ mod tests {
     fn the_layout_adds_up() {
         assert_eq!(OFF_HAND, 1134);
         assert_eq!(OFF_THREAT, 4812);
-        assert_eq!(N_FEATURES, 4812 + 448);
+        assert_eq!(OFF_MOBILITY, 4812 + 448);
+        assert_eq!(N_FEATURES, 4812 + 448 + 105);
         assert_eq!(HAND_BASE[6] + HAND_MAX[6] as usize, 38);
     }
 
@@ -953,32 +1018,35 @@ mod tests {
     }
 
     #[test]
-    fn a_file_from_before_the_threat_group_loads_with_it_at_zero() {
-        let old: Vec<f32> = (0..STAGES * N_FEATURES_BEFORE_THREATS)
-            .map(|i| (i % 97) as f32 - 48.0)
-            .collect();
-        let mut text = format!("{RESIDUAL_FORMAT_LINE}\n");
-        for v in &old {
-            text.push_str(&format!("{v}\n"));
+    fn files_of_the_earlier_layouts_load_with_the_later_groups_at_zero() {
+        for n in EARLIER_LAYOUTS {
+            let old: Vec<f32> = (0..STAGES * n).map(|i| (i % 97) as f32 - 48.0).collect();
+            let mut text = format!("{RESIDUAL_FORMAT_LINE}\n");
+            for v in &old {
+                text.push_str(&format!("{v}\n"));
+            }
+            let w = LinearWeights::parse(&text).unwrap();
+            assert!(w.residual);
+            for stage in 0..STAGES {
+                let got = &w.values[stage * N_FEATURES..(stage + 1) * N_FEATURES];
+                let want = &old[stage * n..(stage + 1) * n];
+                assert_eq!(&got[..n], want, "layout {n}, stage {stage}");
+                assert!(
+                    got[n..].iter().all(|&v| v == 0.0),
+                    "layout {n}, stage {stage}"
+                );
+            }
+            // One value short of a layout is an error.
+            let short: String = text
+                .lines()
+                .take(STAGES * n)
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert!(matches!(
+                LinearWeights::parse(&short),
+                Err(WeightsError::Count { .. })
+            ));
         }
-        let w = LinearWeights::parse(&text).unwrap();
-        assert!(w.residual);
-        for stage in 0..STAGES {
-            let got = &w.values[stage * N_FEATURES..(stage + 1) * N_FEATURES];
-            let want = &old[stage * OFF_THREAT..(stage + 1) * OFF_THREAT];
-            assert_eq!(&got[..OFF_THREAT], want, "stage {stage}");
-            assert!(got[OFF_THREAT..].iter().all(|&v| v == 0.0), "stage {stage}");
-        }
-        // One value short of either layout is an error.
-        let short: String = text
-            .lines()
-            .take(STAGES * OFF_THREAT)
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert!(matches!(
-            LinearWeights::parse(&short),
-            Err(WeightsError::Count { .. })
-        ));
     }
 
     #[test]
