@@ -231,14 +231,14 @@ impl Searcher {
         ]
     }
 
-    /// The late-move reduction of the `n`-th move (from 1) at `depth`.
-    #[inline]
     /// Whether the move loop and the prunings before it are selective: always in the
     /// full search, and in the 24-point one with `Selective24`.
     fn selective(&self) -> bool {
         self.config.mode == Mode::Search || self.config.tweaks.selective24
     }
 
+    /// The late-move reduction of the `n`-th move (from 1) at `depth`.
+    #[inline]
     pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
         self.lmr[(depth.max(0) as usize).min(63)][n.min(63)] as i32
     }
