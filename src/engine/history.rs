@@ -80,6 +80,28 @@ pub struct Histories {
     capture: Vec<i16>,
     continuation: Vec<i16>,
     counter: Vec<Option<Move>>,
+    /// The correction of the static evaluation by pawn structure
+    /// ([`Histories::correction`]), in 1/[`CORRECTION_GRAIN`] centipawns.
+    correction: Vec<i32>,
+}
+
+/// Entries of the correction history per side to move.
+pub const CORRECTION_SIZE: usize = 1 << 14;
+/// The correction history's unit: 1/256 centipawn.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 128;
+
+/// The correction history's slot of the pawns on the board (both sides').
+#[inline]
+pub fn pawn_key(pos: &Position) -> usize {
+    use crate::shogi::sets::{PAWN, Pieces};
+    let (b, w) = (pos.set(0, PAWN), pos.set(1, PAWN));
+    let h = (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((b >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ (w as u64).wrapping_mul(0x1656_67B1_9E37_79F9)
+        ^ ((w >> 64) as u64).wrapping_mul(0x27D4_EB2F_1656_67C5);
+    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
 impl Histories {
@@ -91,6 +113,7 @@ impl Histories {
             capture: vec![0; HISTORY_SLOTS * KINDS],
             continuation: vec![0; 2 * HISTORY_SLOTS * HISTORY_SLOTS],
             counter: vec![None; 2 * HISTORY_SLOTS],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 
@@ -101,6 +124,7 @@ impl Histories {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counter.fill(None);
+        self.correction.fill(0);
     }
 
     /// Between two searches of a game: the killers are forgotten, the main history
@@ -110,6 +134,27 @@ impl Histories {
         for h in &mut self.main {
             *h /= 2;
         }
+    }
+
+    /// The correction (centipawns) of the static evaluation of a position with `color`
+    /// to move and pawns in slot `key` ([`pawn_key`]): what the searches of such
+    /// positions found beyond their static evaluation, on average.
+    #[inline]
+    pub fn correction(&self, color: Color, key: usize) -> i32 {
+        self.correction[color.index() * CORRECTION_SIZE + key] / CORRECTION_GRAIN
+    }
+
+    /// A search of `depth` found `diff` centipawns more than the (corrected) static
+    /// evaluation: move the entry towards it, by a share growing with the depth (at
+    /// most a sixteenth).
+    #[inline]
+    pub fn update_correction(&mut self, color: Color, key: usize, diff: i32, depth: i32) {
+        let w = (depth + 1).clamp(1, 16) as i64;
+        let e = &mut self.correction[color.index() * CORRECTION_SIZE + key];
+        let target =
+            (diff.clamp(-2 * CORRECTION_MAX, 2 * CORRECTION_MAX) * CORRECTION_GRAIN) as i64;
+        let limit = (CORRECTION_MAX * CORRECTION_GRAIN) as i64;
+        *e = ((*e as i64 * (256 - w) + target * w) / 256).clamp(-limit, limit) as i32;
     }
 
     #[inline]
@@ -211,6 +256,44 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_correction_follows_the_searches_within_its_bounds() {
+        let mut h = Histories::new(4);
+        let p = Position::startpos();
+        let key = pawn_key(&p);
+        assert!(key < CORRECTION_SIZE);
+        // Shallow searches move it a little, deep ones more.
+        h.update_correction(Color::Black, key, 100, 0);
+        let shallow = h.correction(Color::Black, key);
+        assert_eq!(shallow, 100 / 256);
+        let mut deep = Histories::new(4);
+        deep.update_correction(Color::Black, key, 100, 15);
+        assert_eq!(deep.correction(Color::Black, key), 100 * 16 / 256);
+        // Repeated, it settles at the difference found; never past its bound.
+        for _ in 0..200 {
+            h.update_correction(Color::Black, key, 60, 10);
+        }
+        assert!(
+            (58..=60).contains(&h.correction(Color::Black, key)),
+            "{}",
+            h.correction(Color::Black, key)
+        );
+        for _ in 0..200 {
+            h.update_correction(Color::Black, key, -5_000, 20);
+        }
+        assert_eq!(h.correction(Color::Black, key), -CORRECTION_MAX);
+        // Per side to move; kept between searches, forgotten in a new game.
+        assert_eq!(h.correction(Color::White, key), 0);
+        h.age();
+        assert_eq!(h.correction(Color::Black, key), -CORRECTION_MAX);
+        h.clear();
+        assert_eq!(h.correction(Color::Black, key), 0);
+        // Another pawn structure has a slot of its own.
+        let mut q = p.clone();
+        q.play(Move::from_usi("7g7f").unwrap()).unwrap();
+        assert_ne!(pawn_key(&q), key);
+    }
 
     #[test]
     fn gravity_saturates_and_a_malus_undoes_a_bonus() {

@@ -412,48 +412,61 @@ pub fn pair_terms<P: Pieces>(b: &P, c: usize, role: usize, mut f: impl FnMut(usi
     let Some(k) = b.king_of(owner) else {
         return;
     };
-    let kt = turn(c, k);
-    let (kr, kc) = (row_of(kt) as i32, col_of(kt) as i32);
-    // (kind as c sees it, turned row, turned column) of each piece in the zone.
     let mut zone = [(0u8, 0i8, 0i8); 24];
     let mut n = 0;
-    for dr in -2..=2i32 {
-        let r = kr + dr;
-        if !(0..9).contains(&r) {
-            continue;
-        }
-        for dc in -2..=2i32 {
-            let cl = kc + dc;
-            if (dr, dc) == (0, 0) || !(0..9).contains(&cl) {
-                continue;
-            }
-            let tsq = ((8 - cl) * 9 + r) as usize;
-            let code = b.piece_code_at(turn(c, tsq));
-            if code == EMPTY {
-                continue;
-            }
-            let theirs = ((code >> 4) as usize != c) as usize;
-            zone[n] = (
-                (theirs * KINDS + (code & 0x0f) as usize) as u8,
-                r as i8,
-                cl as i8,
-            );
-            n += 1;
-        }
+    for sq in squares(ZONE[k] & b.occupancy()) {
+        let code = b.piece_code_at(sq);
+        zone[n] = zone_piece(c, (code >> 4) as usize, (code & 0x0f) as usize, sq);
+        n += 1;
     }
-    let base = role * PAIR_KINDS;
     for i in 0..n {
         for j in i + 1..n {
-            let (a, z) = if zone[j].0 < zone[i].0 {
-                (zone[j], zone[i])
-            } else {
-                (zone[i], zone[j])
-            };
-            let d = ((z.1 - a.1 + 4) as usize) * 9 + (z.2 - a.2 + 4) as usize;
-            f(((base + a.0 as usize) * PAIR_KINDS + z.0 as usize) * PAIR_OFFSETS + d);
+            f(pair_index(role, zone[i], zone[j]));
         }
     }
 }
+
+/// A piece in a king's zone as side `c` sees it: (kind as `c` sees it, turned row,
+/// turned column).
+type ZonePiece = (u8, i8, i8);
+
+#[inline(always)]
+fn zone_piece(c: usize, owner: usize, kind: usize, sq: usize) -> ZonePiece {
+    let t = turn(c, sq);
+    (
+        ((owner != c) as usize * KINDS + kind) as u8,
+        row_of(t) as i8,
+        col_of(t) as i8,
+    )
+}
+
+/// The pair table's entry (stages apart) of two pieces of a zone in table `role`: the
+/// pair is ordered by kind, then (pieces of one kind) by turned row and column.
+#[inline(always)]
+fn pair_index(role: usize, p: ZonePiece, q: ZonePiece) -> usize {
+    let (a, z) = if q < p { (q, p) } else { (p, q) };
+    let d = ((z.1 - a.1 + 4) as usize) * 9 + (z.2 - a.2 + 4) as usize;
+    ((role * PAIR_KINDS + a.0 as usize) * PAIR_KINDS + z.0 as usize) * PAIR_OFFSETS + d
+}
+
+/// Each square's zone: the 24 squares within two steps of it.
+static ZONE: [SquareSet; 81] = {
+    let mut t = [0 as SquareSet; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            let dr = row_of(a).abs_diff(row_of(b));
+            let dc = col_of(a).abs_diff(col_of(b));
+            if a != b && dr <= 2 && dc <= 2 {
+                t[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// The pair table's sums per stage for the side to move of `b` (its pairs less the
 /// other side's), in weight units, from scratch; zero without a pair table.
@@ -633,6 +646,58 @@ impl Accumulator {
         s
     }
 
+    /// The change a move makes to the pair table's sum of side `c` in table `role`, the
+    /// zone's king staying on `k`: the pairs of each piece the move takes out of the zone
+    /// with the pieces it leaves there come off, those of each piece it puts in with
+    /// them go on (and the pair of two pieces taken out, or of two put in).
+    #[inline]
+    fn zone_change<P: Pieces>(
+        d: &Delta,
+        after: &P,
+        c: usize,
+        role: usize,
+        k: usize,
+        w: &KingPieceWeights,
+    ) -> [i32; STAGES] {
+        let zone = ZONE[k];
+        let in_zone = |it: &Option<Item>| match *it {
+            Some(Item::Board { owner, kind, sq }) if zone >> sq & 1 != 0 => {
+                Some((zone_piece(c, owner, kind, sq), sq))
+            }
+            _ => None,
+        };
+        let out = [in_zone(&d.removed[0]), in_zone(&d.removed[1])];
+        let put = [in_zone(&d.added[0]), in_zone(&d.added[1])];
+        let mut s = [0i32; STAGES];
+        let mut add = |i: usize, sign: i32| {
+            for (x, v) in s.iter_mut().zip(&w.pairs[i * STAGES..i * STAGES + STAGES]) {
+                *x += sign * *v as i32;
+            }
+        };
+        let mut new_squares: SquareSet = 0;
+        for (_, sq) in put.iter().flatten() {
+            new_squares |= 1 << sq;
+        }
+        // The pieces in the zone both before and after the move.
+        for sq in squares(zone & after.occupancy() & !new_squares) {
+            let code = after.piece_code_at(sq);
+            let p = zone_piece(c, (code >> 4) as usize, (code & 0x0f) as usize, sq);
+            for (r, _) in out.iter().flatten() {
+                add(pair_index(role, p, *r), -1);
+            }
+            for (a, _) in put.iter().flatten() {
+                add(pair_index(role, p, *a), 1);
+            }
+        }
+        if let [Some((x, _)), Some((y, _))] = out {
+            add(pair_index(role, x, y), -1);
+        }
+        if let [Some((x, _)), Some((y, _))] = put {
+            add(pair_index(role, x, y), 1);
+        }
+        s
+    }
+
     /// Every sum from scratch: the definition.
     pub fn full<P: Pieces>(b: &P, w: &KingPieceWeights) -> Accumulator {
         let mut a = Accumulator::default();
@@ -670,9 +735,16 @@ impl Accumulator {
                 let Some(k) = after.king_of(owner) else {
                     continue;
                 };
-                if d.king_moved == Some(owner) || touched(k) {
+                if d.king_moved == Some(owner) {
                     a.pairs[owner][0] = Self::zone(after, owner, 0, w);
                     a.pairs[1 - owner][1] = Self::zone(after, 1 - owner, 1, w);
+                } else if touched(k) {
+                    for (c, role) in [(owner, 0), (1 - owner, 1)] {
+                        let change = Self::zone_change(d, after, c, role, k, w);
+                        for (x, v) in a.pairs[c][role].iter_mut().zip(change) {
+                            *x += v;
+                        }
+                    }
                 }
             }
         }
@@ -843,6 +915,73 @@ mod tests {
             }
         }
         assert!(checked > 3000);
+    }
+
+    /// The pairs of one zone the plain way: the 24 squares scanned row by row of the
+    /// turned board, each pair taken in scan order unless the second piece's kind comes
+    /// first (the order the weights files were fitted with).
+    fn pair_terms_by_scan(b: &Position, c: usize, role: usize) -> Vec<usize> {
+        let owner = if role == 0 { c } else { 1 - c };
+        let Some(k) = b.king_of(owner) else {
+            return Vec::new();
+        };
+        let kt = turn(c, k);
+        let (kr, kc) = (row_of(kt) as i32, col_of(kt) as i32);
+        let mut zone = Vec::new();
+        for r in kr - 2..=kr + 2 {
+            for cl in kc - 2..=kc + 2 {
+                if (r, cl) == (kr, kc) || !(0..9).contains(&r) || !(0..9).contains(&cl) {
+                    continue;
+                }
+                let code = b.piece_code_at(turn(c, index_of(r as usize, cl as usize)));
+                if code != EMPTY {
+                    let kind =
+                        ((code >> 4) as usize != c) as usize * KINDS + (code & 0x0f) as usize;
+                    zone.push((kind, r, cl));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for i in 0..zone.len() {
+            for j in i + 1..zone.len() {
+                let (a, z) = if zone[j].0 < zone[i].0 {
+                    (zone[j], zone[i])
+                } else {
+                    (zone[i], zone[j])
+                };
+                let d = (z.1 - a.1 + 4) as usize * 9 + (z.2 - a.2 + 4) as usize;
+                out.push(((role * PAIR_KINDS + a.0) * PAIR_KINDS + z.0) * PAIR_OFFSETS + d);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn the_zone_pairs_are_those_of_the_plain_scan() {
+        let mut rng = crate::rng::XorShift64Star::new(23);
+        let mut pairs = 0;
+        for _ in 0..20 {
+            let mut p = Position::startpos();
+            for _ in 0..150 {
+                for c in 0..2 {
+                    for role in 0..ROLES {
+                        let mut got = Vec::new();
+                        pair_terms(&p, c, role, |i| got.push(i));
+                        got.sort_unstable();
+                        let want = pair_terms_by_scan(&p, c, role);
+                        assert_eq!(got, want, "{} side {c} table {role}", p.to_sfen());
+                        pairs += got.len();
+                    }
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(pairs > 50_000, "{pairs} pairs");
     }
 
     #[test]

@@ -729,6 +729,9 @@ pub(crate) struct Counts {
     two: u128,
     three: u128,
     pub(crate) guards: u128,
+    /// The mobility features of the side's long-range pieces, as they were counted.
+    mobility: [u16; 8],
+    long_range: usize,
 }
 
 impl Counts {
@@ -738,6 +741,25 @@ impl Counts {
         self.three |= self.two & a;
         self.two |= self.one & a;
         self.one |= a;
+    }
+
+    /// Note the attacks `a` of a piece of kind `k` whose side's pieces stand on `own`:
+    /// a long-range piece's mobility feature.
+    #[inline(always)]
+    pub(crate) fn note_mobility(&mut self, k: usize, a: u128, own: u128) {
+        if let Some(slot) = mobility_slot(k)
+            && self.long_range < self.mobility.len()
+        {
+            self.mobility[self.long_range] = mobility_index(slot, (a & !own).count_ones()) as u16;
+            self.long_range += 1;
+        }
+    }
+
+    /// The mobility features noted, or `None` if more long-range pieces were noted than
+    /// kept (a position of more than eight; then they are counted again).
+    #[inline(always)]
+    fn mobility_features(&self) -> Option<&[u16]> {
+        (self.long_range < self.mobility.len()).then(|| &self.mobility[..self.long_range])
     }
 
     /// The attacker counts (0-3) of squares `8 * j..8 * j + 8`, one per byte (little
@@ -839,6 +861,7 @@ fn side_counts<P: Pieces>(b: &P, c: usize) -> Counts {
             if k != KING {
                 n.guards |= a;
             }
+            n.note_mobility(k, a, b.color_set(c));
         }
     }
     n
@@ -966,6 +989,31 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
             }
             acc += q[OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize];
         }
+        if let Some(features) = counts[c].mobility_features() {
+            for &f in features {
+                acc += q[f as usize];
+            }
+        } else {
+            acc += mobility_again(b, c, occ, q);
+        }
+        if c == b.to_move() {
+            sum += acc;
+        } else {
+            sum -= acc;
+        }
+    }
+    sum += q[OFF_TEMPO];
+    let end = sum as i32 as i64;
+    let open = (sum - end) >> 32;
+    combine(open, end, progress(b))
+}
+
+/// Side `c`'s mobility terms counted from the board (where more long-range pieces stand
+/// than [`Counts`] keeps).
+#[cold]
+fn mobility_again<P: Pieces>(b: &P, c: usize, occ: SquareSet, q: &[i64]) -> i64 {
+    let mut acc = 0;
+    {
         let free = !b.color_set(c);
         for sq in squares(b.set(c, LANCE)) {
             acc += q[mobility_index(0, (lance_attacks(c, sq, occ) & free).count_ones())];
@@ -984,16 +1032,8 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
             let a = rook_attacks(sq, occ) | DIAG_ATTACKS[sq];
             acc += q[mobility_index(4, (a & free).count_ones())];
         }
-        if c == b.to_move() {
-            sum += acc;
-        } else {
-            sum -= acc;
-        }
     }
-    sum += q[OFF_TEMPO];
-    let end = sum as i32 as i64;
-    let open = (sum - end) >> 32;
-    combine(open, end, progress(b))
+    acc
 }
 
 #[cfg(test)]
@@ -1015,6 +1055,35 @@ mod tests {
         let p = Position::startpos();
         assert_eq!(evaluate_reference(&p, &w), 0);
         assert_eq!(evaluate(&p, &w), 0);
+    }
+
+    #[test]
+    fn mobility_is_counted_again_when_one_side_has_every_long_range_piece() {
+        // Eight long-range pieces of one side: more than the attack counts keep, so the
+        // fast path counts their mobility from the board again; seven keep to the counts.
+        let mut v = vec![0f32; STAGES * N_FEATURES];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = ((i * 7919) % 2001) as f32 - 1000.0;
+        }
+        let plain = LinearWeights::from_values(v.clone());
+        let correction = LinearWeights::from_values(v).with_residual(true);
+        for sfen in [
+            "1nsgkgsn1/9/ppppppppp/9/9/L7L/PPPPPPPPP/1BR3RB1/LNSGKGSNL b - 1",
+            "1nsgkgsn1/9/ppppppppp/9/9/L7L/PPPPPPPPP/1+B+R3+R+B1/LNSGKGSNL w - 1",
+            "1nsgkgsn1/9/ppppppppp/9/9/L8/PPPPPPPPP/1BR3RB1/LNSGKGSNL w l 1",
+        ] {
+            let p = Position::from_sfen(sfen).unwrap();
+            assert_eq!(
+                evaluate(&p, &plain),
+                evaluate_reference(&p, &plain),
+                "{sfen}"
+            );
+            assert_eq!(
+                evaluate_total(&p, &correction),
+                evaluate_total_reference(&p, &correction),
+                "{sfen}"
+            );
+        }
     }
 
     #[test]

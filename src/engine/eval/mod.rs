@@ -410,6 +410,7 @@ fn kind_terms<P: Pieces, const C: usize, const K: usize, const COUNT: bool>(
             if K != KING {
                 acc.counts.guards |= att;
             }
+            acc.counts.note_mobility(K, att, own);
         }
     }
     if K != KING {

@@ -111,6 +111,9 @@ struct Node {
     /// null move that failed low to a mate): nothing is pruned.
     threatened: bool,
     improving: bool,
+    /// The static evaluation before the correction history's correction (what the
+    /// table keeps); [`NO_SCORE`] in check.
+    raw_eval: i32,
     key: u64,
     /// What the table held: move, score (relative to this node), depth, bound, static
     /// evaluation.
@@ -275,9 +278,58 @@ impl Searcher {
             return 0;
         };
         if node.excluded.is_none() {
-            self.store_node(&node, best, best_move, static_eval);
+            self.update_correction(pos, &node, best, best_move, static_eval);
+            self.store_node(&node, best, best_move, node.raw_eval);
         }
         best
+    }
+
+    /// The correction history's correction of the static evaluation of `pos` (0 when
+    /// it is off).
+    #[inline]
+    fn correction(&self, pos: &Position) -> i32 {
+        if self.config.prunings.correction && self.config.mode == Mode::Search {
+            self.heur
+                .correction(pos.side_to_move(), crate::engine::history::pawn_key(pos))
+        } else {
+            0
+        }
+    }
+
+    /// Teach the correction history what the search of a node found beyond its static
+    /// evaluation: not in check, not where the best move captures or promotes (the
+    /// static evaluation does not see those), not for mate scores, and only where the
+    /// bound says which way the evaluation was wrong.
+    fn update_correction(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        best: i32,
+        best_move: Option<Move>,
+        static_eval: i32,
+    ) {
+        if !self.config.prunings.correction
+            || self.config.mode != Mode::Search
+            || static_eval == NO_SCORE
+            || best.abs() >= MATE_BOUND
+            || best_move.is_some_and(|m| {
+                crate::engine::picker::is_capture(pos, m)
+                    || matches!(m, Move::Normal { promote: true, .. })
+            })
+        {
+            return;
+        }
+        let lower = best >= node.beta;
+        let upper = best <= node.original_alpha;
+        if (lower && best <= static_eval) || (upper && best >= static_eval) {
+            return;
+        }
+        self.heur.update_correction(
+            pos.side_to_move(),
+            crate::engine::history::pawn_key(pos),
+            best - static_eval,
+            node.depth,
+        );
     }
 
     /// The start of a node of [`Self::negamax`]: the rules' verdicts, mate-distance
@@ -374,6 +426,7 @@ impl Searcher {
             in_check,
             threatened: false,
             improving: false,
+            raw_eval: NO_SCORE,
             key,
             tt_hit: hit.is_some(),
             tt_move,
@@ -427,6 +480,8 @@ impl Searcher {
         } else {
             self.evaluate(pos)
         };
+        node.raw_eval = raw;
+        let raw = raw + self.correction(pos);
         self.frame(ply).static_eval = raw;
         // The table's score bounds the evaluation better where its bound points the
         // right way.
@@ -595,7 +650,7 @@ impl Searcher {
                     node.key,
                     pack_move(m),
                     mate_to_tt(v, ply),
-                    static_eval,
+                    node.raw_eval,
                     node.depth - 3,
                     Bound::Lower,
                 );
@@ -957,8 +1012,9 @@ impl Searcher {
                 Some(h) if h.eval != 0 => h.eval,
                 _ => self.evaluate(pos),
             };
-            self.frame(ply).static_eval = raw;
-            let mut stand = raw;
+            let corrected = raw + self.correction(pos);
+            self.frame(ply).static_eval = corrected;
+            let mut stand = corrected;
             if let Some(h) = hit
                 && tt_score.abs() < MATE_BOUND
                 && match h.bound {
