@@ -144,9 +144,9 @@ impl Histories {
         self.correction[color.index() * CORRECTION_SIZE + key] / CORRECTION_GRAIN
     }
 
-    /// A search of `depth` found `diff` centipawns more than the (corrected) static
-    /// evaluation: move the entry towards it, by a share growing with the depth (at
-    /// most a sixteenth).
+    /// A search of `depth` found `diff` centipawns more than the static evaluation
+    /// before correction: move the entry towards it, by a share growing with the depth
+    /// (at most a sixteenth).
     #[inline]
     pub fn update_correction(&mut self, color: Color, key: usize, diff: i32, depth: i32) {
         let w = (depth + 1).clamp(1, 16) as i64;

@@ -755,8 +755,8 @@ impl Counts {
         }
     }
 
-    /// The mobility features noted, or `None` if more long-range pieces were noted than
-    /// kept (a position of more than eight; then they are counted again).
+    /// The mobility features noted, or `None` where eight or more long-range pieces
+    /// were noted (then they are counted again from the board).
     #[inline(always)]
     fn mobility_features(&self) -> Option<&[u16]> {
         (self.long_range < self.mobility.len()).then(|| &self.mobility[..self.long_range])
@@ -1008,8 +1008,8 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
     combine(open, end, progress(b))
 }
 
-/// Side `c`'s mobility terms counted from the board (where more long-range pieces stand
-/// than [`Counts`] keeps).
+/// Side `c`'s mobility terms counted from the board (where eight long-range pieces
+/// stand: more than [`Counts`] keeps).
 #[cold]
 fn mobility_again<P: Pieces>(b: &P, c: usize, occ: SquareSet, q: &[i64]) -> i64 {
     let mut acc = 0;

@@ -324,10 +324,12 @@ impl Searcher {
         if (lower && best <= static_eval) || (upper && best >= static_eval) {
             return;
         }
+        // The entry follows what the search found beyond the evaluation before any
+        // correction: against the corrected one it would settle at half the bias.
         self.heur.update_correction(
             pos.side_to_move(),
             crate::engine::history::pawn_key(pos),
-            best - static_eval,
+            best - node.raw_eval,
             node.depth,
         );
     }
