@@ -1013,25 +1013,23 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
 #[cold]
 fn mobility_again<P: Pieces>(b: &P, c: usize, occ: SquareSet, q: &[i64]) -> i64 {
     let mut acc = 0;
-    {
-        let free = !b.color_set(c);
-        for sq in squares(b.set(c, LANCE)) {
-            acc += q[mobility_index(0, (lance_attacks(c, sq, occ) & free).count_ones())];
-        }
-        for sq in squares(b.set(c, BISHOP)) {
-            acc += q[mobility_index(1, (bishop_attacks(sq, occ) & free).count_ones())];
-        }
-        for sq in squares(b.set(c, ROOK)) {
-            acc += q[mobility_index(2, (rook_attacks(sq, occ) & free).count_ones())];
-        }
-        for sq in squares(b.set(c, HORSE)) {
-            let a = bishop_attacks(sq, occ) | CROSS_ATTACKS[sq];
-            acc += q[mobility_index(3, (a & free).count_ones())];
-        }
-        for sq in squares(b.set(c, DRAGON)) {
-            let a = rook_attacks(sq, occ) | DIAG_ATTACKS[sq];
-            acc += q[mobility_index(4, (a & free).count_ones())];
-        }
+    let free = !b.color_set(c);
+    for sq in squares(b.set(c, LANCE)) {
+        acc += q[mobility_index(0, (lance_attacks(c, sq, occ) & free).count_ones())];
+    }
+    for sq in squares(b.set(c, BISHOP)) {
+        acc += q[mobility_index(1, (bishop_attacks(sq, occ) & free).count_ones())];
+    }
+    for sq in squares(b.set(c, ROOK)) {
+        acc += q[mobility_index(2, (rook_attacks(sq, occ) & free).count_ones())];
+    }
+    for sq in squares(b.set(c, HORSE)) {
+        let a = bishop_attacks(sq, occ) | CROSS_ATTACKS[sq];
+        acc += q[mobility_index(3, (a & free).count_ones())];
+    }
+    for sq in squares(b.set(c, DRAGON)) {
+        let a = rook_attacks(sq, occ) | DIAG_ATTACKS[sq];
+        acc += q[mobility_index(4, (a & free).count_ones())];
     }
     acc
 }
