@@ -321,17 +321,14 @@ impl Searcher {
         }
         let lower = best >= node.beta;
         let upper = best <= node.original_alpha;
-        if (lower && best <= static_eval) || (upper && best >= static_eval) {
-            return;
+        if let Some(diff) = correction_sample(best, static_eval, node.raw_eval, lower, upper) {
+            self.heur.update_correction(
+                pos.side_to_move(),
+                crate::engine::history::pawn_key(pos),
+                diff,
+                node.depth,
+            );
         }
-        // The entry follows what the search found beyond the evaluation before any
-        // correction: against the corrected one it would settle at half the bias.
-        self.heur.update_correction(
-            pos.side_to_move(),
-            crate::engine::history::pawn_key(pos),
-            best - node.raw_eval,
-            node.depth,
-        );
     }
 
     /// The start of a node of [`Self::negamax`]: the rules' verdicts, mate-distance
@@ -1220,11 +1217,60 @@ impl Searcher {
     }
 }
 
+/// What a node's search of score `best` teaches the correction history: the score less
+/// the evaluation before correction (`raw_eval`), so that an entry settles at the whole
+/// bias it measures (less the corrected `static_eval`, it would settle at half); `None`
+/// where the bound does not say which way the corrected evaluation was wrong (a fail
+/// high, `lower`, at or below it; a fail low, `upper`, at or above it).
+fn correction_sample(
+    best: i32,
+    static_eval: i32,
+    raw_eval: i32,
+    lower: bool,
+    upper: bool,
+) -> Option<i32> {
+    if (lower && best <= static_eval) || (upper && best >= static_eval) {
+        None
+    } else {
+        Some(best - raw_eval)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Config, Threats};
     use super::*;
     use crate::engine::time::Limits;
+
+    /// Searches that keep finding 100 centipawns more than the evaluation before
+    /// correction bring the correction to 100, not to half of it; a bound that does not
+    /// say which way the evaluation was wrong teaches nothing.
+    #[test]
+    fn the_correction_settles_at_the_whole_bias() {
+        let p = Position::startpos();
+        let key = crate::engine::history::pawn_key(&p);
+        let mut h = crate::engine::history::Histories::new(4);
+        let raw = 40;
+        for _ in 0..400 {
+            let corrected = raw + h.correction(crate::shogi::Color::Black, key);
+            let diff = correction_sample(raw + 100, corrected, raw, false, false).unwrap();
+            h.update_correction(crate::shogi::Color::Black, key, diff, 12);
+        }
+        let c = h.correction(crate::shogi::Color::Black, key);
+        assert!((97..=100).contains(&c), "settled at {c}");
+        assert_eq!(
+            correction_sample(50, 60, 40, true, false),
+            None,
+            "fail high below"
+        );
+        assert_eq!(
+            correction_sample(70, 60, 40, false, true),
+            None,
+            "fail low above"
+        );
+        assert_eq!(correction_sample(70, 60, 40, true, false), Some(30));
+        assert_eq!(correction_sample(50, 60, 40, false, true), Some(10));
+    }
 
     /// White to move mates by G*1h; quiescence tries only captures, so only the mate test
     /// before the stand pat finds it. In the full search it runs at every quiescence
