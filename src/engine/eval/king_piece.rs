@@ -716,21 +716,14 @@ impl Accumulator {
     pub fn update<P: Pieces>(&self, d: &Delta, after: &P, w: &KingPieceWeights) -> Accumulator {
         let mut a = *self;
         if !w.pairs.is_empty() {
-            // A king's zone changes when that king moves or a board square within two
-            // steps of it gains or loses a piece: only those zones are summed anew.
-            let touched = |k: usize| {
-                d.removed
-                    .iter()
-                    .chain(&d.added)
-                    .flatten()
-                    .any(|it| match *it {
-                        Item::Board { sq, .. } => {
-                            row_of(sq).abs_diff(row_of(k)) <= 2
-                                && col_of(sq).abs_diff(col_of(k)) <= 2
-                        }
-                        Item::Hand { .. } => false,
-                    })
-            };
+            // A king's zone changes when that king moves (summed anew) or a square of
+            // it gains or loses a piece (updated by difference).
+            let mut changed: SquareSet = 0;
+            for it in d.removed.iter().chain(&d.added).flatten() {
+                if let Item::Board { sq, .. } = *it {
+                    changed |= 1 << sq;
+                }
+            }
             for owner in 0..2 {
                 let Some(k) = after.king_of(owner) else {
                     continue;
@@ -738,7 +731,7 @@ impl Accumulator {
                 if d.king_moved == Some(owner) {
                     a.pairs[owner][0] = Self::zone(after, owner, 0, w);
                     a.pairs[1 - owner][1] = Self::zone(after, 1 - owner, 1, w);
-                } else if touched(k) {
+                } else if changed & ZONE[k] != 0 {
                     for (c, role) in [(owner, 0), (1 - owner, 1)] {
                         let change = Self::zone_change(d, after, c, role, k, w);
                         for (x, v) in a.pairs[c][role].iter_mut().zip(change) {
