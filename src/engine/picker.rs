@@ -56,8 +56,6 @@ pub struct PickerBuffers {
     bad: Vec<(Move, i32)>,
     /// The quiet moves (or every evasion), with their scores.
     rest: Vec<(Move, i32)>,
-    /// Scratch list for the generators.
-    list: MoveList,
 }
 
 impl PickerBuffers {
@@ -67,7 +65,6 @@ impl PickerBuffers {
             good: Vec::with_capacity(64),
             bad: Vec::with_capacity(64),
             rest: Vec::with_capacity(crate::shogi::MAX_MOVES),
-            list: MoveList::new(),
         }
     }
 }
@@ -214,9 +211,12 @@ impl MovePicker {
                 Stage::GenerateCaptures => {
                     buf.good.clear();
                     buf.bad.clear();
-                    buf.list.clear();
-                    captures(pos, &mut buf.list);
-                    for &m in buf.list.iter() {
+                    // The generators' list lives on the stack: kept in the buffers, it
+                    // made every node copy it twice (the search moves a ply's buffers out
+                    // and back).
+                    let mut list = MoveList::new();
+                    captures(pos, &mut list);
+                    for &m in list.iter() {
                         if Some(m) == self.ctx.tt_move || !pos.is_legal(m) {
                             continue;
                         }
@@ -268,10 +268,11 @@ impl MovePicker {
                     if self.skip_quiets {
                         continue;
                     }
-                    buf.list.clear();
-                    pos.generate_legal(&mut buf.list);
+                    let mut list = MoveList::new();
+                    pos.generate_legal(&mut list);
                     let us = pos.side_to_move();
-                    for &m in buf.list.iter() {
+                    let checks = pos.check_info();
+                    for &m in list.iter() {
                         if is_capture(pos, m)
                             || self.yielded_before(m)
                             || useless_non_promotion(pos, m)
@@ -283,7 +284,7 @@ impl MovePicker {
                         } else {
                             let pt = piece_to(pos, m);
                             let mut s = heur.quiet_score(us, m, pt, &self.ctx.keys);
-                            if pos.gives_check(m) && see(pos, m) >= 0 {
+                            if checks.gives_check(pos, m) && see(pos, m) >= 0 {
                                 s += CHECK_BONUS;
                             }
                             s
@@ -318,10 +319,10 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     buf.rest.clear();
-                    buf.list.clear();
-                    pos.generate_legal(&mut buf.list);
+                    let mut list = MoveList::new();
+                    pos.generate_legal(&mut list);
                     let us = pos.side_to_move();
-                    for &m in buf.list.iter() {
+                    for &m in list.iter() {
                         if useless_non_promotion(pos, m) {
                             continue;
                         }

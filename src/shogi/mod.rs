@@ -39,7 +39,7 @@ pub use notation::CsaMoveError;
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Piece, PieceKind};
 pub use position::{
-    NullUndo, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
+    CheckInfo, NullUndo, Position, PositionError, PositionErrors, PositionParseError, UndoInfo,
 };
 pub use repetition::{History, RepetitionStatus};
 pub use rules::{

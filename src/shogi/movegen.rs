@@ -230,7 +230,8 @@ impl Position {
         }
         let board = list.len();
         self.generate_check_candidates(list);
-        list.retain_from(board, |m| self.gives_check(m));
+        let checks = self.check_info();
+        list.retain_from(board, |m| checks.gives_check(self, m));
     }
 
     /// Append legal board moves (no drops) of a side not in check that may give check: a

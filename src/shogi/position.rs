@@ -113,6 +113,49 @@ impl UndoInfo {
     }
 }
 
+/// The enemy king's exposure to the side to move, for testing many moves for check
+/// ([`Position::check_info`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CheckInfo {
+    /// For each piece kind, the squares from which such a piece of the side to move
+    /// attacks the enemy king.
+    direct: [u128; 14],
+    /// Pieces of the side to move whose leaving the line to the enemy king uncovers a
+    /// check by one of its sliders.
+    discoverers: u128,
+    /// The enemy king's square (none: no king, no check).
+    ksq: Option<usize>,
+}
+
+impl CheckInfo {
+    /// Whether `m`, legal in `pos` (the position this was computed for), gives check:
+    /// the same answer as [`Position::gives_check`].
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let Some(ksq) = self.ksq else {
+            return false;
+        };
+        match m {
+            Move::Drop { kind, to } => self.direct[kind as usize] & (1u128 << to.index()) != 0,
+            Move::Normal { from, to, promote } => {
+                let (f, t) = (from.index(), to.index());
+                let pc = pos.board[f];
+                if pc == 0 {
+                    return false;
+                }
+                let kind = (pc & 15) as usize - 1;
+                let nk = if promote {
+                    PROMOTED_KIND[kind] as usize
+                } else {
+                    kind
+                };
+                self.direct[nk] & (1u128 << t) != 0
+                    || (self.discoverers & (1u128 << f) != 0 && line(ksq, f) & (1u128 << t) == 0)
+            }
+        }
+    }
+}
+
 pub(super) const PROMOTED_KIND: [u8; 14] = [8, 9, 10, 11, 4, 12, 13, 7, 8, 9, 10, 11, 12, 13];
 const UNPROMOTED_KIND: [u8; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 5, 6];
 
@@ -524,6 +567,53 @@ impl Position {
                     && line(ksq, f) & (1u128 << t) == 0
                     && self.slider_attackers(us, ksq, occ) & line(ksq, f) & !(1u128 << t) != 0
             }
+        }
+    }
+
+    /// What [`CheckInfo::gives_check`] needs to tell, for many moves of this position,
+    /// whether each gives check: computed once, it answers each move with a few bit tests.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let them = !us;
+        let Some(k) = self.king_square(them) else {
+            return CheckInfo {
+                direct: [0; 14],
+                discoverers: 0,
+                ksq: None,
+            };
+        };
+        let ksq = k.index();
+        let occ = self.occ();
+        // A piece of ours attacks the king from exactly the squares that the same piece
+        // of theirs attacks from the king's square. The occupancy before the move serves
+        // for every move: a piece whose from-square stood between its to-square and the
+        // king on one of its lines would already have given check.
+        let mut direct = [0u128; 14];
+        for (i, d) in direct.iter_mut().enumerate() {
+            *d = attacks::piece_attacks(PieceKind::ALL[i], them, ksq, occ);
+        }
+        // Our pieces standing alone between the king and one of our sliders.
+        let ours = self.by_color[us as usize];
+        let snipers = ours
+            & ((ROOK_PSEUDO[ksq]
+                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
+                | (BISHOP_PSEUDO[ksq]
+                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
+                | (attacks::lance_pseudo(them, ksq) & self.kind_bb(PieceKind::Lance)));
+        let mut discoverers = 0;
+        let mut s = snipers;
+        while s != 0 {
+            let sq = lsb(s);
+            s &= s - 1;
+            let b = between(ksq, sq) & occ;
+            if b != 0 && b & (b - 1) == 0 {
+                discoverers |= b;
+            }
+        }
+        CheckInfo {
+            direct,
+            discoverers: discoverers & ours,
+            ksq: Some(ksq),
         }
     }
 

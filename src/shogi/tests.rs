@@ -62,11 +62,18 @@ fn check_position(p: &Position, all: &[Move]) {
     assert_eq!(Position::from_sfen(&p.to_sfen()).unwrap(), *p);
     let mut q = p.clone();
     let mut mate_exists = false;
+    let checks = p.check_info();
     for &m in legal.iter() {
         let gives = p.gives_check(m);
         let u = q.play_unchecked(m);
         assert_eq!(q.key(), q.compute_key(), "key after {m} in {}", p.to_sfen());
         assert_eq!(q.is_in_check(), gives, "gives_check {m} in {}", p.to_sfen());
+        assert_eq!(
+            checks.gives_check(p, m),
+            gives,
+            "check_info {m} in {}",
+            p.to_sfen()
+        );
         let fresh = Position::from_sfen(&q.to_sfen()).unwrap();
         assert_eq!(
             q.checkers(),

@@ -708,6 +708,8 @@ impl Searcher {
         let mut best_move = None;
         let mut move_count = 0usize;
         let prune = selective && ply > 0 && !in_check && !threatened;
+        // Computed when the first move is looked at: a node without moves pays nothing.
+        let mut checks: Option<crate::shogi::CheckInfo> = None;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
             if Some(m) == excluded {
                 continue;
@@ -716,7 +718,9 @@ impl Searcher {
             let capture = is_capture(pos, m);
             let promotion = matches!(m, Move::Normal { promote: true, .. });
             let quiet = !capture && !promotion;
-            let gives_check = pos.gives_check(m);
+            let gives_check = checks
+                .get_or_insert_with(|| pos.check_info())
+                .gives_check(pos, m);
             let pt = piece_to(pos, m);
             let victim = if capture {
                 pos.kind_on(sq_index(m.to()))

@@ -10,11 +10,14 @@ use super::{Config, Control, Decision, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PL
 use super::{SearchResult, can_declare_draw, can_declare_win};
 use crate::engine::eval;
 use crate::engine::eval::eval24;
+use crate::engine::eval::king_piece::{Accumulator, Delta, KingPieceWeights};
+use crate::engine::eval::linear;
 use crate::engine::guard;
 use crate::engine::history::{Histories, piece_to};
 use crate::engine::picker::{is_capture, useless_non_promotion};
 use crate::engine::time::{Limits, TimePlan, plan, start_iteration};
 use crate::engine::tt::TranspositionTable;
+use crate::shogi::sets::Pieces;
 use crate::shogi::{Color, Move, Position};
 
 /// How many chosen moves the tests of the chosen move may refuse in one search
@@ -60,7 +63,62 @@ pub struct Searcher {
     eval_cache: crate::engine::eval::cache::EvalCache,
     /// The king-relative accumulators of the current line, the root's first (only with
     /// [`Config::king_piece`]).
-    king_piece: Vec<crate::engine::eval::king_piece::Accumulator>,
+    king_piece: KingPieceStack,
+}
+
+/// The king-relative accumulators of the search's line, updated lazily: a move pushes
+/// its change ([`Delta`]) only, and the sums are brought up to date when the position
+/// is evaluated or a move is played from it. A node that is never evaluated and never
+/// searched further (a table cut, a repetition, an evaluation found in the cache) costs
+/// no update. Every entry below the top is up to date.
+#[derive(Debug, Default)]
+pub(super) struct KingPieceStack {
+    entries: Vec<(Accumulator, Option<Delta>)>,
+}
+
+impl KingPieceStack {
+    fn with_capacity(n: usize) -> KingPieceStack {
+        KingPieceStack {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    fn start(&mut self, acc: Accumulator) {
+        self.entries.clear();
+        self.entries.push((acc, None));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Record the move whose change is `d`, to be applied when needed.
+    #[inline]
+    fn push(&mut self, d: Delta) {
+        self.entries.push((Accumulator::default(), Some(d)));
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.entries.pop();
+    }
+
+    /// The sums of the top entry, `pos` being its position: applied now if pending.
+    #[inline]
+    fn top<P: Pieces>(&mut self, pos: &P, w: &KingPieceWeights) -> Option<&Accumulator> {
+        let n = self.entries.len();
+        if n >= 2
+            && let Some(d) = self.entries[n - 1].1.take()
+        {
+            let next = self.entries[n - 2].0.update(&d, pos, w);
+            self.entries[n - 1].0 = next;
+        }
+        self.entries.last().map(|(a, _)| a)
+    }
 }
 
 impl Searcher {
@@ -98,7 +156,7 @@ impl Searcher {
             lmr,
             scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
             eval_cache: Default::default(),
-            king_piece: Vec::with_capacity(MAX_PLY + 8),
+            king_piece: KingPieceStack::with_capacity(MAX_PLY + 8),
         }
     }
 
@@ -119,28 +177,35 @@ impl Searcher {
     pub(super) fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.config.mode {
             Mode::Search => {
-                let kp = match (&self.config.king_piece, self.king_piece.last()) {
-                    (Some(w), Some(acc)) => {
-                        debug_assert_eq!(
-                            *acc,
-                            crate::engine::eval::king_piece::Accumulator::full(pos, w),
-                            "the incremental sums of {}",
-                            pos.to_sfen()
-                        );
-                        Some((w, acc))
-                    }
-                    _ => None,
+                let Some(w) = &self.config.king_piece else {
+                    return match &self.config.linear {
+                        Some(w) => self
+                            .eval_cache
+                            .get_or(pos.key(), || linear::evaluate_total(pos, w)),
+                        None => eval::evaluate(pos),
+                    };
                 };
-                match (&self.config.linear, kp) {
-                    (Some(w), kp) => self.eval_cache.get_or(pos.key(), || {
-                        crate::engine::eval::linear::evaluate_total(pos, w)
-                            + kp.map_or(0, |(w, acc)| acc.value(pos, w))
-                    }),
-                    (None, Some((w, acc))) => self
-                        .eval_cache
-                        .get_or(pos.key(), || eval::evaluate(pos) + acc.value(pos, w)),
-                    (None, None) => eval::evaluate(pos),
-                }
+                // The sums are brought up to date only when the cache misses.
+                let stack = &mut self.king_piece;
+                let linear = &self.config.linear;
+                self.eval_cache.get_or(pos.key(), || {
+                    let kp = match stack.top(pos, w) {
+                        Some(acc) => {
+                            debug_assert_eq!(
+                                *acc,
+                                Accumulator::full(pos, w),
+                                "the incremental sums of {}",
+                                pos.to_sfen()
+                            );
+                            acc.value(pos, w)
+                        }
+                        None => 0,
+                    };
+                    match linear {
+                        Some(lw) => linear::evaluate_total(pos, lw) + kp,
+                        None => eval::evaluate(pos) + kp,
+                    }
+                })
             }
             Mode::Decl24 => {
                 let v = eval24::evaluate_for(
@@ -160,16 +225,12 @@ impl Searcher {
     /// Play `m` and record the new position on the search path (for repetitions).
     #[inline]
     pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> crate::shogi::UndoInfo {
-        if let (Some(w), Some(&top)) = (&self.config.king_piece, self.king_piece.last()) {
-            let d = crate::engine::eval::king_piece::Delta::of(&*pos, m);
-            let undo = pos.play_unchecked(m);
-            self.king_piece.push(top.update(&d, &*pos, w));
-            self.path.push(PathEntry {
-                key: pos.key(),
-                in_check: pos.is_in_check(),
-                null: false,
-            });
-            return undo;
+        if let Some(w) = &self.config.king_piece
+            && !self.king_piece.is_empty()
+        {
+            // The position the move is played from is brought up to date first.
+            self.king_piece.top(&*pos, w);
+            self.king_piece.push(Delta::of(&*pos, m));
         }
         let undo = pos.play_unchecked(m);
         self.path.push(PathEntry {
@@ -359,8 +420,7 @@ impl Searcher {
         self.path.start(history, pos);
         self.king_piece.clear();
         if let Some(w) = &self.config.king_piece {
-            self.king_piece
-                .push(crate::engine::eval::king_piece::Accumulator::full(pos, w));
+            self.king_piece.start(Accumulator::full(pos, w));
         }
     }
 
@@ -620,5 +680,49 @@ impl Searcher {
     /// Nodes searched by the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Walk a random tree the way the search does (a move played from a position whose
+    /// sums may still be pending, taken back, another tried), asking for the sums at some
+    /// nodes only: whenever asked, they equal the sums computed from scratch.
+    #[test]
+    fn the_lazy_sums_equal_the_full_sums_wherever_they_are_asked() {
+        let w = KingPieceWeights::builtin();
+        let mut rng = crate::rng::XorShift64Star::new(17);
+        let mut asked = 0;
+        let mut skipped = 0;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            let mut stack = KingPieceStack::with_capacity(64);
+            stack.start(Accumulator::full(&pos, &w));
+            let mut line: Vec<(Move, crate::shogi::UndoInfo)> = Vec::new();
+            for _ in 0..400 {
+                let moves = pos.legal_moves();
+                // Go down (mostly) or back up a ply.
+                if !moves.is_empty() && (line.len() < 2 || rng.below(3) != 0) && line.len() < 60 {
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    stack.top(&pos, &w);
+                    stack.push(Delta::of(&pos, m));
+                    let undo = pos.play_unchecked(m);
+                    line.push((m, undo));
+                } else if let Some((m, undo)) = line.pop() {
+                    stack.pop();
+                    pos.undo(m, undo);
+                }
+                if rng.below(3) == 0 {
+                    let acc = *stack.top(&pos, &w).expect("a root entry");
+                    assert_eq!(acc, Accumulator::full(&pos, &w), "at {}", pos.to_sfen());
+                    asked += 1;
+                } else {
+                    skipped += 1;
+                }
+            }
+        }
+        assert!(asked > 2000 && skipped > 4000, "{asked} asked, {skipped} skipped");
     }
 }
