@@ -9,6 +9,15 @@ A is ahead in; with several files, one block each, so that two builds' games aga
 same opponent can be compared where both lose every game (reports/learn.md).
 
     scripts/judge-games.py learned-gps4.json hand-gps4.json --plies 20,30,40,50
+
+With --trajectory, every position where A is to move is judged (until a mate score), and
+the games are summed up by their winner: the mean score at each ply of --plies, in A's
+lost games the ply where A first stands below -500, and the steps from one of A's moves
+to the next (plies 16 to 70, within 800 of equality) by the score A lost, so that a game
+lost by one blunder can be told from one lost by many small mistakes (reports/learn.md).
+
+    scripts/judge-games.py a.json b.json --trajectory --judge-opt LimitDepth=3 \
+        --plies 14,20,30,40,60,80
 """
 import argparse
 import json
@@ -68,6 +77,65 @@ class Judge:
             self.p.kill()
 
 
+def a_score(g, ply, s):
+    """A judge's score `s` of the position after `ply` moves, from A's side."""
+    black_to_move = (g["sfen"].split()[1] == "b") == (ply % 2 == 0)
+    s_black = s if black_to_move else -s
+    return s_black if g["a_black"] else -s_black
+
+
+def trajectories(judge, files, plies, go):
+    clip = lambda v: max(-3000, min(3000, v))  # noqa: E731
+    games = []
+    for f in files:
+        for g in json.load(open(f))["games"]:
+            a_first = (g["sfen"].split()[1] == "b") == g["a_black"]
+            traj = []
+            for ply in range(0 if a_first else 1, len(g["moves"]) + 1, 2):
+                s = judge.score(g["sfen"], g["moves"][:ply], go)
+                if s is None:
+                    continue
+                traj.append((ply, clip(a_score(g, ply, s))))
+                if abs(s) >= MATE:
+                    break
+            games.append((g["winner"], traj))
+            print(f"judged {len(games)} games", file=sys.stderr)
+    print(f"{len(games)} games: {sum(w == 'A' for w, _ in games)} won by A, "
+          f"{sum(w == 'B' for w, _ in games)} won by B")
+    print("| ply | " + " | ".join(str(p) for p in plies) + " |")
+    print("|---|" + "---|" * len(plies))
+    for who, name in (("B", "A's lost games, mean"), ("A", "A's won games, mean")):
+        cells = []
+        for ply in plies:
+            at = [next((s for p, s in reversed(t) if p <= ply), None)
+                  for w, t in games if w == who and t and t[-1][0] >= ply]
+            at = [s for s in at if s is not None]
+            cells.append(f"{statistics.mean(at):+.0f} ({len(at)})" if at else "-")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    first = sorted(next(p for p, s in t if s < -500) for w, t in games
+                   if w == "B" and any(s < -500 for _, s in t))
+    if first:
+        q = len(first) // 4
+        print(f"A's lost games first below -500 at ply {statistics.median(first):.0f} "
+              f"(median of {len(first)}; quartiles {first[q]} and {first[3 * q]})")
+    bins = [(-1e9, 0, "gained"), (0, 50, "lost < 50"), (50, 100, "50-100"),
+            (100, 200, "100-200"), (200, 400, "200-400"), (400, 1e9, "400 and more")]
+    counts = [0] * len(bins)
+    sums = [0] * len(bins)
+    for _, t in games:
+        for (p1, s1), (_, s2) in zip(t, t[1:]):
+            if 16 <= p1 <= 70 and abs(s1) < 800:
+                d = s1 - s2
+                i = next(i for i, (lo, hi, _) in enumerate(bins) if lo <= d < hi)
+                counts[i] += 1
+                sums[i] += d
+    n = max(1, sum(counts))
+    print("| step (A's loss, plies 16-70, within 800) | steps | share | sum |")
+    print("|---|---|---|---|")
+    for (_, _, name), c, t in zip(bins, counts, sums):
+        print(f"| {name} | {c} | {c / n:.3f} | {t:+.0f} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -77,10 +145,18 @@ def main():
     ap.add_argument("--judge-opt", action="append",
                     default=["Thread=1", "LimitDepth=4", "BookDepth=0"])
     ap.add_argument("--go", default="go byoyomi 20000")
+    ap.add_argument("--trajectory", action="store_true",
+                    help="judge every position where A is to move; sum up by the winner")
     a = ap.parse_args()
     plies = [int(x) for x in a.plies.split(",")]
     opts = [tuple(o.split("=", 1)) for o in a.judge_opt]
     judge = Judge(a.judge, opts)
+    if a.trajectory:
+        try:
+            trajectories(judge, a.files, plies, a.go)
+        finally:
+            judge.close()
+        return
     try:
         for f in a.files:
             games = json.load(open(f))["games"]

@@ -21,7 +21,11 @@
 //!   not 0 (a piece of the side to move under attack must be saved at the cost of a
 //!   move; one of the other side is the quiescence search's to take) (448);
 //! - mobility: each of our lances, bishops, rooks, horses and dragons by the number of
-//!   squares it attacks that none of our pieces stands on (0-20+) (5 x 21).
+//!   squares it attacks that none of our pieces stands on (0-20+) (5 x 21);
+//! - pairs of pieces near each other: each of our pieces but the king, by its kind x the
+//!   offset (one of 24, within two steps) x what stands there (our or their piece of each
+//!   kind) (14 x 24 x 28). The search keeps these sums move by move ([`PairSums`]: only
+//!   the pairs with a square the move changed are summed again).
 //!
 //! Files written before a group was added load with its weights (and those of every
 //! later group) at zero.
@@ -73,11 +77,13 @@ pub const OFF_TEMPO: usize = OFF_EXPOSURE_TOTAL + 9 * 8;
 pub const OFF_THREAT: usize = OFF_TEMPO + 1;
 /// Mobility of the long-range pieces.
 pub const OFF_MOBILITY: usize = OFF_THREAT + 2 * KINDS * 16;
+/// Pairs of pieces near each other.
+pub const OFF_PP: usize = OFF_MOBILITY + 5 * 21;
 /// Features per stage.
-pub const N_FEATURES: usize = OFF_MOBILITY + 5 * 21;
+pub const N_FEATURES: usize = OFF_PP + KINDS * 24 * 28;
 /// Features per stage of the layouts before this one, oldest first: before the threat
 /// group, before the mobility group.
-const EARLIER_LAYOUTS: [usize; 2] = [OFF_THREAT, OFF_MOBILITY];
+const EARLIER_LAYOUTS: [usize; 3] = [OFF_THREAT, OFF_MOBILITY, OFF_PP];
 /// Stages (opening, endgame).
 pub const STAGES: usize = 2;
 /// Progress at the endgame.
@@ -173,6 +179,54 @@ static NEAR: [[[u8; 24]; 81]; 2] = {
     }
     t
 };
+
+/// Squares within two steps of each square.
+static BOX: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            if a != b && DISTANCE[a][b] <= 2 {
+                t[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// `BOX_OFF[c][a][b]`: the offset of square `b` from square `a` on side `c`'s turned
+/// board, as the index of [`NEAR`]`[c][a]` that names `b` (255 where none does).
+static BOX_OFF: [[[u8; 81]; 81]; 2] = {
+    let mut t = [[[255u8; 81]; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut a = 0;
+        while a < 81 {
+            let mut off = 0;
+            while off < 24 {
+                let b = NEAR[c][a][off] as usize;
+                if b < 81 {
+                    t[c][a][b] = off as u8;
+                }
+                off += 1;
+            }
+            a += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The index of the pair feature of a piece of kind `k` (not a king) of the side that
+/// sees the board, and the content `content` ([`content`], not empty) at offset `off`
+/// from it.
+#[inline(always)]
+fn pp_index(k: usize, off: usize, content: usize) -> usize {
+    OFF_PP + (k * 24 + off) * 28 + content - 2
+}
 
 /// The content code of square `sq` seen from side `c`.
 #[inline(always)]
@@ -271,6 +325,23 @@ pub fn features_reference(pos: &Position) -> (Vec<(usize, i32)>, i32) {
         }
         let exposure = (KING_ATTACKS[kt] & !occ & !guards[1 - c]).count_ones() as usize;
         push_exposure(&mut out, b, c, exposure, sign);
+        for sq in squares(b.color_set(c)) {
+            let k = b.kind_on(sq);
+            if k == KING {
+                continue;
+            }
+            // The pairs the plain way: each of the 24 offsets in turn.
+            for (off, &s2) in NEAR[c][sq].iter().enumerate() {
+                let s2 = s2 as usize;
+                if s2 == 81 {
+                    continue;
+                }
+                let cont = content(b, c, s2);
+                if cont != 0 {
+                    out.push((pp_index(k, off, cont), sign));
+                }
+            }
+        }
     }
     out.push((OFF_TEMPO, 1));
     (out, progress(b))
@@ -406,6 +477,8 @@ pub struct LinearWeights {
     /// sees at offset `23 - o` with the colours swapped), then [`NEAR_CTRL`] entries
     /// `o * 16 + 4 * Black's attackers + White's`.
     near_pair: [Vec<i64>; 2],
+    /// Whether any weight of the pair group is not zero (else its sums are not taken).
+    has_pairs: bool,
 }
 
 /// Entries of the contents part of [`LinearWeights::near_pair`].
@@ -525,15 +598,22 @@ impl LinearWeights {
             }
             t
         });
+        let has_pairs = packed[OFF_PP..N_FEATURES].iter().any(|&x| x != 0);
         LinearWeights {
             values,
             residual: false,
             decl24: false,
             quantised,
             packed,
+            has_pairs,
             ctrl_pair,
             near_pair,
         }
+    }
+
+    /// Whether the pair group has a weight that is not zero.
+    pub fn has_pairs(&self) -> bool {
+        self.has_pairs
     }
 
     /// The same weights as a correction of the hand-made evaluation (`true`) or standing
@@ -682,25 +762,155 @@ pub fn evaluate_total<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if crate::engine::eval::fast_bit_instructions() {
         // SAFETY: the processor has every feature `total_x86` is compiled for.
-        return unsafe { total_x86(b, w) };
+        return unsafe { total_x86(b, w, None) };
     }
-    total_body(b, w)
+    total_body(b, w, None)
 }
 
 /// The hand-made evaluation and the correction over one set of attack maps: the hand-made
 /// evaluation counts the attacks of every piece as it goes, and the correction reads
 /// those counts instead of computing its own.
 #[inline(always)]
-fn total_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
+fn total_body<P: Pieces>(b: &P, w: &LinearWeights, pairs: Option<&PairSums>) -> i32 {
     let (hand, counts) = crate::engine::eval::evaluate_counting(b);
-    (evaluate_with_counts(b, w, &counts) + hand).clamp(-20_000, 20_000)
+    (evaluate_with_counts(b, w, &counts, pairs) + hand).clamp(-20_000, 20_000)
 }
 
 /// [`total_body`] compiled for the bit-counting instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-unsafe fn total_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
-    total_body(b, w)
+unsafe fn total_x86<P: Pieces>(b: &P, w: &LinearWeights, pairs: Option<&PairSums>) -> i32 {
+    total_body(b, w, pairs)
+}
+
+/// [`evaluate_total`] with the pair group's sums given (kept move by move by the
+/// search, [`PairSums::change`]) instead of summed here: the same value when `pairs`
+/// are [`pair_sums`] of `b`.
+#[inline]
+pub fn evaluate_total_with_pairs<P: Pieces>(b: &P, w: &LinearWeights, pairs: &PairSums) -> i32 {
+    if !w.residual {
+        return evaluate_with_counts(b, w, &[side_counts(b, 0), side_counts(b, 1)], Some(pairs));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::engine::eval::fast_bit_instructions() {
+        // SAFETY: the processor has every feature `total_x86` is compiled for.
+        return unsafe { total_x86(b, w, Some(pairs)) };
+    }
+    total_body(b, w, Some(pairs))
+}
+
+/// The pair group's sums of each side (packed as the weights are, each side's from its
+/// own point of view): for each of its pieces but the king, the weights of each piece
+/// within two steps of it. Kept whether or not both kings stand (the evaluation takes
+/// them only where they do).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PairSums(pub [i64; 2]);
+
+/// [`PairSums`] of `b`, summed over the board (zero where the group's weights are).
+pub fn pair_sums<P: Pieces>(b: &P, w: &LinearWeights) -> PairSums {
+    let mut s = [0i64; 2];
+    if !w.has_pairs {
+        return PairSums(s);
+    }
+    let q = &w.packed[..N_FEATURES];
+    let occ = b.occupancy();
+    for (c, acc) in s.iter_mut().enumerate() {
+        let contents = &CONTENT_CODE[c];
+        let offs = &BOX_OFF[c];
+        for k in 0..KINDS {
+            if k == KING {
+                continue;
+            }
+            for sq in squares(b.set(c, k)) {
+                for s2 in squares(BOX[sq] & occ) {
+                    let off = offs[sq][s2] as usize;
+                    let cont = contents[b.piece_code_at(s2) as usize] as usize;
+                    *acc += q[pp_index(k, off, cont)];
+                }
+            }
+        }
+    }
+    PairSums(s)
+}
+
+impl PairSums {
+    /// The sums after a move that changed the squares of `changed`, each with the piece
+    /// code it held before (`EMPTY` for none); `after` is the position after the move.
+    /// Only the pairs with a changed square are summed, before and after.
+    #[inline]
+    pub fn change<P: Pieces>(
+        &self,
+        after: &P,
+        changed: &[(u8, u8)],
+        w: &LinearWeights,
+    ) -> PairSums {
+        if !w.has_pairs {
+            return *self;
+        }
+        let mut mask: SquareSet = 0;
+        for &(sq, _) in changed {
+            mask |= 1 << sq;
+        }
+        let now = |sq: usize| after.piece_code_at(sq);
+        let then = |sq: usize| {
+            changed
+                .iter()
+                .find(|&&(x, _)| x as usize == sq)
+                .map_or_else(|| after.piece_code_at(sq), |&(_, code)| code)
+        };
+        let occ = after.occupancy();
+        let mut s = self.0;
+        let q = &w.packed[..N_FEATURES];
+        pairs_touching(q, occ, mask, changed, now, &mut s, 1);
+        pairs_touching(q, occ, mask, changed, then, &mut s, -1);
+        PairSums(s)
+    }
+}
+
+/// Adds `sign` times the pair terms of the board `code_at` that have a square of
+/// `changed` (its mask `mask`) at either end, each once, to `s`. `occ` holds the
+/// occupied squares outside `changed` (and may hold some of those).
+#[inline(always)]
+fn pairs_touching(
+    q: &[i64],
+    occ: SquareSet,
+    mask: SquareSet,
+    changed: &[(u8, u8)],
+    code_at: impl Fn(usize) -> u8,
+    s: &mut [i64; 2],
+    sign: i64,
+) {
+    for &(a, _) in changed {
+        let a = a as usize;
+        let code = code_at(a);
+        if code == EMPTY || (code & 0x0f) as usize == KING {
+            continue;
+        }
+        let (c, k) = ((code >> 4) as usize, (code & 0x0f) as usize);
+        for b in squares(BOX[a] & (occ | mask)) {
+            let cb = code_at(b);
+            if cb != EMPTY {
+                let off = BOX_OFF[c][a][b] as usize;
+                s[c] += sign * q[pp_index(k, off, CONTENT_CODE[c][cb as usize] as usize)];
+            }
+        }
+    }
+    for &(b, _) in changed {
+        let b = b as usize;
+        let cb = code_at(b);
+        if cb == EMPTY {
+            continue;
+        }
+        for a in squares(BOX[b] & occ & !mask) {
+            let code = code_at(a);
+            if (code & 0x0f) as usize == KING {
+                continue;
+            }
+            let (c, k) = ((code >> 4) as usize, (code & 0x0f) as usize);
+            let off = BOX_OFF[c][a][b] as usize;
+            s[c] += sign * q[pp_index(k, off, CONTENT_CODE[c][cb as usize] as usize)];
+        }
+    }
 }
 
 /// The 24-point engine's value with a correction `w` of it ([`LinearWeights::decl24`]):
@@ -896,14 +1106,23 @@ unsafe fn evaluate_x86<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
 /// [`evaluate`] compiled for any processor.
 #[inline(always)]
 fn evaluate_body<P: Pieces>(b: &P, w: &LinearWeights) -> i32 {
-    evaluate_with_counts(b, w, &[side_counts(b, 0), side_counts(b, 1)])
+    evaluate_with_counts(b, w, &[side_counts(b, 0), side_counts(b, 1)], None)
 }
 
 /// [`evaluate`] from the attack counts of both sides (computed here, or by the hand-made
 /// evaluation on its way: [`evaluate_total`]).
 #[inline(always)]
-fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2]) -> i32 {
+fn evaluate_with_counts<P: Pieces>(
+    b: &P,
+    w: &LinearWeights,
+    counts: &[Counts; 2],
+    pairs: Option<&PairSums>,
+) -> i32 {
     let q = &w.packed[..N_FEATURES];
+    let pairs = match pairs {
+        Some(p) => p.0,
+        None => pair_sums(b, w).0,
+    };
     let occ = b.occupancy();
     let kings = [b.king_of(0), b.king_of(1)];
     // Both stages in one sum: at most ~700 features of at most 2^20 each keep the
@@ -988,6 +1207,7 @@ fn evaluate_with_counts<P: Pieces>(b: &P, w: &LinearWeights, counts: &[Counts; 2
                 }
             }
             acc += q[OFF_EXPOSURE_TOTAL + exposure * 8 + held.min(7) as usize];
+            acc += pairs[c];
         }
         if let Some(features) = counts[c].mobility_features() {
             for &f in features {
@@ -1043,7 +1263,8 @@ mod tests {
         assert_eq!(OFF_HAND, 1134);
         assert_eq!(OFF_THREAT, 4812);
         assert_eq!(OFF_MOBILITY, 4812 + 448);
-        assert_eq!(N_FEATURES, 4812 + 448 + 105);
+        assert_eq!(OFF_PP, 4812 + 448 + 105);
+        assert_eq!(N_FEATURES, 4812 + 448 + 105 + 14 * 24 * 28);
         assert_eq!(HAND_BASE[6] + HAND_MAX[6] as usize, 38);
     }
 

@@ -70,8 +70,8 @@ const SINGULAR_DEPTH: i32 = 8;
 const NULL_VERIFY_DEPTH: i32 = 14;
 
 /// Quiet moves searched at a node before move-count pruning skips the rest.
-const fn move_count_limit(depth: i32, improving: bool) -> usize {
-    ((3 + depth * depth) / (2 - improving as i32)) as usize
+const fn move_count_limit(depth: i32, improving: bool, percent: u32) -> usize {
+    ((3 + depth * depth) / (2 - improving as i32)) as usize * percent as usize / 100
 }
 
 /// Futility of a quiet move at a (reduced) depth: the evaluation plus this margin must
@@ -737,7 +737,11 @@ impl Searcher {
             let mut new_depth = depth - 1;
             // Shallow pruning, once a move has kept the side from being mated.
             if prune && best > -MATE_BOUND {
-                if p.move_count && quiet && move_count >= move_count_limit(depth, improving) {
+                if p.move_count
+                    && quiet
+                    && move_count
+                        >= move_count_limit(depth, improving, self.config.tweaks.move_count_percent)
+                {
                     picker.skip_quiets();
                     continue;
                 }

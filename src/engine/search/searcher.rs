@@ -11,7 +11,7 @@ use super::{SearchResult, can_declare_draw, can_declare_win};
 use crate::engine::eval;
 use crate::engine::eval::eval24;
 use crate::engine::eval::king_piece::{Accumulator, Delta, KingPieceWeights};
-use crate::engine::eval::linear;
+use crate::engine::eval::linear::{self, LinearWeights, PairSums};
 use crate::engine::guard;
 use crate::engine::history::{Histories, piece_to};
 use crate::engine::picker::{is_capture, useless_non_promotion};
@@ -66,14 +66,56 @@ pub struct Searcher {
     king_piece: KingPieceStack,
 }
 
-/// The king-relative accumulators of the search's line, updated lazily: a move pushes
-/// its change ([`Delta`]) only, and the sums are brought up to date when the position
-/// is evaluated or a move is played from it. A node that is never evaluated and never
-/// searched further (a table cut, a repetition, an evaluation found in the cache) costs
-/// no update. Every entry below the top is up to date.
+/// The incremental sums of the search's line (the king-relative accumulators and the
+/// pair group's sums of the linear correction), updated lazily: a move pushes its change
+/// only, and the sums are brought up to date when the position is evaluated or a move is
+/// played from it. A node that is never evaluated and never searched further (a table
+/// cut, a repetition, an evaluation found in the cache) costs no update. Every entry
+/// below the top is up to date.
 #[derive(Debug, Default)]
 pub(super) struct KingPieceStack {
-    entries: Vec<(Accumulator, Option<Delta>)>,
+    entries: Vec<StackEntry>,
+}
+
+/// One position's sums, or the change that leads to them from the entry below.
+#[derive(Debug, Clone, Copy)]
+struct StackEntry {
+    acc: Accumulator,
+    pairs: PairSums,
+    pending: Option<Change>,
+}
+
+/// A move's change: the king-relative items, and the squares it changed with the piece
+/// code each held before (one for a drop, two for a board move).
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    delta: Delta,
+    squares: [(u8, u8); 2],
+    len: u8,
+}
+
+impl Change {
+    fn of(pos: &Position, m: Move) -> Change {
+        let delta = Delta::of(pos, m);
+        match m {
+            Move::Normal { from, to, .. } => {
+                let (f, t) = (from.index(), to.index());
+                Change {
+                    delta,
+                    squares: [
+                        (f as u8, pos.piece_code_at(f)),
+                        (t as u8, pos.piece_code_at(t)),
+                    ],
+                    len: 2,
+                }
+            }
+            Move::Drop { to, .. } => Change {
+                delta,
+                squares: [(to.index() as u8, crate::shogi::sets::EMPTY); 2],
+                len: 1,
+            },
+        }
+    }
 }
 
 impl KingPieceStack {
@@ -87,19 +129,27 @@ impl KingPieceStack {
         self.entries.clear();
     }
 
-    fn start(&mut self, acc: Accumulator) {
+    fn start(&mut self, acc: Accumulator, pairs: PairSums) {
         self.entries.clear();
-        self.entries.push((acc, None));
+        self.entries.push(StackEntry {
+            acc,
+            pairs,
+            pending: None,
+        });
     }
 
     fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    /// Record the move whose change is `d`, to be applied when needed.
+    /// Record `m`, about to be played from `pos`, to be applied when needed.
     #[inline]
-    fn push(&mut self, d: Delta) {
-        self.entries.push((Accumulator::default(), Some(d)));
+    fn push(&mut self, pos: &Position, m: Move) {
+        self.entries.push(StackEntry {
+            acc: Accumulator::default(),
+            pairs: PairSums::default(),
+            pending: Some(Change::of(pos, m)),
+        });
     }
 
     #[inline]
@@ -107,17 +157,27 @@ impl KingPieceStack {
         self.entries.pop();
     }
 
-    /// The sums of the top entry, `pos` being its position: applied now if pending.
+    /// The sums of the top entry, `pos` being its position: applied now if pending
+    /// (the pair sums only with `linear`).
     #[inline]
-    fn top<P: Pieces>(&mut self, pos: &P, w: &KingPieceWeights) -> Option<&Accumulator> {
+    fn top(
+        &mut self,
+        pos: &Position,
+        w: &KingPieceWeights,
+        linear: Option<&LinearWeights>,
+    ) -> Option<(&Accumulator, &PairSums)> {
         let n = self.entries.len();
         if n >= 2
-            && let Some(d) = self.entries[n - 1].1.take()
+            && let Some(ch) = self.entries[n - 1].pending.take()
         {
-            let next = self.entries[n - 2].0.update(&d, pos, w);
-            self.entries[n - 1].0 = next;
+            let below = self.entries[n - 2];
+            self.entries[n - 1].acc = below.acc.update(&ch.delta, pos, w);
+            if let Some(lw) = linear {
+                self.entries[n - 1].pairs =
+                    below.pairs.change(pos, &ch.squares[..ch.len as usize], lw);
+            }
         }
-        self.entries.last().map(|(a, _)| a)
+        self.entries.last().map(|e| (&e.acc, &e.pairs))
     }
 }
 
@@ -187,22 +247,31 @@ impl Searcher {
                 };
                 // The sums are brought up to date only when the cache misses.
                 let stack = &mut self.king_piece;
-                let linear = &self.config.linear;
+                let linear = self.config.linear.as_deref();
                 self.eval_cache.get_or(pos.key(), || {
-                    let kp = match stack.top(pos, w) {
-                        Some(acc) => {
+                    let Some((acc, pairs)) = stack.top(pos, w, linear) else {
+                        return match linear {
+                            Some(lw) => linear::evaluate_total(pos, lw),
+                            None => eval::evaluate(pos),
+                        };
+                    };
+                    debug_assert_eq!(
+                        *acc,
+                        Accumulator::full(pos, w),
+                        "the incremental sums of {}",
+                        pos.to_sfen()
+                    );
+                    let kp = acc.value(pos, w);
+                    match linear {
+                        Some(lw) => {
                             debug_assert_eq!(
-                                *acc,
-                                Accumulator::full(pos, w),
-                                "the incremental sums of {}",
+                                *pairs,
+                                linear::pair_sums(pos, lw),
+                                "the pair sums of {}",
                                 pos.to_sfen()
                             );
-                            acc.value(pos, w)
+                            linear::evaluate_total_with_pairs(pos, lw, pairs) + kp
                         }
-                        None => 0,
-                    };
-                    match linear {
-                        Some(lw) => linear::evaluate_total(pos, lw) + kp,
                         None => eval::evaluate(pos) + kp,
                     }
                 })
@@ -229,8 +298,8 @@ impl Searcher {
             && !self.king_piece.is_empty()
         {
             // The position the move is played from is brought up to date first.
-            self.king_piece.top(&*pos, w);
-            self.king_piece.push(Delta::of(&*pos, m));
+            self.king_piece.top(&*pos, w, self.config.linear.as_deref());
+            self.king_piece.push(&*pos, m);
         }
         let undo = pos.play_unchecked(m);
         self.path.push(PathEntry {
@@ -420,7 +489,11 @@ impl Searcher {
         self.path.start(history, pos);
         self.king_piece.clear();
         if let Some(w) = &self.config.king_piece {
-            self.king_piece.start(Accumulator::full(pos, w));
+            let pairs = match self.config.linear.as_deref() {
+                Some(lw) => linear::pair_sums(pos, lw),
+                None => PairSums::default(),
+            };
+            self.king_piece.start(Accumulator::full(pos, w), pairs);
         }
     }
 
@@ -687,27 +760,43 @@ impl Searcher {
 mod tests {
     use super::*;
 
+    /// Linear weights with every group, the pairs' included, random.
+    fn random_linear(seed: u64) -> LinearWeights {
+        let mut rng = crate::rng::XorShift64Star::new(seed);
+        let v = (0..linear::STAGES * linear::N_FEATURES)
+            .map(|_| rng.below(2001) as f32 / 10.0 - 100.0)
+            .collect();
+        LinearWeights::from_values(v).with_residual(true)
+    }
+
     /// Walk a random tree the way the search does (a move played from a position whose
     /// sums may still be pending, taken back, another tried), asking for the sums at some
-    /// nodes only: whenever asked, they equal the sums computed from scratch.
+    /// nodes only: whenever asked, the king-relative sums and the pair sums equal those
+    /// computed from scratch.
     #[test]
     fn the_lazy_sums_equal_the_full_sums_wherever_they_are_asked() {
         let w = KingPieceWeights::builtin();
+        let lw = random_linear(23);
+        assert!(lw.has_pairs());
         let mut rng = crate::rng::XorShift64Star::new(17);
         let mut asked = 0;
         let mut skipped = 0;
+        let mut captures = 0;
         for _ in 0..20 {
             let mut pos = Position::startpos();
             let mut stack = KingPieceStack::with_capacity(64);
-            stack.start(Accumulator::full(&pos, &w));
+            stack.start(Accumulator::full(&pos, &w), linear::pair_sums(&pos, &lw));
             let mut line: Vec<(Move, crate::shogi::UndoInfo)> = Vec::new();
             for _ in 0..400 {
                 let moves = pos.legal_moves();
                 // Go down (mostly) or back up a ply.
                 if !moves.is_empty() && (line.len() < 2 || rng.below(3) != 0) && line.len() < 60 {
                     let m = moves[rng.below(moves.len() as u64) as usize];
-                    stack.top(&pos, &w);
-                    stack.push(Delta::of(&pos, m));
+                    if let Move::Normal { to, .. } = m {
+                        captures += usize::from(pos.piece_at(to).is_some());
+                    }
+                    stack.top(&pos, &w, Some(&lw));
+                    stack.push(&pos, m);
                     let undo = pos.play_unchecked(m);
                     line.push((m, undo));
                 } else if let Some((m, undo)) = line.pop() {
@@ -715,14 +804,22 @@ mod tests {
                     pos.undo(m, undo);
                 }
                 if rng.below(3) == 0 {
-                    let acc = *stack.top(&pos, &w).expect("a root entry");
-                    assert_eq!(acc, Accumulator::full(&pos, &w), "at {}", pos.to_sfen());
+                    let (acc, pairs) = stack.top(&pos, &w, Some(&lw)).expect("a root entry");
+                    assert_eq!(*acc, Accumulator::full(&pos, &w), "at {}", pos.to_sfen());
+                    assert_eq!(*pairs, linear::pair_sums(&pos, &lw), "at {}", pos.to_sfen());
+                    assert_eq!(
+                        linear::evaluate_total_with_pairs(&pos, &lw, pairs),
+                        linear::evaluate_total(&pos, &lw)
+                    );
                     asked += 1;
                 } else {
                     skipped += 1;
                 }
             }
         }
-        assert!(asked > 2000 && skipped > 4000, "{asked} asked, {skipped} skipped");
+        assert!(
+            asked > 2000 && skipped > 4000 && captures > 100,
+            "{asked} asked, {skipped} skipped, {captures} captures"
+        );
     }
 }

@@ -307,6 +307,10 @@ impl Options {
                 Tweaks::default().quiescence_mate_plies24
             ),
             format!(
+                "option name MoveCountPercent type spin default {} min 10 max 1000",
+                Tweaks::default().move_count_percent
+            ),
+            format!(
                 "option name CheckExtension24 type check default {}",
                 Tweaks::default().check_extension24
             ),
@@ -514,6 +518,9 @@ impl Options {
             "quiescencemateplies24" => {
                 self.tweaks.quiescence_mate_plies24 =
                     (int_value(name, value)?.clamp(1, 9) as u32) | 1
+            }
+            "movecountpercent" => {
+                self.tweaks.move_count_percent = int_value(name, value)?.clamp(10, 1000) as u32
             }
             "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
             "selective24" => self.tweaks.selective24 = check_value(name, value)?,
