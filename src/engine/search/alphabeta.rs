@@ -708,6 +708,13 @@ impl Searcher {
         let mut best_move = None;
         let mut move_count = 0usize;
         let prune = selective && ply > 0 && !in_check && !threatened;
+        // The full search's move-count limit is scaled for shogi's move lists; the
+        // 24-point mode keeps the chess engines' rule it was measured with.
+        let mcp_percent = if self.config.mode == Mode::Search {
+            self.config.tweaks.move_count_percent
+        } else {
+            100
+        };
         // Computed when the first move is looked at: a node without moves pays nothing.
         let mut checks: Option<crate::shogi::CheckInfo> = None;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
@@ -739,8 +746,7 @@ impl Searcher {
             if prune && best > -MATE_BOUND {
                 if p.move_count
                     && quiet
-                    && move_count
-                        >= move_count_limit(depth, improving, self.config.tweaks.move_count_percent)
+                    && move_count >= move_count_limit(depth, improving, mcp_percent)
                 {
                     picker.skip_quiets();
                     continue;

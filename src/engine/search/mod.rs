@@ -238,9 +238,9 @@ pub struct Tweaks {
     /// evaluation, quiescence, mate tests and check extension kept; the `Selective24`
     /// option).
     pub selective24: bool,
-    /// Move-count pruning's limit in percent of `(3 + depth^2) / (2 - improving)`, the
-    /// chess engines' rule (the `MoveCountPercent` option; shogi has about three times
-    /// their moves a position).
+    /// The full search's move-count pruning limit in percent of `(3 + depth^2) / (2 -
+    /// improving)`, the chess engines' rule (the `MoveCountPercent` option; shogi has
+    /// about three times their moves a position). The 24-point mode keeps 100.
     pub move_count_percent: u32,
 }
 
@@ -248,7 +248,7 @@ impl Default for Tweaks {
     fn default() -> Self {
         Tweaks {
             quiescence_promotions: false,
-            move_count_percent: 100,
+            move_count_percent: 500,
             quiescence_mate_plies: 64,
             check_extension24: true,
             quiescence_mate_plies24: 1,

@@ -623,6 +623,17 @@ mod tests {
         assert_eq!(o.config().tweaks, d);
         o.set("QuiescencePromotions", "true").unwrap();
         assert!(o.config().tweaks.quiescence_promotions);
+        // Move-count pruning's scale: 500 by default, set and clamped to 10..=1000.
+        assert_eq!(o.config().tweaks.move_count_percent, 500);
+        assert!(o.usi_lines().contains(
+            &"option name MoveCountPercent type spin default 500 min 10 max 1000".into()
+        ));
+        o.set("MoveCountPercent", "250").unwrap();
+        assert_eq!(o.config().tweaks.move_count_percent, 250);
+        o.set("MoveCountPercent", "5000").unwrap();
+        assert_eq!(o.config().tweaks.move_count_percent, 1000);
+        assert!(o.set("MoveCountPercent", "many").is_err());
+        o.set("MoveCountPercent", "500").unwrap();
         // Every pruning switch: on by default but the singular and check extensions,
         // turned the other way and back by its option, and nothing else moves.
         assert_eq!(o.config().prunings, Prunings::default());
