@@ -362,22 +362,7 @@ fn board_candidates(
     let zone = ZONE[ui];
     let pinned = pos.pinned(us);
     // Our pieces standing alone between a slider of ours and the enemy king.
-    let snipers = own
-        & ((attacks::ROOK_PSEUDO[ek]
-            & (pos.kind_bb(PieceKind::Rook) | pos.kind_bb(PieceKind::Dragon)))
-            | (attacks::BISHOP_PSEUDO[ek]
-                & (pos.kind_bb(PieceKind::Bishop) | pos.kind_bb(PieceKind::Horse)))
-            | (attacks::lance_pseudo(them, ek) & pos.kind_bb(PieceKind::Lance)));
-    let mut discoverers = 0;
-    let mut sn = snipers;
-    while sn != 0 {
-        let s = lsb(sn);
-        sn &= sn - 1;
-        let b = between(ek, s) & occ;
-        if b != 0 && b & (b - 1) == 0 {
-            discoverers |= b & own;
-        }
-    }
+    let discoverers = pos.sole_blockers(them, ek) & own;
     let sq = Square::from_index_unchecked;
     let mut pcs = own & !bit(ksq);
     while pcs != 0 {

@@ -253,22 +253,7 @@ impl Position {
         let zone = ZONE[ui];
         let pinned = self.pinned(us);
         // Own pieces standing alone between an own slider and the enemy king.
-        let snipers = own
-            & ((attacks::ROOK_PSEUDO[ek]
-                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
-                | (attacks::BISHOP_PSEUDO[ek]
-                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
-                | (attacks::lance_pseudo(them, ek) & self.kind_bb(PieceKind::Lance)));
-        let mut discoverers = 0;
-        let mut sn = snipers;
-        while sn != 0 {
-            let s = lsb(sn);
-            sn &= sn - 1;
-            let b = between(ek, s) & occ;
-            if b != 0 && b & (b - 1) == 0 {
-                discoverers |= b & own;
-            }
-        }
+        let discoverers = self.sole_blockers(them, ek) & own;
         let mut pcs = own & !(1u128 << ksq);
         while pcs != 0 {
             let from = lsb(pcs);

@@ -127,6 +127,18 @@ pub struct CheckInfo {
     ksq: Option<usize>,
 }
 
+/// The kind index of the piece of code `pc` (not empty) after a move that promotes it
+/// or not.
+#[inline(always)]
+fn kind_after(pc: u8, promote: bool) -> usize {
+    let kind = (pc & 15) as usize - 1;
+    if promote {
+        PROMOTED_KIND[kind] as usize
+    } else {
+        kind
+    }
+}
+
 impl CheckInfo {
     /// Whether `m`, legal in `pos` (the position this was computed for), gives check:
     /// the same answer as [`Position::gives_check`].
@@ -143,12 +155,7 @@ impl CheckInfo {
                 if pc == 0 {
                     return false;
                 }
-                let kind = (pc & 15) as usize - 1;
-                let nk = if promote {
-                    PROMOTED_KIND[kind] as usize
-                } else {
-                    kind
-                };
+                let nk = kind_after(pc, promote);
                 self.direct[nk] & (1u128 << t) != 0
                     || (self.discoverers & (1u128 << f) != 0 && line(ksq, f) & (1u128 << t) == 0)
             }
@@ -511,25 +518,32 @@ impl Position {
     #[inline]
     pub(crate) fn pinned(&self, c: Color) -> u128 {
         let ksq = self.king[c as usize] as usize;
-        let them = self.by_color[!c as usize];
-        let snipers = them
+        self.sole_blockers(c, ksq) & self.by_color[c as usize]
+    }
+
+    /// The pieces (of either side) standing alone between square `ksq`, where side
+    /// `king_side`'s king stands, and a slider of the other side that has it on one of
+    /// its lines: the pieces pinned to that king, and the other side's pieces whose
+    /// leaving the line gives check.
+    pub(crate) fn sole_blockers(&self, king_side: Color, ksq: usize) -> u128 {
+        let snipers = self.by_color[!king_side as usize]
             & ((ROOK_PSEUDO[ksq]
                 & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
                 | (BISHOP_PSEUDO[ksq]
                     & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
-                | (attacks::lance_pseudo(c, ksq) & self.kind_bb(PieceKind::Lance)));
+                | (attacks::lance_pseudo(king_side, ksq) & self.kind_bb(PieceKind::Lance)));
         let occ = self.occ();
-        let mut pinned = 0;
+        let mut blockers = 0;
         let mut s = snipers;
         while s != 0 {
             let sq = lsb(s);
             s &= s - 1;
             let b = between(ksq, sq) & occ;
             if b != 0 && b & (b - 1) == 0 {
-                pinned |= b;
+                blockers |= b;
             }
         }
-        pinned & self.by_color[c as usize]
+        blockers
     }
 
     /// Pieces of `c` pinned against its king (public form).
@@ -552,14 +566,8 @@ impl Position {
                 if pc == 0 {
                     return false;
                 }
-                let kind = (pc & 15) as usize - 1;
-                let nk = if promote {
-                    PROMOTED_KIND[kind]
-                } else {
-                    kind as u8
-                };
                 let occ = (self.occ() & !(1u128 << f)) | (1u128 << t);
-                let nk = PieceKind::ALL[nk as usize];
+                let nk = PieceKind::ALL[kind_after(pc, promote)];
                 if attacks::piece_attacks(nk, us, t, occ) & (1u128 << ksq) != 0 {
                     return true;
                 }
@@ -594,22 +602,7 @@ impl Position {
         }
         // Our pieces standing alone between the king and one of our sliders.
         let ours = self.by_color[us as usize];
-        let snipers = ours
-            & ((ROOK_PSEUDO[ksq]
-                & (self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)))
-                | (BISHOP_PSEUDO[ksq]
-                    & (self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)))
-                | (attacks::lance_pseudo(them, ksq) & self.kind_bb(PieceKind::Lance)));
-        let mut discoverers = 0;
-        let mut s = snipers;
-        while s != 0 {
-            let sq = lsb(s);
-            s &= s - 1;
-            let b = between(ksq, sq) & occ;
-            if b != 0 && b & (b - 1) == 0 {
-                discoverers |= b;
-            }
-        }
+        let discoverers = self.sole_blockers(them, ksq);
         CheckInfo {
             direct,
             discoverers: discoverers & ours,
