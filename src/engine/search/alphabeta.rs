@@ -530,7 +530,11 @@ impl Searcher {
         if p.reverse_futility
             && depth <= REVERSE_FUTILITY_DEPTH
             && !decisive
-            && eval - reverse_futility_margin(depth, node.improving) >= beta
+            && eval
+                - reverse_futility_margin(depth, node.improving)
+                    * self.config.tweaks.reverse_futility_percent as i32
+                    / 100
+                >= beta
         {
             return Err(beta + (eval - beta) / 3);
         }
@@ -715,6 +719,7 @@ impl Searcher {
         } else {
             100
         };
+        let futility_percent = self.config.tweaks.futility_percent as i32;
         // Computed when the first move is looked at: a node without moves pays nothing.
         let mut checks: Option<crate::shogi::CheckInfo> = None;
         while let Some((m, order)) = picker.next(pos, &self.heur, buffers) {
@@ -771,7 +776,8 @@ impl Searcher {
                     let lmr_depth = (lmr_depth + stat / 7_000).max(0);
                     if p.futility
                         && lmr_depth < 10
-                        && static_eval + futility_margin(lmr_depth) <= node.alpha
+                        && static_eval + futility_margin(lmr_depth) * futility_percent / 100
+                            <= node.alpha
                     {
                         continue;
                     }
@@ -1425,6 +1431,32 @@ mod tests {
         let mut q = p.clone();
         let v = s.qsearch(&mut q, -MATE, MATE, 10, 40, &Control::new(false));
         assert_eq!(v, -MATE + 10, "mated at ply 10, quiescence ply 40");
+    }
+
+    /// The reductions' scale reaches the search when the configuration changes between
+    /// searches (the table is built anew), and a larger one searches fewer nodes to the
+    /// same depth.
+    #[test]
+    fn the_reductions_follow_the_lmr_percent_of_each_search() {
+        let p = Position::from_sfen(
+            "ln1g1g1nl/1r1s1k3/p1pppsbpp/1p3pp2/7P1/2P6/PP1PPPP1P/1BK1SG1R1/LNSG3NL b - 15",
+        )
+        .unwrap();
+        let nodes = |s: &mut Searcher| {
+            s.clear();
+            s.search(&p, &[], &Limits::depth(9), &Control::new(false), &mut |_| {})
+                .nodes
+        };
+        let mut s = Searcher::new(1, Config::default());
+        let plain = nodes(&mut s);
+        assert_eq!(s.lmr, super::super::searcher::reduction_table(100));
+        s.config.tweaks.lmr_percent = 200;
+        let more = nodes(&mut s);
+        assert_eq!(s.lmr, super::super::searcher::reduction_table(200));
+        assert!(s.lmr[20][20] > super::super::searcher::reduction_table(100)[20][20]);
+        assert!(more < plain, "{more} nodes with twice the reductions, {plain} without");
+        s.config.tweaks.lmr_percent = 100;
+        assert_eq!(nodes(&mut s), plain, "back to the default, the same search");
     }
 
     #[test]

@@ -242,6 +242,15 @@ pub struct Tweaks {
     /// improving)`, the chess engines' rule (the `MoveCountPercent` option; shogi has
     /// about three times their moves a position). The 24-point mode keeps 100.
     pub move_count_percent: u32,
+    /// The late-move reductions in percent of `ln(depth) ln(n) / 2.25` plies (the
+    /// `LmrPercent` option).
+    pub lmr_percent: u32,
+    /// The quiet moves' futility margin in percent of `120 + 110 lmr_depth` (the
+    /// `FutilityPercent` option).
+    pub futility_percent: u32,
+    /// The reverse futility margin in percent of `110 (depth - improving)` (the
+    /// `ReverseFutilityPercent` option).
+    pub reverse_futility_percent: u32,
 }
 
 impl Default for Tweaks {
@@ -249,6 +258,9 @@ impl Default for Tweaks {
         Tweaks {
             quiescence_promotions: false,
             move_count_percent: 500,
+            lmr_percent: 100,
+            futility_percent: 100,
+            reverse_futility_percent: 100,
             quiescence_mate_plies: 64,
             check_extension24: true,
             quiescence_mate_plies24: 1,

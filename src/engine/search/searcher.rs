@@ -57,7 +57,9 @@ pub struct Searcher {
     pub(super) root_depth: i32,
     /// The side to move at the root: the side whose king the 24-point evaluation guards.
     root_side: Color,
+    /// Late-move reductions by depth and move number, for `lmr_percent`.
     pub(super) lmr: Vec<[u8; 64]>,
+    lmr_percent: u32,
     pub(super) scratch: Vec<PlyScratch>,
     /// Static evaluations of this search (see [`crate::engine::eval::cache`]).
     eval_cache: crate::engine::eval::cache::EvalCache,
@@ -184,12 +186,8 @@ impl KingPieceStack {
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize, config: Config) -> Searcher {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
-            }
-        }
+        let lmr_percent = config.tweaks.lmr_percent;
+        let lmr = reduction_table(lmr_percent);
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             config,
@@ -214,6 +212,7 @@ impl Searcher {
             root_depth: 1,
             root_side: Color::Black,
             lmr,
+            lmr_percent,
             scratch: (0..MAX_PLY + 2).map(|_| PlyScratch::new()).collect(),
             eval_cache: Default::default(),
             king_piece: KingPieceStack::with_capacity(MAX_PLY + 8),
@@ -486,6 +485,10 @@ impl Searcher {
         self.stack.fill(Frame::default());
         self.null_min_ply = 0;
         self.threats_on = self.config.threats.on(self.config.mode);
+        if self.lmr_percent != self.config.tweaks.lmr_percent {
+            self.lmr_percent = self.config.tweaks.lmr_percent;
+            self.lmr = reduction_table(self.lmr_percent);
+        }
         self.path.start(history, pos);
         self.king_piece.clear();
         if let Some(w) = &self.config.king_piece {
@@ -754,6 +757,19 @@ impl Searcher {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+}
+
+/// The late-move reductions by depth and move number: `0.5 + ln(depth) ln(n) / 2.25`
+/// plies, the product scaled by `percent` (the `LmrPercent` option).
+pub(super) fn reduction_table(percent: u32) -> Vec<[u8; 64]> {
+    let scale = percent as f64 / 100.0;
+    let mut lmr = vec![[0u8; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (n as f64).ln() * scale / 2.25) as u8;
+        }
+    }
+    lmr
 }
 
 #[cfg(test)]

@@ -311,6 +311,18 @@ impl Options {
                 Tweaks::default().move_count_percent
             ),
             format!(
+                "option name LmrPercent type spin default {} min 25 max 400",
+                Tweaks::default().lmr_percent
+            ),
+            format!(
+                "option name FutilityPercent type spin default {} min 25 max 400",
+                Tweaks::default().futility_percent
+            ),
+            format!(
+                "option name ReverseFutilityPercent type spin default {} min 25 max 400",
+                Tweaks::default().reverse_futility_percent
+            ),
+            format!(
                 "option name CheckExtension24 type check default {}",
                 Tweaks::default().check_extension24
             ),
@@ -522,6 +534,13 @@ impl Options {
             "movecountpercent" => {
                 self.tweaks.move_count_percent = int_value(name, value)?.clamp(10, 1000) as u32
             }
+            "lmrpercent" => self.tweaks.lmr_percent = int_value(name, value)?.clamp(25, 400) as u32,
+            "futilitypercent" => {
+                self.tweaks.futility_percent = int_value(name, value)?.clamp(25, 400) as u32
+            }
+            "reversefutilitypercent" => {
+                self.tweaks.reverse_futility_percent = int_value(name, value)?.clamp(25, 400) as u32
+            }
             "checkextension24" => self.tweaks.check_extension24 = check_value(name, value)?,
             "selective24" => self.tweaks.selective24 = check_value(name, value)?,
             "rootguard" => self.root_guard = check_value(name, value)?,
@@ -634,6 +653,39 @@ mod tests {
         assert_eq!(o.config().tweaks.move_count_percent, 1000);
         assert!(o.set("MoveCountPercent", "many").is_err());
         o.set("MoveCountPercent", "500").unwrap();
+        // The reductions' scale: 100 by default, set and clamped to 25..=400.
+        assert_eq!(o.config().tweaks.lmr_percent, 100);
+        assert!(
+            o.usi_lines()
+                .contains(&"option name LmrPercent type spin default 100 min 25 max 400".into())
+        );
+        o.set("LmrPercent", "150").unwrap();
+        assert_eq!(o.config().tweaks.lmr_percent, 150);
+        o.set("LmrPercent", "1").unwrap();
+        assert_eq!(o.config().tweaks.lmr_percent, 25);
+        assert!(o.set("LmrPercent", "far").is_err());
+        o.set("LmrPercent", "100").unwrap();
+        // The futility margins' scales, the same way.
+        for (name, get) in [
+            (
+                "FutilityPercent",
+                (|t: &Tweaks| t.futility_percent) as fn(&Tweaks) -> u32,
+            ),
+            ("ReverseFutilityPercent", |t: &Tweaks| {
+                t.reverse_futility_percent
+            }),
+        ] {
+            assert_eq!(get(&o.config().tweaks), 100, "{name}");
+            assert!(o.usi_lines().contains(&format!(
+                "option name {name} type spin default 100 min 25 max 400"
+            )));
+            o.set(name, "60").unwrap();
+            assert_eq!(get(&o.config().tweaks), 60, "{name}");
+            o.set(name, "9999").unwrap();
+            assert_eq!(get(&o.config().tweaks), 400, "{name}");
+            assert!(o.set(name, "wide").is_err());
+            o.set(name, "100").unwrap();
+        }
         // Every pruning switch: on by default but the singular and check extensions,
         // turned the other way and back by its option, and nothing else moves.
         assert_eq!(o.config().prunings, Prunings::default());
