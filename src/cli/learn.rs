@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use floodgate_scan::engine::eval::king_piece::KingPieceWeights;
+use floodgate_scan::engine::eval::king_piece::{KingPieceWeights, PairTable};
 use floodgate_scan::engine::eval::linear::LinearWeights;
 use floodgate_scan::lab::learn::fit::{self, FitSettings};
 use floodgate_scan::lab::learn::generate::{
@@ -85,6 +85,9 @@ pub struct KingFitArgs {
     /// L2 pull of the full entries towards zero.
     #[arg(long, default_value_t = 1e-4)]
     pub l2_full: f64,
+    /// The pair entries by square's step as a share of --lr (with --square-pairs).
+    #[arg(long, default_value_t = 1.0)]
+    pub square_rate: f64,
     /// L2 pull of the factors towards zero.
     #[arg(long, default_value_t = 0.0)]
     pub l2_factor: f64,
@@ -106,8 +109,14 @@ pub struct KingFitArgs {
     pub train_below: Option<f32>,
     /// Leave out the pair table (pairs of pieces in each king's zone): the file then holds
     /// the king-relative tables alone, in the first format.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "square_pairs")]
     pub no_pairs: bool,
+    /// Learn the pair table by square: each pair of pieces in a king's zone by both
+    /// kinds and both squares relative to that king (the entries by offset as their
+    /// factor); the file is of the third format. A --start file with a table by offset
+    /// starts the factor from it.
+    #[arg(long)]
+    pub square_pairs: bool,
     /// Correct the hand-made evaluation with this linear correction (a `learn fit
     /// --residual` file) instead of the compiled-in one: the term is then used with
     /// `LinearWeights=FILE`.
@@ -816,11 +825,15 @@ fn run_king_fit(a: KingFitArgs) -> anyhow::Result<ExitCode> {
         a.l2_factor,
         a.validation,
         a.seed,
-        match (a.no_pairs, a.joint) {
-            (true, false) => "no pair table",
-            (false, false) => "with the pair table",
-            (true, true) => "no pair table, fitted jointly with the linear correction",
-            (false, true) => "with the pair table, fitted jointly with the linear correction",
+        match (set.pairs, a.joint) {
+            (PairTable::None, false) => "no pair table",
+            (PairTable::Offset, false) => "with the pair table",
+            (PairTable::Square, false) => "with the pair table by square",
+            (PairTable::None, true) => "no pair table, fitted jointly with the linear correction",
+            (PairTable::Offset, true) =>
+                "with the pair table, fitted jointly with the linear correction",
+            (PairTable::Square, true) =>
+                "with the pair table by square, fitted jointly with the linear correction",
         },
         a.start.as_ref().map_or(String::new(), |f| format!(
             ", started from {}",
@@ -882,10 +895,17 @@ fn king_fit_settings(
         batch: a.batch,
         lr: a.lr,
         full_rate: a.full_rate,
+        square_rate: a.square_rate,
         l2_full: a.l2_full,
         l2_factor: a.l2_factor,
         seed: a.seed,
-        pairs: !a.no_pairs,
+        pairs: if a.no_pairs {
+            PairTable::None
+        } else if a.square_pairs {
+            PairTable::Square
+        } else {
+            PairTable::Offset
+        },
         joint: a.joint,
     }
 }

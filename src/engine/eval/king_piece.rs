@@ -71,6 +71,15 @@ pub const PAIR_OFFSETS: usize = 81;
 /// Entries of the pair table: table (our king's zone, theirs) x kind x kind x offset,
 /// three stages each.
 pub const N_PAIR_WEIGHTS: usize = ROLES * PAIR_KINDS * PAIR_KINDS * PAIR_OFFSETS * STAGES;
+/// A zone's squares as offsets from its king: 5 x 5 (rows and columns -2..=2; the
+/// king's own square is never used).
+pub const ZONE_SLOTS: usize = 25;
+/// The pieces of a zone by kind as the side sees it and square relative to the king.
+pub const ZONE_PIECES: usize = PAIR_KINDS * ZONE_SLOTS;
+/// Entries of the pair table by square (files of the third format): table x (kind,
+/// square relative to the king) of the first piece x the same of the second, three stages
+/// each: a piece-pair-king term within the zone.
+pub const N_SQUARE_PAIR_WEIGHTS: usize = ROLES * ZONE_PIECES * ZONE_PIECES * STAGES;
 /// Fixed-point scale of the weights: a weight `w` is worth `w / WEIGHT_SCALE` centipawns.
 pub const WEIGHT_SCALE: i32 = 16;
 /// Progress at the end of the game.
@@ -210,8 +219,9 @@ pub fn blend(p: i32) -> [i32; STAGES] {
 pub struct KingPieceWeights {
     /// The table entries, [`N_WEIGHTS`] of them.
     pub w: Vec<i16>,
-    /// The pair table ([`pair_terms`]): [`N_PAIR_WEIGHTS`] entries, indexed
-    /// `pair * STAGES + stage`; empty in a file of the first format (no pair term).
+    /// The pair table ([`pair_terms`]), indexed `pair * STAGES + stage`: by offset
+    /// ([`N_PAIR_WEIGHTS`] entries), by square ([`N_SQUARE_PAIR_WEIGHTS`]) or empty (a
+    /// file of the first format: no pair term); see [`KingPieceWeights::pair_table`].
     pub pairs: Vec<i16>,
     /// The progress estimate.
     pub progress: Progress,
@@ -262,8 +272,47 @@ pub const BUILTIN_BYTES: &[u8] = include_bytes!("../../../weights/king-piece.bin
 
 /// First bytes of a weights file of the first format (the king-relative tables only).
 pub const MAGIC: &[u8; 8] = b"FSKPW01\n";
-/// First bytes of a weights file of the second format (with the pair table).
+/// First bytes of a weights file of the second format (with the pair table by offset).
 pub const MAGIC_PAIRS: &[u8; 8] = b"FSKPW02\n";
+/// First bytes of a weights file of the third format (with the pair table by square).
+pub const MAGIC_SQUARE_PAIRS: &[u8; 8] = b"FSKPW03\n";
+
+/// Which pair table a weights file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairTable {
+    /// None (the first format).
+    None,
+    /// Pairs by their kinds and the offset from one piece to the other
+    /// ([`N_PAIR_WEIGHTS`] entries, the second format).
+    Offset,
+    /// Pairs by their kinds and both squares relative to the zone's king
+    /// ([`N_SQUARE_PAIR_WEIGHTS`] entries, the third format).
+    Square,
+}
+
+impl PairTable {
+    /// Entries of the table.
+    pub const fn len(self) -> usize {
+        match self {
+            PairTable::None => 0,
+            PairTable::Offset => N_PAIR_WEIGHTS,
+            PairTable::Square => N_SQUARE_PAIR_WEIGHTS,
+        }
+    }
+
+    /// Whether there is no table.
+    pub const fn is_empty(self) -> bool {
+        matches!(self, PairTable::None)
+    }
+
+    const fn magic(self) -> &'static [u8; 8] {
+        match self {
+            PairTable::None => MAGIC,
+            PairTable::Offset => MAGIC_PAIRS,
+            PairTable::Square => MAGIC_SQUARE_PAIRS,
+        }
+    }
+}
 
 /// FNV-1a, 64 bits, over `bytes`.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -286,6 +335,16 @@ impl KingPieceWeights {
         }
     }
 
+    /// Which pair table the weights hold (by the length of [`KingPieceWeights::pairs`]).
+    #[inline(always)]
+    pub fn pair_table(&self) -> PairTable {
+        match self.pairs.len() {
+            0 => PairTable::None,
+            N_SQUARE_PAIR_WEIGHTS => PairTable::Square,
+            _ => PairTable::Offset,
+        }
+    }
+
     /// The entries of `item` relative to a king on turned square `king` in table `role`.
     #[inline(always)]
     fn entry(&self, role: usize, king: usize, item: usize) -> &[i16] {
@@ -293,19 +352,17 @@ impl KingPieceWeights {
         &self.w[i..i + STAGES]
     }
 
-    /// The file: [`MAGIC`] ([`MAGIC_PAIRS`] with a pair table), a header (the comment's
+    /// The file: [`MAGIC`] ([`MAGIC_PAIRS`] with a pair table by offset,
+    /// [`MAGIC_SQUARE_PAIRS`] with one by square), a header (the comment's
     /// length as 4 little-endian bytes, the comment in UTF-8, the progress bias and
     /// coefficients as little-endian `f32`), the [`N_WEIGHTS`] weights as little-endian
-    /// `i16`, then the [`N_PAIR_WEIGHTS`] pair weights in the second format, and an FNV-1a
+    /// `i16`, then the pair weights ([`PairTable::len`]) in the second and third formats,
+    /// and an FNV-1a
     /// check sum (8 bytes) of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out =
             Vec::with_capacity((N_WEIGHTS + self.pairs.len()) * 2 + 64 + self.comment.len());
-        out.extend_from_slice(if self.pairs.is_empty() {
-            MAGIC
-        } else {
-            MAGIC_PAIRS
-        });
+        out.extend_from_slice(self.pair_table().magic());
         out.extend_from_slice(&(self.comment.len() as u32).to_le_bytes());
         out.extend_from_slice(self.comment.as_bytes());
         out.extend_from_slice(&self.progress.bias.to_le_bytes());
@@ -325,6 +382,7 @@ impl KingPieceWeights {
         let n_pairs = match b.get(..MAGIC.len()) {
             Some(m) if m == MAGIC => 0,
             Some(m) if m == MAGIC_PAIRS => N_PAIR_WEIGHTS,
+            Some(m) if m == MAGIC_SQUARE_PAIRS => N_SQUARE_PAIR_WEIGHTS,
             _ => return Err(KingPieceError::Magic),
         };
         let mut at = MAGIC.len();
@@ -407,11 +465,18 @@ impl KingPieceWeights {
 /// coordinates, row by row; a pair is ordered by the kinds as `c` sees them, then by that
 /// walk, and the offset runs from its first piece to its second.
 #[inline]
-pub fn pair_terms<P: Pieces>(b: &P, c: usize, role: usize, mut f: impl FnMut(usize)) {
+pub fn pair_terms<P: Pieces>(
+    b: &P,
+    c: usize,
+    role: usize,
+    table: PairTable,
+    mut f: impl FnMut(usize),
+) {
     let owner = if role == 0 { c } else { 1 - c };
     let Some(k) = b.king_of(owner) else {
         return;
     };
+    let ix = PairIndex::new(table, role, c, k);
     let mut zone = [(0u8, 0i8, 0i8); 24];
     let mut n = 0;
     for sq in squares(ZONE[k] & b.occupancy()) {
@@ -421,9 +486,63 @@ pub fn pair_terms<P: Pieces>(b: &P, c: usize, role: usize, mut f: impl FnMut(usi
     }
     for i in 0..n {
         for j in i + 1..n {
-            f(pair_index(role, zone[i], zone[j]));
+            f(ix.of(zone[i], zone[j]));
         }
     }
+}
+
+/// How the pairs of one zone are indexed: the table, and the zone's king as the side
+/// sees it.
+#[derive(Debug, Clone, Copy)]
+struct PairIndex {
+    square: bool,
+    role: usize,
+    king_row: i8,
+    king_col: i8,
+}
+
+impl PairIndex {
+    /// The index of the pairs side `c` sees in table `role` around the king on (true)
+    /// square `k`.
+    #[inline(always)]
+    fn new(table: PairTable, role: usize, c: usize, k: usize) -> PairIndex {
+        let kt = turn(c, k);
+        PairIndex {
+            square: table == PairTable::Square,
+            role,
+            king_row: row_of(kt) as i8,
+            king_col: col_of(kt) as i8,
+        }
+    }
+
+    /// The entry (stages apart) of the pair `p`, `q`: ordered by kind, then (pieces of
+    /// one kind) by turned row and column.
+    #[inline(always)]
+    fn of(&self, p: ZonePiece, q: ZonePiece) -> usize {
+        let (a, z) = if q < p { (q, p) } else { (p, q) };
+        if self.square {
+            let piece = |x: ZonePiece| {
+                let slot =
+                    (x.1 - self.king_row + 2) as usize * 5 + (x.2 - self.king_col + 2) as usize;
+                x.0 as usize * ZONE_SLOTS + slot
+            };
+            (self.role * ZONE_PIECES + piece(a)) * ZONE_PIECES + piece(z)
+        } else {
+            pair_index(self.role, a, z)
+        }
+    }
+}
+
+/// The entry of the pair table by offset that an entry `i` of the table by square
+/// refines (the same table, kinds and offset from the first piece to the second).
+pub const fn offset_entry_of_square_entry(i: usize) -> usize {
+    let role = i / (ZONE_PIECES * ZONE_PIECES);
+    let a = i / ZONE_PIECES % ZONE_PIECES;
+    let z = i % ZONE_PIECES;
+    let (ak, aslot) = (a / ZONE_SLOTS, a % ZONE_SLOTS);
+    let (zk, zslot) = (z / ZONE_SLOTS, z % ZONE_SLOTS);
+    let d = (zslot / 5 + 4 - aslot / 5) * 9 + (zslot % 5 + 4 - aslot % 5);
+    ((role * PAIR_KINDS + ak) * PAIR_KINDS + zk) * PAIR_OFFSETS + d
 }
 
 /// A piece in a king's zone as side `c` sees it: (kind as `c` sees it, turned row,
@@ -440,11 +559,10 @@ fn zone_piece(c: usize, owner: usize, kind: usize, sq: usize) -> ZonePiece {
     )
 }
 
-/// The pair table's entry (stages apart) of two pieces of a zone in table `role`: the
-/// pair is ordered by kind, then (pieces of one kind) by turned row and column.
+/// The pair table's entry by offset (stages apart) of two pieces `a`, `z` of a zone in
+/// table `role`, in their order ([`PairIndex::of`]).
 #[inline(always)]
-fn pair_index(role: usize, p: ZonePiece, q: ZonePiece) -> usize {
-    let (a, z) = if q < p { (q, p) } else { (p, q) };
+fn pair_index(role: usize, a: ZonePiece, z: ZonePiece) -> usize {
     let d = ((z.1 - a.1 + 4) as usize) * 9 + (z.2 - a.2 + 4) as usize;
     ((role * PAIR_KINDS + a.0 as usize) * PAIR_KINDS + z.0 as usize) * PAIR_OFFSETS + d
 }
@@ -638,7 +756,7 @@ impl Accumulator {
         if w.pairs.is_empty() {
             return s;
         }
-        pair_terms(b, c, role, |i| {
+        pair_terms(b, c, role, w.pair_table(), |i| {
             for (x, v) in s.iter_mut().zip(&w.pairs[i * STAGES..i * STAGES + STAGES]) {
                 *x += *v as i32;
             }
@@ -660,6 +778,7 @@ impl Accumulator {
         w: &KingPieceWeights,
     ) -> [i32; STAGES] {
         let zone = ZONE[k];
+        let ix = PairIndex::new(w.pair_table(), role, c, k);
         let in_zone = |it: &Option<Item>| match *it {
             Some(Item::Board { owner, kind, sq }) if zone >> sq & 1 != 0 => {
                 Some((zone_piece(c, owner, kind, sq), sq))
@@ -683,17 +802,17 @@ impl Accumulator {
             let code = after.piece_code_at(sq);
             let p = zone_piece(c, (code >> 4) as usize, (code & 0x0f) as usize, sq);
             for (r, _) in out.iter().flatten() {
-                add(pair_index(role, p, *r), -1);
+                add(ix.of(p, *r), -1);
             }
             for (a, _) in put.iter().flatten() {
-                add(pair_index(role, p, *a), 1);
+                add(ix.of(p, *a), 1);
             }
         }
         if let [Some((x, _)), Some((y, _))] = out {
-            add(pair_index(role, x, y), -1);
+            add(ix.of(x, y), -1);
         }
         if let [Some((x, _)), Some((y, _))] = put {
-            add(pair_index(role, x, y), 1);
+            add(ix.of(x, y), 1);
         }
         s
     }
@@ -807,6 +926,17 @@ mod tests {
         w
     }
 
+    /// Random weights with the pair table by square.
+    fn random_square_weights(seed: u64) -> KingPieceWeights {
+        let mut w = random_weights(seed);
+        let mut rng = crate::rng::XorShift64Star::new(seed ^ 0x5a5a);
+        w.pairs = (0..N_SQUARE_PAIR_WEIGHTS)
+            .map(|_| rng.below(2001) as i16 - 1000)
+            .collect();
+        assert_eq!(w.pair_table(), PairTable::Square);
+        w
+    }
+
     #[test]
     fn items_cover_the_layout_without_overlap() {
         let mut seen = std::collections::HashSet::new();
@@ -857,6 +987,17 @@ mod tests {
         assert!(b1.starts_with(MAGIC));
         assert_eq!(b1.len() + 2 * N_PAIR_WEIGHTS, bytes.len());
         assert_eq!(KingPieceWeights::from_bytes(&b1).unwrap(), first);
+        // With the pair table by square: the third format.
+        let third = random_square_weights(3);
+        let b3 = third.to_bytes();
+        assert!(b3.starts_with(MAGIC_SQUARE_PAIRS));
+        assert_eq!(KingPieceWeights::from_bytes(&b3).unwrap(), third);
+        let mut mixed3 = b3.clone();
+        mixed3[..8].copy_from_slice(MAGIC_PAIRS);
+        assert!(matches!(
+            KingPieceWeights::from_bytes(&mixed3),
+            Err(KingPieceError::Long(..))
+        ));
         // A first-format header over a second-format body is refused, not misread.
         let mut mixed = bytes.clone();
         mixed[..8].copy_from_slice(MAGIC);
@@ -888,7 +1029,13 @@ mod tests {
 
     #[test]
     fn the_update_equals_the_full_sum_along_random_games() {
-        let w = random_weights(11);
+        for w in [random_weights(11), random_square_weights(11)] {
+            update_equals_full(&w);
+        }
+    }
+
+    fn update_equals_full(w: &KingPieceWeights) {
+        let w = w.clone();
         let mut rng = crate::rng::XorShift64Star::new(5);
         let mut checked = 0;
         for _ in 0..30 {
@@ -913,7 +1060,7 @@ mod tests {
     /// The pairs of one zone the plain way: the 24 squares scanned row by row of the
     /// turned board, each pair taken in scan order unless the second piece's kind comes
     /// first (the order the weights files were fitted with).
-    fn pair_terms_by_scan(b: &Position, c: usize, role: usize) -> Vec<usize> {
+    fn pair_terms_by_scan(b: &Position, c: usize, role: usize, table: PairTable) -> Vec<usize> {
         let owner = if role == 0 { c } else { 1 - c };
         let Some(k) = b.king_of(owner) else {
             return Vec::new();
@@ -942,6 +1089,14 @@ mod tests {
                 } else {
                     (zone[i], zone[j])
                 };
+                if table == PairTable::Square {
+                    // Each piece by kind and square in the 5 x 5 around the king.
+                    let at = |x: (usize, i32, i32)| {
+                        x.0 * 25 + (x.1 - kr + 2) as usize * 5 + (x.2 - kc + 2) as usize
+                    };
+                    out.push((role * 700 + at(a)) * 700 + at(z));
+                    continue;
+                }
                 let d = (z.1 - a.1 + 4) as usize * 9 + (z.2 - a.2 + 4) as usize;
                 out.push(((role * PAIR_KINDS + a.0) * PAIR_KINDS + z.0) * PAIR_OFFSETS + d);
             }
@@ -959,12 +1114,24 @@ mod tests {
             for _ in 0..150 {
                 for c in 0..2 {
                     for role in 0..ROLES {
-                        let mut got = Vec::new();
-                        pair_terms(&p, c, role, |i| got.push(i));
-                        got.sort_unstable();
-                        let want = pair_terms_by_scan(&p, c, role);
-                        assert_eq!(got, want, "{} side {c} table {role}", p.to_sfen());
-                        pairs += got.len();
+                        for table in [PairTable::Offset, PairTable::Square] {
+                            let mut got = Vec::new();
+                            pair_terms(&p, c, role, table, |i| got.push(i));
+                            got.sort_unstable();
+                            let want = pair_terms_by_scan(&p, c, role, table);
+                            assert_eq!(got, want, "{} side {c} table {role}", p.to_sfen());
+                            if table == PairTable::Square {
+                                // Each entry by square refines the entry by offset.
+                                let mut coarse: Vec<usize> = got
+                                    .iter()
+                                    .map(|&i| offset_entry_of_square_entry(i))
+                                    .collect();
+                                coarse.sort_unstable();
+                                let want = pair_terms_by_scan(&p, c, role, PairTable::Offset);
+                                assert_eq!(coarse, want);
+                            }
+                            pairs += got.len();
+                        }
                     }
                 }
                 let moves = p.legal_moves();
@@ -979,7 +1146,13 @@ mod tests {
 
     #[test]
     fn a_position_and_its_twin_score_alike() {
-        let w = random_weights(17);
+        for w in [random_weights(17), random_square_weights(17)] {
+            twins_alike(&w);
+        }
+    }
+
+    fn twins_alike(w: &KingPieceWeights) {
+        let w = w.clone();
         let mut p = Position::startpos();
         for m in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "5a4b", "5i4h"] {
             p.play(Move::from_usi(m).unwrap()).unwrap();

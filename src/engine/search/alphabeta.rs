@@ -1444,8 +1444,14 @@ mod tests {
         .unwrap();
         let nodes = |s: &mut Searcher| {
             s.clear();
-            s.search(&p, &[], &Limits::depth(9), &Control::new(false), &mut |_| {})
-                .nodes
+            s.search(
+                &p,
+                &[],
+                &Limits::depth(9),
+                &Control::new(false),
+                &mut |_| {},
+            )
+            .nodes
         };
         let mut s = Searcher::new(1, Config::default());
         let plain = nodes(&mut s);
@@ -1454,7 +1460,10 @@ mod tests {
         let more = nodes(&mut s);
         assert_eq!(s.lmr, super::super::searcher::reduction_table(200));
         assert!(s.lmr[20][20] > super::super::searcher::reduction_table(100)[20][20]);
-        assert!(more < plain, "{more} nodes with twice the reductions, {plain} without");
+        assert!(
+            more < plain,
+            "{more} nodes with twice the reductions, {plain} without"
+        );
         s.config.tweaks.lmr_percent = 100;
         assert_eq!(nodes(&mut s), plain, "back to the default, the same search");
     }

@@ -26,9 +26,9 @@ use rayon::prelude::*;
 use super::fit::{is_validation, quiet_leaf};
 use super::record::{self, POSITION_BYTES, Record, Source};
 use crate::engine::eval::king_piece::{
-    self, BOARD_ITEMS, ITEMS, KingPieceWeights, N_PAIR_WEIGHTS, N_WEIGHTS, PROGRESS_MAX,
-    PROGRESS_TERMS, Progress, ROLES, STAGES, WEIGHT_SCALE, blend, items, pair_terms,
-    progress_counts,
+    self, BOARD_ITEMS, ITEMS, KingPieceWeights, N_PAIR_WEIGHTS, N_SQUARE_PAIR_WEIGHTS, N_WEIGHTS,
+    PROGRESS_MAX, PROGRESS_TERMS, PairTable, Progress, ROLES, STAGES, WEIGHT_SCALE, blend, items,
+    offset_entry_of_square_entry, pair_terms, progress_counts,
 };
 use crate::engine::eval::linear::{
     self as lin, LinearWeights, N_FEATURES as LIN_FEATURES, STAGES as LIN_STAGES,
@@ -126,11 +126,15 @@ const P_FULL: usize = 0;
 const P_ITEM: usize = P_FULL + N_WEIGHTS;
 const REL: usize = 17 * 17;
 const P_REL: usize = P_ITEM + ITEMS * STAGES;
-/// The pair table ([`king_piece::pair_terms`]), learned as it is written.
+/// The pair table by offset ([`king_piece::pair_terms`]), learned as it is written, or
+/// as the factor of the table by square.
 const P_PAIR: usize = P_REL + ROLES * 2 * KINDS * REL * STAGES;
+/// The pair table by square ([`PairTable::Square`]): each entry adds to the entry by
+/// offset it refines (learned only when the fit writes that table).
+const P_SQUARE: usize = P_PAIR + N_PAIR_WEIGHTS;
 /// The linear correction's weights in a joint fit ([`KingBase::Joint`]): its opening
 /// weights, then its endgame weights, as [`LinearWeights::values`] holds them.
-const P_LIN: usize = P_PAIR + N_PAIR_WEIGHTS;
+const P_LIN: usize = P_SQUARE + N_SQUARE_PAIR_WEIGHTS;
 /// Parameters in all.
 pub const N_PARAMS: usize = P_LIN + LIN_STAGES * LIN_FEATURES;
 /// The `role` of a pair term.
@@ -140,7 +144,8 @@ const LIN_ROLE: u8 = ROLES as u8 + 1;
 
 /// One term of a sample's value: table `role`, king square `king` (turned), `item`,
 /// counted `sign` (+1 for the leaf's side to move, -1 for the other); or, with `role`
-/// [`PAIR_ROLE`], the pair table's entry `pair`; or, with `role` [`LIN_ROLE`], the linear
+/// [`PAIR_ROLE`], the pair table's entry `pair` by square (and so the entry by offset it
+/// refines); or, with `role` [`LIN_ROLE`], the linear
 /// correction's feature `pair`.
 #[derive(Debug, Clone, Copy)]
 struct Term {
@@ -182,7 +187,7 @@ fn terms(pos: &Position, progress: &Progress, joint: bool) -> (Vec<Term>, Blend)
                     pair: 0,
                 });
             }
-            pair_terms(pos, c, role, |i| {
+            pair_terms(pos, c, role, PairTable::Square, |i| {
                 out.push(Term {
                     role: PAIR_ROLE,
                     king: 0,
@@ -229,7 +234,8 @@ fn weighted_params(t: &Term, bl: &Blend, mut f: impl FnMut(usize, f32)) {
 
 /// The parameters a fit starts from: zero, or the tables of `from` (a fitted file, its
 /// entries as the full entries, the factors zero: the same values; its pair table only
-/// with `pairs`, as a fit without pairs writes none); a joint fit's linear correction
+/// with `pairs`, as a fit without pairs writes none: a table by offset as the entries by
+/// offset, one by square as the entries by square); a joint fit's linear correction
 /// starts from the weights given.
 pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>, pairs: bool) -> Vec<f32> {
     let mut w = vec![0f32; N_PARAMS];
@@ -241,8 +247,12 @@ pub fn start_params(base: &KingBase, from: Option<&KingPieceWeights>, pairs: boo
         for (p, &x) in w[P_FULL..P_FULL + N_WEIGHTS].iter_mut().zip(&k.w) {
             *p = unq(x);
         }
+        let at = match k.pair_table() {
+            PairTable::Square => P_SQUARE,
+            _ => P_PAIR,
+        };
         if pairs {
-            for (p, &x) in w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS].iter_mut().zip(&k.pairs) {
+            for (p, &x) in w[at..at + k.pairs.len()].iter_mut().zip(&k.pairs) {
                 *p = unq(x);
             }
         }
@@ -256,11 +266,17 @@ pub fn linear_of(w: &[f32]) -> LinearWeights {
     LinearWeights::from_values(w[P_LIN..].to_vec()).with_residual(true)
 }
 
-/// The parameters of a term (before the stage): full entry, item factor, offset factor.
+/// The parameters of a term (before the stage): full entry, item factor, offset factor;
+/// for a pair, its entries by offset and by square.
 #[inline]
 fn params(t: &Term) -> [Option<usize>; 3] {
     if t.role == PAIR_ROLE {
-        return [Some(P_PAIR + t.pair as usize * STAGES), None, None];
+        let sq = t.pair as usize;
+        return [
+            Some(P_PAIR + offset_entry_of_square_entry(sq) * STAGES),
+            Some(P_SQUARE + sq * STAGES),
+            None,
+        ];
     }
     let (role, king, item) = (t.role as usize, t.king as usize, t.item as usize);
     let full = P_FULL + ((role * 81 + king) * ITEMS + item) * STAGES;
@@ -328,12 +344,16 @@ pub struct KingFitSettings {
     pub full_rate: f64,
     /// L2 pull of the full entries towards zero.
     pub l2_full: f64,
+    /// The pair entries by square's step as a share of `lr` (they start from zero, as
+    /// refinements of the entries by offset; their L2 is the full entries').
+    pub square_rate: f64,
     /// L2 pull of the factors towards zero.
     pub l2_factor: f64,
     /// Seed of the shuffles.
     pub seed: u64,
-    /// Learn the pair table too (else it stays zero and the file has none).
-    pub pairs: bool,
+    /// The pair table learned and written: none (it stays zero and the file has none),
+    /// by offset, or by square (the entries by offset as its factor).
+    pub pairs: PairTable,
     /// Learn the linear correction's weights with the term ([`KingBase::Joint`]; the
     /// samples' base is then the hand-made evaluation).
     pub joint: bool,
@@ -555,7 +575,7 @@ pub fn fit(
                 .map(|&i| {
                     let s = &samples[i];
                     let (v, mut ts, bl) = value_of(s, &adam.w, progress, set.joint);
-                    if !set.pairs {
+                    if set.pairs.is_empty() {
                         ts.retain(|t| t.role != PAIR_ROLE);
                     }
                     let q = sigmoid(v / set.model_scale);
@@ -637,6 +657,14 @@ impl SparseAdam {
             let k = k as usize;
             let (l2, rate) = if k < P_ITEM {
                 (set.l2_full as f32, set.full_rate as f32)
+            } else if (P_SQUARE..P_LIN).contains(&k) {
+                // The entries by square are full entries of the pair table: learned at
+                // their rate and L2, and only for a table by square.
+                if set.pairs == PairTable::Square {
+                    (set.l2_full as f32, set.square_rate as f32)
+                } else {
+                    (0.0, 0.0)
+                }
             } else if k == P_LIN + lin::OFF_TEMPO || k == P_LIN + LIN_FEATURES + lin::OFF_TEMPO {
                 // The correction's tempo stays where it starts: a side-to-move term that
                 // drifts skews every comparison of values a ply apart (stand pats, null
@@ -659,17 +687,30 @@ impl SparseAdam {
     }
 }
 
-/// The tables of fitted parameters, folded and quantized (the pair table with `pairs`).
-pub fn fold(w: &[f32], progress: Progress, comment: String, pairs: bool) -> KingPieceWeights {
+/// The tables of fitted parameters, folded and quantized (the pair table `pairs`: by
+/// square, each entry is its own parameter plus the entry by offset it refines).
+pub fn fold(w: &[f32], progress: Progress, comment: String, pairs: PairTable) -> KingPieceWeights {
     let mut out = KingPieceWeights::zero();
     out.progress = progress;
     out.comment = comment;
     let quantize = |x: f32| (x * WEIGHT_SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
-    if pairs {
-        out.pairs = w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS]
-            .iter()
-            .map(|&x| quantize(x))
-            .collect();
+    match pairs {
+        PairTable::None => {}
+        PairTable::Offset => {
+            out.pairs = w[P_PAIR..P_PAIR + N_PAIR_WEIGHTS]
+                .iter()
+                .map(|&x| quantize(x))
+                .collect();
+        }
+        PairTable::Square => {
+            out.pairs = (0..N_SQUARE_PAIR_WEIGHTS)
+                .map(|i| {
+                    let (e, st) = (i / STAGES, i % STAGES);
+                    let coarse = P_PAIR + offset_entry_of_square_entry(e) * STAGES + st;
+                    quantize(w[P_SQUARE + i] + w[coarse])
+                })
+                .collect();
+        }
     }
     for role in 0..ROLES {
         for king in 0..81 {
@@ -786,10 +827,11 @@ mod tests {
             batch: 64,
             lr: 8.0,
             full_rate: 0.05,
+            square_rate: 0.5,
             l2_full: 0.0,
             l2_factor: 0.0,
             seed: 7,
-            pairs: false,
+            pairs: PairTable::None,
             joint: false,
         }
     }
@@ -875,7 +917,7 @@ mod tests {
             "{epochs:?}"
         );
         // The folded file evaluates as the parameters do, and close to the truth.
-        let folded = fold(&w, progress, String::new(), true);
+        let folded = fold(&w, progress, String::new(), PairTable::Offset);
         let mut pairs = Vec::new();
         for p in positions(300, 99) {
             let got = Accumulator::full(&p, &folded).value(&p, &folded);
@@ -954,13 +996,19 @@ mod tests {
             .map(|_| (rng.below(2001) as f32 - 1000.0) / 100.0)
             .collect();
         let progress = Progress::DEFAULT;
-        let folded = fold(&w, progress, String::new(), true);
-        let no_pairs = fold(&w, progress, String::new(), false);
+        // A fit of the table by offset leaves the entries by square at zero.
+        let mut w_offset = w.clone();
+        w_offset[P_SQUARE..P_LIN].fill(0.0);
+        let folded = fold(&w_offset, progress, String::new(), PairTable::Offset);
+        let no_pairs = fold(&w_offset, progress, String::new(), PairTable::None);
+        let by_square = fold(&w, progress, String::new(), PairTable::Square);
         assert_eq!(folded.pairs.len(), N_PAIR_WEIGHTS);
+        assert_eq!(by_square.pair_table(), PairTable::Square);
         assert!(no_pairs.pairs.is_empty());
         let mut differ = 0;
+        let mut square_differ = 0;
         for p in positions(300, 11) {
-            let want = model_value(&p, &w, &progress);
+            let want = model_value(&p, &w_offset, &progress);
             let got = king_piece::evaluate(&p, &folded) as f64;
             assert!(
                 (got - want).abs() <= 3.0,
@@ -970,9 +1018,21 @@ mod tests {
             if (king_piece::evaluate(&p, &no_pairs) as f64 - want).abs() > 3.0 {
                 differ += 1;
             }
+            // By square: the entries by square and by offset both count.
+            let want_sq = model_value(&p, &w, &progress);
+            let got_sq = king_piece::evaluate(&p, &by_square) as f64;
+            assert!(
+                (got_sq - want_sq).abs() <= 3.0,
+                "by square: {got_sq} against {want_sq}: {}",
+                p.to_sfen()
+            );
+            if (want_sq - want).abs() > 3.0 {
+                square_differ += 1;
+            }
         }
         // The pairs count: without them the value is another.
         assert!(differ > 250, "{differ}");
+        assert!(square_differ > 250, "{square_differ}");
     }
 
     #[test]
@@ -996,7 +1056,7 @@ mod tests {
         let samples = synthetic_samples(&truth, 4000, 21);
         let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
         assert!(spread > 1000, "{spread}");
-        let fitted = |pairs: bool| {
+        let fitted = |pairs: PairTable| {
             let set = KingFitSettings {
                 pairs,
                 epochs: 8,
@@ -1011,9 +1071,67 @@ mod tests {
             );
             epochs.last().unwrap().r
         };
-        let (with, without) = (fitted(true), fitted(false));
+        let (with, without) = (fitted(PairTable::Offset), fitted(PairTable::None));
         assert!(with > 0.9, "with the pair table: held-out r {with}");
         assert!(with > without + 0.1, "with {with}, without {without}");
+    }
+
+    #[test]
+    fn the_fit_learns_a_pair_model_by_square() {
+        // The truth: our gold and our silver in our king's zone are worth 300 when one of
+        // them (not both) stands in the row in front of the king, -300 otherwise, every
+        // stage. Neither the single pieces' tables nor the table by offset can say where
+        // the pair stands; the table by square can.
+        let mut truth = KingPieceWeights::zero();
+        truth.pairs = vec![0; N_SQUARE_PAIR_WEIGHTS];
+        let (gold, silver) = (crate::shogi::sets::GOLD, crate::shogi::sets::SILVER);
+        let (a, b) = (gold.min(silver), gold.max(silver));
+        let zp = king_piece::ZONE_PIECES;
+        let slots = king_piece::ZONE_SLOTS;
+        for sa in 0..slots {
+            for sb in 0..slots {
+                let i = (a * slots + sa) * zp + b * slots + sb;
+                let v = if (sa / 5 == 1) != (sb / 5 == 1) {
+                    300
+                } else {
+                    -300
+                };
+                for st in 0..STAGES {
+                    truth.pairs[i * STAGES + st] = (v * WEIGHT_SCALE) as i16;
+                }
+            }
+        }
+        let progress = Progress::DEFAULT;
+        let samples = synthetic_samples(&truth, 4000, 23);
+        let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
+        assert!(spread > 1000, "{spread}");
+        let fitted = |pairs: PairTable| {
+            let set = KingFitSettings {
+                pairs,
+                epochs: 12,
+                ..settings()
+            };
+            let (w, epochs) = fit(
+                &samples,
+                &progress,
+                &set,
+                vec![0.0; N_PARAMS],
+                &mut |_, _| {},
+            );
+            if pairs != PairTable::Square {
+                assert!(w[P_SQUARE..P_LIN].iter().all(|&x| x == 0.0));
+            }
+            epochs.last().unwrap().r
+        };
+        let (square, offset) = (fitted(PairTable::Square), fitted(PairTable::Offset));
+        assert!(
+            square > 0.85,
+            "with the table by square: held-out r {square}"
+        );
+        assert!(
+            square > offset + 0.08,
+            "by square {square}, by offset {offset}"
+        );
     }
 
     /// Samples of `n` random positions scored by the hand-made evaluation with the
@@ -1122,7 +1240,7 @@ mod tests {
             .map(|_| rng.below(4001) as i16 - 2000)
             .collect();
         let start = start_params(&KingBase::Zero, Some(&k), true);
-        let back = fold(&start, k.progress, String::new(), true);
+        let back = fold(&start, k.progress, String::new(), PairTable::Offset);
         assert!(back.w == k.w && back.pairs == k.pairs);
         // A fit without pairs starts without them (and values positions as the file it
         // writes), from a file with pairs or without.
@@ -1131,7 +1249,10 @@ mod tests {
         for (from, pairs) in [(&no_pairs, true), (&no_pairs, false), (&k, false)] {
             let start = start_params(&KingBase::Zero, Some(from), pairs);
             assert!(start[P_PAIR..P_LIN].iter().all(|&x| x == 0.0));
-            assert_eq!(fold(&start, k.progress, String::new(), false).w, k.w);
+            assert_eq!(
+                fold(&start, k.progress, String::new(), PairTable::None).w,
+                k.w
+            );
         }
     }
 
