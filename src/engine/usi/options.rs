@@ -653,24 +653,14 @@ mod tests {
         assert_eq!(o.config().tweaks.move_count_percent, 1000);
         assert!(o.set("MoveCountPercent", "many").is_err());
         o.set("MoveCountPercent", "500").unwrap();
-        // The reductions' scale: 100 by default, set and clamped to 25..=400.
-        assert_eq!(o.config().tweaks.lmr_percent, 100);
-        assert!(
-            o.usi_lines()
-                .contains(&"option name LmrPercent type spin default 100 min 25 max 400".into())
-        );
-        o.set("LmrPercent", "150").unwrap();
-        assert_eq!(o.config().tweaks.lmr_percent, 150);
-        o.set("LmrPercent", "1").unwrap();
-        assert_eq!(o.config().tweaks.lmr_percent, 25);
-        assert!(o.set("LmrPercent", "far").is_err());
-        o.set("LmrPercent", "100").unwrap();
-        // The futility margins' scales, the same way.
+        // The reductions' and the futility margins' scales: 100 by default, set and
+        // clamped to 25..=400.
         for (name, get) in [
             (
-                "FutilityPercent",
-                (|t: &Tweaks| t.futility_percent) as fn(&Tweaks) -> u32,
+                "LmrPercent",
+                (|t: &Tweaks| t.lmr_percent) as fn(&Tweaks) -> u32,
             ),
+            ("FutilityPercent", |t: &Tweaks| t.futility_percent),
             ("ReverseFutilityPercent", |t: &Tweaks| {
                 t.reverse_futility_percent
             }),
@@ -683,6 +673,8 @@ mod tests {
             assert_eq!(get(&o.config().tweaks), 60, "{name}");
             o.set(name, "9999").unwrap();
             assert_eq!(get(&o.config().tweaks), 400, "{name}");
+            o.set(name, "1").unwrap();
+            assert_eq!(get(&o.config().tweaks), 25, "{name}");
             assert!(o.set(name, "wide").is_err());
             o.set(name, "100").unwrap();
         }

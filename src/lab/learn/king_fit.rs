@@ -1035,6 +1035,33 @@ mod tests {
         assert!(square_differ > 250, "{square_differ}");
     }
 
+    /// A fit of 4,000 random positions scored by `truth` (sample seed `seed`), from zero,
+    /// for `epochs`: the held-out r it reaches with each pair table. A fit that does not
+    /// write the table by square leaves its entries at zero.
+    fn pair_fitter(truth: &KingPieceWeights, seed: u64, epochs: u32) -> impl Fn(PairTable) -> f64 {
+        let samples = synthetic_samples(truth, 4000, seed);
+        let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
+        assert!(spread > 1000, "{spread}");
+        move |pairs: PairTable| {
+            let set = KingFitSettings {
+                pairs,
+                epochs,
+                ..settings()
+            };
+            let (w, e) = fit(
+                &samples,
+                &Progress::DEFAULT,
+                &set,
+                vec![0.0; N_PARAMS],
+                &mut |_, _| {},
+            );
+            if pairs != PairTable::Square {
+                assert!(w[P_SQUARE..P_LIN].iter().all(|&x| x == 0.0));
+            }
+            e.last().unwrap().r
+        }
+    }
+
     #[test]
     fn the_fit_learns_a_pair_model() {
         // The truth: a pair of our gold and our silver in our king's zone is worth 300
@@ -1052,25 +1079,7 @@ mod tests {
                 truth.pairs[i * STAGES + st] = (v * WEIGHT_SCALE) as i16;
             }
         }
-        let progress = Progress::DEFAULT;
-        let samples = synthetic_samples(&truth, 4000, 21);
-        let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
-        assert!(spread > 1000, "{spread}");
-        let fitted = |pairs: PairTable| {
-            let set = KingFitSettings {
-                pairs,
-                epochs: 8,
-                ..settings()
-            };
-            let (_, epochs) = fit(
-                &samples,
-                &progress,
-                &set,
-                vec![0.0; N_PARAMS],
-                &mut |_, _| {},
-            );
-            epochs.last().unwrap().r
-        };
+        let fitted = pair_fitter(&truth, 21, 8);
         let (with, without) = (fitted(PairTable::Offset), fitted(PairTable::None));
         assert!(with > 0.9, "with the pair table: held-out r {with}");
         assert!(with > without + 0.1, "with {with}, without {without}");
@@ -1101,28 +1110,7 @@ mod tests {
                 }
             }
         }
-        let progress = Progress::DEFAULT;
-        let samples = synthetic_samples(&truth, 4000, 23);
-        let spread = samples.iter().filter(|s| s.teacher != 0.0).count();
-        assert!(spread > 1000, "{spread}");
-        let fitted = |pairs: PairTable| {
-            let set = KingFitSettings {
-                pairs,
-                epochs: 12,
-                ..settings()
-            };
-            let (w, epochs) = fit(
-                &samples,
-                &progress,
-                &set,
-                vec![0.0; N_PARAMS],
-                &mut |_, _| {},
-            );
-            if pairs != PairTable::Square {
-                assert!(w[P_SQUARE..P_LIN].iter().all(|&x| x == 0.0));
-            }
-            epochs.last().unwrap().r
-        };
+        let fitted = pair_fitter(&truth, 23, 12);
         let (square, offset) = (fitted(PairTable::Square), fitted(PairTable::Offset));
         assert!(
             square > 0.85,
